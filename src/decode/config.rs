@@ -1,0 +1,382 @@
+//! `Config` (what the caller wrote, every field optional) and `Settings` (resolved for one engine
+//! and one vocabulary, every value checked). Stages read `Settings` and never check again.
+//!
+//! Fields are `Option` so "use the default" differs from "explicitly set": an engine can then tell
+//! a key the caller set to a non-off value (an error naming the key and engine) from one left alone.
+
+use super::engine::Engine;
+use super::error::StepError;
+use super::value::{format_number, Value};
+
+/// `"sample"` (default) draws from the final distribution; `"greedy"` takes its argmax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    #[default]
+    Sample,
+    Greedy,
+}
+
+/// One decoding step's settings, named as in HF transformers / llama.cpp / vLLM. `None` = default.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Config {
+    pub strategy: Option<Strategy>,
+    /// ≥ 0, default 1; 0 means greedy.
+    pub temperature: Option<f64>,
+    /// Integer ≥ 0; 0 = off.
+    pub top_k: Option<u32>,
+    /// In [0, 1]; 1 = off (vLLM: (0, 1]).
+    pub top_p: Option<f64>,
+    /// In [0, 1]; 0 = off.
+    pub min_p: Option<f64>,
+    /// In (0, 1]; 1 = off. HF and llama.cpp only.
+    pub typical_p: Option<f64>,
+    /// In [0, 1); 0 = off. HF only.
+    pub epsilon_cutoff: Option<f64>,
+    /// > 0; 1 = off.
+    pub repetition_penalty: Option<f64>,
+    /// Finite; 0 = off. llama.cpp and vLLM only.
+    pub frequency_penalty: Option<f64>,
+    /// Finite; 0 = off. llama.cpp and vLLM only.
+    pub presence_penalty: Option<f64>,
+    /// Token ids seen so far (prompt then generated), oldest first.
+    pub history: Option<Vec<u32>>,
+    /// How many leading `history` ids are prompt (vLLM's frequency/presence skip them).
+    pub history_prompt_len: Option<usize>,
+    /// llama.cpp's window over `history`; −1 = all (the only value other engines accept), 0 = none.
+    pub penalty_last_n: Option<i64>,
+    /// Added to a token's logit before anything else; in [−100, 100], or −inf to ban the token.
+    pub logit_bias: Option<Vec<(u32, f64)>>,
+    /// Every truncation keeps at least this many tokens (always at least 1).
+    pub min_keep: Option<u32>,
+    /// llama.cpp dynamic temperature half-range; 0 = off.
+    pub dynatemp_range: Option<f64>,
+    /// llama.cpp dynamic temperature exponent; default 1.
+    pub dynatemp_exponent: Option<f64>,
+    pub engine: Option<Engine>,
+    /// 0 … 2^32 − 1. Without one, `step` takes a fresh one and reports it.
+    pub seed: Option<u32>,
+    /// Which draw of the seed's stream: 0 … 2^53.
+    pub draw: Option<u64>,
+    /// How many candidates the trace lists (default 20).
+    pub trace_top: Option<u32>,
+}
+
+/// The largest integer a JavaScript number holds exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+fn number(field: &str, v: &Value) -> Result<f64, StepError> {
+    match v {
+        Value::Number(n) => Ok(*n),
+        other => Err(StepError::WrongType { field: field.into(), expected: "a number", got: other.describe() }),
+    }
+}
+
+fn integer(field: &str, v: &Value, min: f64, max: f64) -> Result<f64, StepError> {
+    let n = number(field, v)?;
+    if n.fract() != 0.0 || !(min..=max).contains(&n) {
+        return Err(StepError::OutOfRange {
+            field: field.into(),
+            allowed: format!("an integer in [{}, {}]", format_number(min), format_number(max)),
+            got: format_number(n),
+        });
+    }
+    Ok(n)
+}
+
+impl Config {
+    /// Reads a config from a plain object. Unknown keys and wrong types are errors naming the key;
+    /// `null`/`undefined` values mean "default". Ranges are checked later, by [`Config::resolve`].
+    ///
+    /// # Errors
+    /// `NotAnObject`, `UnknownKey`, `WrongType`, or `OutOfRange` for non-integers where an integer
+    /// is required.
+    pub fn from_value(value: &Value) -> Result<Config, StepError> {
+        let entries = match value {
+            Value::Object(entries) => entries,
+            Value::Null => return Ok(Config::default()),
+            other => return Err(StepError::NotAnObject { got: other.describe() }),
+        };
+        let mut c = Config::default();
+        for (key, v) in entries {
+            if *v == Value::Null {
+                continue;
+            }
+            let k = key.as_str();
+            match k {
+                "strategy" => {
+                    c.strategy = Some(match v {
+                        Value::String(s) if s == "sample" => Strategy::Sample,
+                        Value::String(s) if s == "greedy" => Strategy::Greedy,
+                        other => {
+                            return Err(StepError::OutOfRange {
+                                field: k.into(),
+                                allowed: "\"sample\" or \"greedy\"".into(),
+                                got: other.describe(),
+                            })
+                        }
+                    })
+                }
+                "engine" => {
+                    let name = match v {
+                        Value::String(s) => Engine::from_name(s),
+                        _ => None,
+                    };
+                    c.engine = Some(name.ok_or_else(|| StepError::OutOfRange {
+                        field: k.into(),
+                        allowed: "\"hf\", \"llama.cpp\" or \"vllm\"".into(),
+                        got: v.describe(),
+                    })?);
+                }
+                "temperature" => c.temperature = Some(number(k, v)?),
+                "top_p" => c.top_p = Some(number(k, v)?),
+                "min_p" => c.min_p = Some(number(k, v)?),
+                "typical_p" => c.typical_p = Some(number(k, v)?),
+                "epsilon_cutoff" => c.epsilon_cutoff = Some(number(k, v)?),
+                "repetition_penalty" => c.repetition_penalty = Some(number(k, v)?),
+                "frequency_penalty" => c.frequency_penalty = Some(number(k, v)?),
+                "presence_penalty" => c.presence_penalty = Some(number(k, v)?),
+                "dynatemp_range" => c.dynatemp_range = Some(number(k, v)?),
+                "dynatemp_exponent" => c.dynatemp_exponent = Some(number(k, v)?),
+                "top_k" => c.top_k = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "min_keep" => c.min_keep = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "trace_top" => c.trace_top = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "seed" => c.seed = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "draw" => c.draw = Some(integer(k, v, 0.0, MAX_SAFE_INTEGER)? as u64),
+                "history_prompt_len" => {
+                    c.history_prompt_len = Some(integer(k, v, 0.0, MAX_SAFE_INTEGER)? as usize)
+                }
+                "penalty_last_n" => {
+                    c.penalty_last_n = Some(integer(k, v, -1.0, MAX_SAFE_INTEGER)? as i64)
+                }
+                "history" => {
+                    let Value::Array(items) = v else {
+                        return Err(StepError::WrongType {
+                            field: k.into(),
+                            expected: "an array of token ids",
+                            got: v.describe(),
+                        });
+                    };
+                    let mut ids = Vec::with_capacity(items.len());
+                    for (i, item) in items.iter().enumerate() {
+                        ids.push(integer(&format!("history[{i}]"), item, 0.0, u32::MAX as f64)? as u32);
+                    }
+                    c.history = Some(ids);
+                }
+                "logit_bias" => {
+                    let Value::Object(items) = v else {
+                        return Err(StepError::WrongType {
+                            field: k.into(),
+                            expected: "an object mapping token ids to biases",
+                            got: v.describe(),
+                        });
+                    };
+                    let mut biases = Vec::with_capacity(items.len());
+                    for (id, bias) in items {
+                        let field = format!("logit_bias[\"{id}\"]");
+                        let parsed = id.parse::<u32>().ok().filter(|n| n.to_string() == *id);
+                        let Some(token) = parsed else {
+                            return Err(StepError::OutOfRange {
+                                field,
+                                allowed: "keyed by a token id (an integer ≥ 0)".into(),
+                                got: format!("key {id:?}"),
+                            });
+                        };
+                        // −inf cannot travel through JSON; accept the string "-inf" as a ban too.
+                        let b = match bias {
+                            Value::String(s) if s == "-inf" || s == "-Infinity" => f64::NEG_INFINITY,
+                            other => number(&field, other)?,
+                        };
+                        biases.push((token, b));
+                    }
+                    c.logit_bias = Some(biases);
+                }
+                _ => return Err(StepError::UnknownKey { key: key.clone() }),
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// A config resolved for one engine and vocabulary: defaults filled in, every value in range,
+/// every key outside the engine at its off value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Settings {
+    pub engine: Engine,
+    pub greedy: bool,
+    /// The temperature as the engines hold it (float32), after vLLM's clamp to ≥ 0.01.
+    pub temperature: f32,
+    pub top_k: usize,
+    pub top_p: f64,
+    pub min_p: f64,
+    pub typical_p: f64,
+    pub epsilon_cutoff: f64,
+    pub repetition_penalty: f32,
+    pub frequency_penalty: f32,
+    pub presence_penalty: f32,
+    pub history: Vec<u32>,
+    pub history_prompt_len: usize,
+    pub penalty_last_n: i64,
+    pub logit_bias: Vec<(u32, f32)>,
+    /// At least 1: every engine keeps one token whatever the settings.
+    pub min_keep: usize,
+    pub dynatemp_range: f32,
+    pub dynatemp_exponent: f32,
+    pub seed: u32,
+    pub draw: u64,
+    pub trace_top: usize,
+}
+
+fn check(field: &str, value: f64, ok: bool, allowed: &str) -> Result<(), StepError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(StepError::OutOfRange { field: field.into(), allowed: allowed.into(), got: format_number(value) })
+    }
+}
+
+impl Config {
+    /// Checks every value and fills in defaults for `vocab_size` tokens.
+    ///
+    /// # Errors
+    /// `OutOfRange` naming the field and its allowed range, or `NotInEngine` for a key set to a
+    /// non-off value on an engine without that stage.
+    pub(crate) fn resolve(&self, vocab_size: usize, seed: u32) -> Result<Settings, StepError> {
+        let engine = self.engine.unwrap_or_default();
+        let temperature = self.temperature.unwrap_or(1.0);
+        check("temperature", temperature, temperature.is_finite() && temperature >= 0.0, "a finite number ≥ 0")?;
+        let top_p = self.top_p.unwrap_or(1.0);
+        if engine == Engine::Vllm {
+            check("top_p", top_p, top_p > 0.0 && top_p <= 1.0, "in (0, 1] for engine \"vllm\"")?;
+        } else {
+            check("top_p", top_p, (0.0..=1.0).contains(&top_p), "in [0, 1]")?;
+        }
+        let min_p = self.min_p.unwrap_or(0.0);
+        check("min_p", min_p, (0.0..=1.0).contains(&min_p), "in [0, 1]")?;
+        let typical_p = self.typical_p.unwrap_or(1.0);
+        check("typical_p", typical_p, typical_p > 0.0 && typical_p <= 1.0, "in (0, 1]")?;
+        let epsilon_cutoff = self.epsilon_cutoff.unwrap_or(0.0);
+        check("epsilon_cutoff", epsilon_cutoff, (0.0..1.0).contains(&epsilon_cutoff), "in [0, 1)")?;
+        let repetition_penalty = self.repetition_penalty.unwrap_or(1.0);
+        // Checked as float32, the precision every engine applies it in.
+        let rp32 = repetition_penalty as f32;
+        check("repetition_penalty", repetition_penalty, rp32.is_finite() && rp32 > 0.0, "a number > 0 (and ≤ 3.4e38)")?;
+        let frequency_penalty = self.frequency_penalty.unwrap_or(0.0);
+        check("frequency_penalty", frequency_penalty, (frequency_penalty as f32).is_finite(), "a finite number")?;
+        let presence_penalty = self.presence_penalty.unwrap_or(0.0);
+        check("presence_penalty", presence_penalty, (presence_penalty as f32).is_finite(), "a finite number")?;
+        let dynatemp_range = self.dynatemp_range.unwrap_or(0.0);
+        check("dynatemp_range", dynatemp_range, dynatemp_range.is_finite() && dynatemp_range >= 0.0, "a finite number ≥ 0")?;
+        let dynatemp_exponent = self.dynatemp_exponent.unwrap_or(1.0);
+        check("dynatemp_exponent", dynatemp_exponent, dynatemp_exponent.is_finite() && dynatemp_exponent >= 0.0, "a finite number ≥ 0")?;
+
+        let history = self.history.clone().unwrap_or_default();
+        if let Some((i, &id)) = history.iter().enumerate().find(|(_, &id)| id as usize >= vocab_size) {
+            return Err(StepError::OutOfRange {
+                field: format!("history[{i}]"),
+                allowed: format!("a token id < vocabulary size {vocab_size}"),
+                got: id.to_string(),
+            });
+        }
+        let history_prompt_len = self.history_prompt_len.unwrap_or(0);
+        if history_prompt_len > history.len() {
+            return Err(StepError::OutOfRange {
+                field: "history_prompt_len".into(),
+                allowed: format!("in [0, {}] (the history's length)", history.len()),
+                got: history_prompt_len.to_string(),
+            });
+        }
+        let penalty_last_n = self.penalty_last_n.unwrap_or(-1);
+        if penalty_last_n < -1 {
+            return Err(StepError::OutOfRange {
+                field: "penalty_last_n".into(),
+                allowed: "an integer ≥ -1 (-1 = all)".into(),
+                got: penalty_last_n.to_string(),
+            });
+        }
+        let mut logit_bias = Vec::new();
+        for &(id, bias) in self.logit_bias.as_deref().unwrap_or_default() {
+            if id as usize >= vocab_size {
+                return Err(StepError::OutOfRange {
+                    field: format!("logit_bias[\"{id}\"]"),
+                    allowed: format!("keyed by a token id < vocabulary size {vocab_size}"),
+                    got: format!("key {id}"),
+                });
+            }
+            // Bounded so that no finite logit + bias can overflow float32.
+            let ok = bias == f64::NEG_INFINITY || (-100.0..=100.0).contains(&bias);
+            check(&format!("logit_bias[\"{id}\"]"), bias, ok, "in [-100, 100] or -inf")?;
+            logit_bias.push((id, bias as f32));
+        }
+
+        let off = |field: &'static str, is_off: bool, off: &'static str| {
+            if is_off {
+                Ok(())
+            } else {
+                Err(StepError::NotInEngine { field, engine: engine.name(), off })
+            }
+        };
+        let min_keep_raw = self.min_keep.unwrap_or(0);
+        match engine {
+            Engine::Hf => {
+                off("frequency_penalty", frequency_penalty == 0.0, "0")?;
+                off("presence_penalty", presence_penalty == 0.0, "0")?;
+                off("penalty_last_n", penalty_last_n == -1, "-1")?;
+                off("dynatemp_range", dynatemp_range == 0.0, "0")?;
+            }
+            Engine::LlamaCpp => {
+                off("epsilon_cutoff", epsilon_cutoff == 0.0, "0")?;
+            }
+            Engine::Vllm => {
+                off("typical_p", typical_p == 1.0, "1")?;
+                off("epsilon_cutoff", epsilon_cutoff == 0.0, "0")?;
+                off("penalty_last_n", penalty_last_n == -1, "-1")?;
+                off("min_keep", min_keep_raw <= 1, "0 or 1")?;
+                off("dynatemp_range", dynatemp_range == 0.0, "0")?;
+            }
+        }
+        if engine != Engine::LlamaCpp {
+            off("dynatemp_exponent", dynatemp_exponent == 1.0, "1")?;
+        }
+
+        let strategy = self.strategy.unwrap_or_default();
+        let temperature32 = temperature as f32;
+        let greedy = strategy == Strategy::Greedy
+            || match engine {
+                // vLLM treats anything below 1e-5 as greedy and raises (0, 0.01) to 0.01.
+                Engine::Vllm => temperature < 1e-5,
+                _ => temperature == 0.0,
+            };
+        let temperature32 = if engine == Engine::Vllm && !greedy { temperature32.max(0.01) } else { temperature32 };
+        if !greedy && temperature32 == 0.0 {
+            // A positive temperature below float32's smallest subnormal would divide by zero.
+            return Err(StepError::OutOfRange {
+                field: "temperature".into(),
+                allowed: "0 or at least 1e-38".into(),
+                got: format_number(temperature),
+            });
+        }
+        Ok(Settings {
+            engine,
+            greedy,
+            temperature: if greedy { 0.0 } else { temperature32 },
+            top_k: self.top_k.unwrap_or(0) as usize,
+            top_p,
+            min_p,
+            typical_p,
+            epsilon_cutoff,
+            repetition_penalty: repetition_penalty as f32,
+            frequency_penalty: frequency_penalty as f32,
+            presence_penalty: presence_penalty as f32,
+            history,
+            history_prompt_len,
+            penalty_last_n,
+            logit_bias,
+            min_keep: (min_keep_raw as usize).max(1),
+            dynatemp_range: dynatemp_range as f32,
+            dynatemp_exponent: dynatemp_exponent as f32,
+            seed: self.seed.unwrap_or(seed),
+            draw: self.draw.unwrap_or(0),
+            trace_top: self.trace_top.unwrap_or(20) as usize,
+        })
+    }
+}

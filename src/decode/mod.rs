@@ -1,0 +1,388 @@
+//! The decoding core: logits in, one chosen token and a trace of every stage out.
+//!
+//! Pure: no wasm, DOM, model or clock. The one exception is `step` without a `seed`, which takes a
+//! fresh seed from the operating system (or `crypto.getRandomValues` in a browser) and reports it.
+//!
+//! Pipeline (the order depends on the engine, see [`Engine::order`]):
+//! validate logits → resolve config → logit_bias → penalties → [temperature, top-k, top-p, min-p,
+//! typical, epsilon in the engine's order] → final softmax → inverse-CDF draw with u → trace.
+
+mod candidates;
+mod config;
+mod engine;
+mod error;
+pub mod rng;
+mod stages;
+mod trace;
+mod value;
+
+pub use config::{Config, Strategy};
+pub use engine::Engine;
+pub use error::StepError;
+pub use trace::{Candidate, StageKind, StageTrace, Trace};
+pub use value::Value;
+
+use candidates::{by_key_desc, extend_sorted, Work, KEPT, REMOVED_BY_INPUT};
+use config::Settings;
+use stages::Applied;
+
+/// One decoding step with a fresh [`Decoder`]. For loops, keep a `Decoder` to reuse its buffers.
+///
+/// # Errors
+/// Any [`StepError`]: bad logits (empty, NaN, +inf, all −inf) or a config value out of range; the
+/// message names the field and the allowed range.
+///
+/// # Example
+/// ```
+/// use nexttoken::decode::{step, Config};
+/// // The chapter's table: 超集 / 一个 / 类型 with logits 2.0 / 1.0 / 0.5.
+/// let config = Config { temperature: Some(0.0), ..Config::default() };
+/// let trace = step(&[2.0, 1.0, 0.5], &config).unwrap();
+/// assert_eq!(trace.token, 0); // greedy takes the largest logit
+/// assert_eq!(trace.u, None);  // and draws no random number
+/// ```
+pub fn step(logits: &[f32], config: &Config) -> Result<Trace, StepError> {
+    Decoder::default().step(logits, config)
+}
+
+/// Reusable scratch for many steps: nothing grows per call once it has seen the vocabulary size.
+#[derive(Debug, Default)]
+pub struct Decoder {
+    work: Work,
+}
+
+/// A stage's input distribution, remembered so the trace can show each candidate's probability
+/// as that stage saw it.
+#[derive(Debug, Clone, Copy)]
+struct StageInput {
+    code: u8,
+    z: f64,
+    max: f32,
+    inv_t: f64,
+}
+
+impl Decoder {
+    /// Runs one step. Same logits and config (including `seed` and `draw`) give the same trace.
+    ///
+    /// # Errors
+    /// See [`step`].
+    pub fn step(&mut self, logits: &[f32], config: &Config) -> Result<Trace, StepError> {
+        let seed = match config.seed {
+            Some(seed) => seed,
+            None => fresh_seed()?,
+        };
+        self.run(logits, config, seed)
+    }
+
+    fn run(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Trace, StepError> {
+        let (raw_max, raw_z) = validate(logits)?;
+        let settings = config.resolve(logits.len(), seed)?;
+        let s = &settings;
+        let w = &mut self.work;
+        w.processed.clear();
+        w.processed.extend_from_slice(logits);
+        w.removed_by.clear();
+        w.removed_by.extend(logits.iter().map(|&l| if l == f32::NEG_INFINITY { REMOVED_BY_INPUT } else { KEPT }));
+        w.kept.clear();
+        w.kept.extend(logits.iter().enumerate().filter(|(_, &l)| l != f32::NEG_INFINITY).map(|(i, _)| i as u32));
+        w.sorted = 0;
+        w.inv_t = 1.0;
+        w.scratch.clear();
+        w.scratch.resize(logits.len(), 0.0);
+
+        let order = s.engine.order(s.greedy);
+        let mut applied: Vec<(StageKind, bool, usize, Applied, Option<StageInput>)> = Vec::with_capacity(order.len());
+        let mut greedy_done = false;
+        // Σ exp over the survivors of bias and penalties at the applied temperature: the
+        // "after temperature" chart's normaliser; filled in when some stage computed it anyway.
+        let mut tempered_all: Option<(f64, f32)> = None;
+        let mut untouched = true; // processed == raw logits and nothing removed yet
+        for (index, &kind) in order.iter().enumerate() {
+            let code = index as u8 + 1;
+            let active = !greedy_done && stage_active(kind, s);
+            if !active {
+                applied.push((kind, false, 0, Applied::default(), None));
+                continue;
+            }
+            let before = w.kept.len();
+            let input = if untouched && w.inv_t == 1.0 {
+                Some(StageInput { code, z: raw_z, max: raw_max, inv_t: 1.0 })
+            } else {
+                let (z, max) = w.normaliser();
+                Some(StageInput { code, z, max, inv_t: w.inv_t })
+            };
+            let result = match kind {
+                StageKind::LogitBias => stages::logit_bias::apply(w, &s.logit_bias, code),
+                StageKind::Penalties => stages::penalties::apply(w, s, code)
+                    .map_err(|id| StepError::Overflow { index: id as usize, stage: "penalties" })?,
+                StageKind::Greedy => {
+                    greedy_done = s.engine.greedy_skips_rest();
+                    stages::greedy::apply(w, code)
+                }
+                StageKind::Temperature => stages::temperature::apply(w, s),
+                StageKind::TopK => stages::top_k::apply(w, s, code),
+                StageKind::TopP => stages::top_p::apply(w, s, code),
+                StageKind::MinP => stages::min_p::apply(w, s, code),
+                StageKind::TypicalP => stages::typical_p::apply(w, s, code),
+                StageKind::EpsilonCutoff => stages::epsilon_cutoff::apply(w, s, code),
+            };
+            if matches!(kind, StageKind::LogitBias | StageKind::Penalties) || w.kept.len() != before {
+                untouched = false;
+            }
+            if w.kept.is_empty() {
+                return Err(StepError::NothingLeft { stage: kind.name() });
+            }
+            applied.push((kind, true, before - w.kept.len(), result, input));
+            if tempered_all.is_none() && kind == StageKind::Temperature {
+                // HF and vLLM temper before any truncation: the survivors are "all".
+                let all = applied.iter().all(|(k, on, removed, ..)| !on || *removed == 0 || matches!(k, StageKind::LogitBias | StageKind::Penalties));
+                if all {
+                    tempered_all = Some(w.normaliser());
+                }
+            }
+        }
+
+        // Final distribution over the kept tokens, ordered by p (descending, ties by lower id).
+        let (z, max) = w.normaliser();
+        let (maxf, inv_t) = (f64::from(max), w.inv_t);
+        let mut weighted_s = 0.0f64;
+        for &id in &w.kept {
+            let l = f64::from(w.processed.get(id as usize).copied().unwrap_or(f32::NEG_INFINITY));
+            let sc = (l - maxf) * inv_t;
+            let e = sc.exp();
+            weighted_s += e * sc;
+            if let Some(slot) = w.scratch.get_mut(id as usize) {
+                *slot = e;
+            }
+        }
+        let entropy_bits = ((z.ln() - weighted_s / z) / std::f64::consts::LN_2).max(0.0);
+        let mut final_order = std::mem::take(&mut w.aux);
+        final_order.clear();
+        final_order.extend_from_slice(&w.kept);
+        let scratch = &w.scratch;
+        let cmp = |a: &u32, b: &u32| by_key_desc(scratch, *a, *b);
+
+        let u = if s.greedy { None } else { Some(rng::uniform(s.seed, s.draw)) };
+        let mut sorted = 0usize;
+        let (chosen_rank, chosen) = match u {
+            None => {
+                sorted = extend_sorted(&mut final_order, sorted, 1, cmp);
+                (0, final_order.first().copied().unwrap_or_default())
+            }
+            Some(u) => {
+                let mut cum = 0.0f64;
+                let mut rank = 0usize;
+                let mut block = 64usize;
+                let mut found = None;
+                'walk: while sorted < final_order.len() {
+                    sorted = extend_sorted(&mut final_order, sorted, sorted + block, cmp);
+                    while rank < sorted {
+                        let id = final_order.get(rank).copied().unwrap_or_default();
+                        cum += scratch.get(id as usize).copied().unwrap_or(0.0) / z;
+                        if cum > u {
+                            found = Some((rank, id));
+                            break 'walk;
+                        }
+                        rank += 1;
+                    }
+                    block *= 2;
+                }
+                // Rounding can leave the total a hair below u: fall back to the last kept token.
+                found.unwrap_or_else(|| {
+                    let last = final_order.len().saturating_sub(1);
+                    (last, final_order.get(last).copied().unwrap_or_default())
+                })
+            }
+        };
+
+        // Listed candidates: the head of the final order, then the best removed by raw logit.
+        sorted = extend_sorted(&mut final_order, sorted, s.trace_top, cmp);
+        let _ = sorted;
+        let mut listed: Vec<u32> = final_order.iter().take(s.trace_top).copied().collect();
+        if listed.len() < s.trace_top {
+            let mut removed: Vec<u32> = (0..logits.len() as u32).filter(|&id| w.removed_by.get(id as usize) != Some(&KEPT)).collect();
+            let want = s.trace_top - listed.len();
+            let raw_cmp = |a: &u32, b: &u32| candidates::by_logit(logits, *a, *b);
+            extend_sorted(&mut removed, 0, want, raw_cmp);
+            listed.extend(removed.iter().take(want));
+        }
+        w.aux = final_order;
+
+        if tempered_all.is_none() && !listed.is_empty() {
+            let survivors: Vec<u32> = (0..logits.len() as u32).filter(|&id| {
+                let rb = w.removed_by.get(id as usize).copied().unwrap_or(REMOVED_BY_INPUT);
+                rb != REMOVED_BY_INPUT && !removed_by_kind(order, rb, &[StageKind::LogitBias, StageKind::Penalties])
+            }).collect();
+            let pmax = survivors.iter().filter_map(|&id| w.processed.get(id as usize)).copied().fold(f32::NEG_INFINITY, f32::max);
+            let t_inv = if s.greedy { 1.0 } else { inv_t };
+            tempered_all = Some((candidates::sum_exp(&w.processed, &survivors, pmax, t_inv), pmax));
+        }
+        let (tz, tmax) = tempered_all.unwrap_or((1.0, 0.0));
+        let t_inv = if s.greedy { 1.0 } else { inv_t };
+
+        let describe = |id: u32, cum: f64| -> Candidate {
+            let i = id as usize;
+            let raw = logits.get(i).copied().unwrap_or(f32::NEG_INFINITY);
+            let processed = w.processed.get(i).copied().unwrap_or(f32::NEG_INFINITY);
+            let rb = w.removed_by.get(i).copied().unwrap_or(REMOVED_BY_INPUT);
+            let kept = rb == KEPT;
+            let removed_by = match rb {
+                KEPT => None,
+                REMOVED_BY_INPUT => Some("logits"),
+                code => order.get(code as usize - 1).map(|k| k.name()),
+            };
+            let removed_early = removed_by_kind(order, rb, &[StageKind::LogitBias, StageKind::Penalties]) || rb == REMOVED_BY_INPUT;
+            Candidate {
+                id,
+                logit: raw,
+                logit_processed: processed,
+                p_raw: if raw == f32::NEG_INFINITY { 0.0 } else { (f64::from(raw) - f64::from(raw_max)).exp() / raw_z },
+                p_tempered: if removed_early { 0.0 } else { ((f64::from(processed) - f64::from(tmax)) * t_inv).exp() / tz },
+                p: if kept { w.scratch.get(i).copied().unwrap_or(0.0) / z } else { 0.0 },
+                cum,
+                kept,
+                removed_by,
+            }
+        };
+        let mut cum = 0.0;
+        let candidates: Vec<Candidate> = listed
+            .iter()
+            .map(|&id| {
+                let kept = w.removed_by.get(id as usize) == Some(&KEPT);
+                if kept {
+                    cum += w.scratch.get(id as usize).copied().unwrap_or(0.0) / z;
+                }
+                describe(id, cum.min(1.0))
+            })
+            .collect();
+        let chosen_cum = candidates.iter().find(|c| c.id == chosen).map(|c| c.cum);
+        let chosen_entry = describe(chosen, chosen_cum.unwrap_or(f64::NAN));
+
+        let stages = applied
+            .iter()
+            .map(|(kind, active, removed, result, input)| {
+                let p_in = match input {
+                    Some(inp) if *active => listed
+                        .iter()
+                        .map(|&id| {
+                            let rb = w.removed_by.get(id as usize).copied().unwrap_or(REMOVED_BY_INPUT);
+                            let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= inp.code);
+                            let l = f64::from(w.processed.get(id as usize).copied().unwrap_or(f32::NEG_INFINITY));
+                            if alive { ((l - f64::from(inp.max)) * inp.inv_t).exp() / inp.z } else { 0.0 }
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let threshold = match (kind, input) {
+                    // min-p's cut as a probability of its own input distribution: min_p · p_max.
+                    (StageKind::MinP, Some(inp)) => result.threshold.map(|ratio| ratio / inp.z),
+                    _ => result.threshold,
+                };
+                StageTrace {
+                    name: kind.name(),
+                    active: *active,
+                    kept_count: 0,
+                    removed_count: *removed,
+                    value: result.value,
+                    threshold,
+                    p_in,
+                }
+            })
+            .collect::<Vec<_>>();
+        let stages = with_kept_counts(stages, logits.len() - count_input_removed(&w.removed_by));
+
+        Ok(Trace {
+            token: chosen,
+            u,
+            seed: s.seed,
+            draw: s.draw,
+            engine: s.engine.name(),
+            strategy: if s.greedy { "greedy" } else { "sample" },
+            temperature: if s.greedy { 0.0 } else { 1.0 / inv_t },
+            vocab_size: logits.len(),
+            kept_count: w.kept.len(),
+            entropy_bits,
+            raw_entropy_bits: raw_entropy_bits(logits, raw_max, raw_z),
+            stages,
+            candidates,
+            chosen_rank,
+            chosen: chosen_entry,
+        })
+    }
+}
+
+fn count_input_removed(removed_by: &[u8]) -> usize {
+    removed_by.iter().filter(|&&rb| rb == REMOVED_BY_INPUT).count()
+}
+
+/// Fills each stage's `kept_count` from the running total.
+fn with_kept_counts(mut stages: Vec<StageTrace>, mut kept: usize) -> Vec<StageTrace> {
+    for stage in &mut stages {
+        kept -= stage.removed_count.min(kept);
+        stage.kept_count = kept;
+    }
+    stages
+}
+
+fn removed_by_kind(order: &[StageKind], code: u8, kinds: &[StageKind]) -> bool {
+    code != KEPT && code != REMOVED_BY_INPUT && order.get(code as usize - 1).is_some_and(|k| kinds.contains(k))
+}
+
+/// Whether a stage is switched on by the settings (off values and greedy-only stages are skipped).
+fn stage_active(kind: StageKind, s: &Settings) -> bool {
+    match kind {
+        StageKind::LogitBias => !s.logit_bias.is_empty(),
+        StageKind::Penalties => stages::penalties::active(s),
+        StageKind::Greedy => s.greedy,
+        StageKind::Temperature => !s.greedy && (s.temperature != 1.0 || s.dynatemp_range > 0.0),
+        StageKind::TopK => s.top_k > 0,
+        StageKind::TopP => s.top_p < 1.0,
+        StageKind::MinP => s.min_p > 0.0,
+        StageKind::TypicalP => s.typical_p < 1.0,
+        StageKind::EpsilonCutoff => s.epsilon_cutoff > 0.0,
+    }
+}
+
+/// Checks the logits and returns the max finite logit and Σ exp(l − max) (the raw softmax's
+/// normaliser) from the same pass.
+fn validate(logits: &[f32]) -> Result<(f32, f64), StepError> {
+    if logits.is_empty() {
+        return Err(StepError::EmptyLogits);
+    }
+    if logits.len() > u32::MAX as usize {
+        return Err(StepError::TooManyLogits { len: logits.len() });
+    }
+    let mut max = f32::NEG_INFINITY;
+    for (index, &value) in logits.iter().enumerate() {
+        if value.is_nan() || value == f32::INFINITY {
+            return Err(StepError::BadLogit { index, value });
+        }
+        max = max.max(value);
+    }
+    if max == f32::NEG_INFINITY {
+        return Err(StepError::AllNegativeInfinity);
+    }
+    let z = candidates::sum_exp_all(logits, max);
+    Ok((max, z))
+}
+
+fn raw_entropy_bits(logits: &[f32], max: f32, z: f64) -> f64 {
+    let max = f64::from(max);
+    let weighted: f64 = logits
+        .iter()
+        .filter(|l| **l != f32::NEG_INFINITY)
+        .map(|&l| {
+            let sc = f64::from(l) - max;
+            sc.exp() * sc
+        })
+        .sum();
+    ((z.ln() - weighted / z) / std::f64::consts::LN_2).max(0.0)
+}
+
+/// A fresh seed from the platform's entropy source.
+fn fresh_seed() -> Result<u32, StepError> {
+    getrandom::u32().map_err(|e| StepError::NoEntropy { reason: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests;

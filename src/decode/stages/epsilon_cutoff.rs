@@ -1,0 +1,29 @@
+//! epsilon_cutoff ε in [0, 1); 0 = off (HF only, EpsilonLogitsWarper): removes tokens with
+//! probability below ε, except the top `min_keep` (and everything tied with the last of them).
+
+use super::super::candidates::Work;
+use super::super::config::Settings;
+use super::Applied;
+
+pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
+    let eps = s.epsilon_cutoff;
+    if eps <= 0.0 {
+        return Applied { value: Some(eps), threshold: None };
+    }
+    let (z, max) = work.normaliser();
+    let (max, inv_t) = (f64::from(max), work.inv_t);
+    work.ensure_sorted(s.min_keep);
+    let protected_floor = work
+        .kept
+        .get(s.min_keep.min(work.kept.len()).saturating_sub(1))
+        .and_then(|&id| work.processed.get(id as usize))
+        .copied()
+        .unwrap_or(f32::INFINITY);
+    let processed = std::mem::take(&mut work.processed);
+    work.retain(stage, |id| {
+        let l = processed.get(id as usize).copied().unwrap_or(f32::NEG_INFINITY);
+        l >= protected_floor || ((f64::from(l) - max) * inv_t).exp() / z >= eps
+    });
+    work.processed = processed;
+    Applied { value: Some(eps), threshold: Some(eps) }
+}

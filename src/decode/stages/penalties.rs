@@ -1,0 +1,77 @@
+//! penalties (重复惩罚): make tokens already in `history` less likely.
+//!
+//! - `repetition_penalty` r (> 0, 1 = off): once per distinct id, a positive logit is divided by r
+//!   and a negative one multiplied by r. Engines differ only at 0 and by one ulp: HF `l < 0 ? l·r :
+//!   l/r`; llama.cpp `l <= 0 ? l·r : l/r`; vLLM `l > 0 ? l·(1/r) : l·r` (SEMANTICS.md §5).
+//! - `frequency_penalty` f and `presence_penalty` q (0 = off; llama.cpp, vLLM):
+//!   `l −= count·f + [count > 0]·q`.
+//!
+//! Windows: HF and vLLM's repetition use the whole history; llama.cpp the last `penalty_last_n`
+//! (−1 = all, 0 = none); vLLM's frequency/presence count only generated ids (after the prompt).
+//! Float32 throughout, as in the engines, so penalty-created ties are reproduced exactly.
+
+use super::super::candidates::Work;
+use super::super::config::Settings;
+use super::super::engine::Engine;
+use super::Applied;
+
+/// Returns the id of the first logit the penalties pushed to +inf (an error for the caller).
+pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied, u32> {
+    let history: &[u32] = match (s.engine, s.penalty_last_n) {
+        (Engine::LlamaCpp, 0) => &[],
+        (Engine::LlamaCpp, n) if n > 0 => {
+            let n = (n as usize).min(s.history.len());
+            s.history.get(s.history.len() - n..).unwrap_or_default()
+        }
+        _ => &s.history,
+    };
+    let r = s.repetition_penalty;
+    let mut seen: Vec<u32> = history.to_vec();
+    seen.sort_unstable();
+    seen.dedup();
+    if r != 1.0 {
+        for &id in &seen {
+            if let Some(l) = work.processed.get_mut(id as usize) {
+                *l = match s.engine {
+                    Engine::Hf => if *l < 0.0 { *l * r } else { *l / r },
+                    Engine::LlamaCpp => if *l <= 0.0 { *l * r } else { *l / r },
+                    Engine::Vllm => if *l > 0.0 { *l * (1.0 / r) } else { *l * r },
+                };
+            }
+        }
+    }
+    let (f, q) = (s.frequency_penalty, s.presence_penalty);
+    if f != 0.0 || q != 0.0 {
+        let counted: &[u32] = match s.engine {
+            Engine::Vllm => history.get(s.history_prompt_len..).unwrap_or_default(),
+            _ => history,
+        };
+        let mut ids = counted.to_vec();
+        ids.sort_unstable();
+        for run in ids.chunk_by(|a, b| a == b) {
+            let (Some(&id), count) = (run.first(), run.len() as f32) else { continue };
+            if let Some(l) = work.processed.get_mut(id as usize) {
+                *l -= count * f + q;
+            }
+        }
+    }
+    // A penalty < 1 on a huge logit can overflow; −inf is a legitimate removal.
+    for &id in &seen {
+        if work.processed.get(id as usize).is_some_and(|l| *l == f32::INFINITY || l.is_nan()) {
+            return Err(id);
+        }
+    }
+    work.sorted = 0;
+    // A huge negative logit times r can reach −inf: that token is now impossible.
+    if seen.iter().any(|&id| work.processed.get(id as usize) == Some(&f32::NEG_INFINITY)) {
+        let processed = std::mem::take(&mut work.processed);
+        work.retain(stage, |id| processed.get(id as usize) != Some(&f32::NEG_INFINITY));
+        work.processed = processed;
+    }
+    Ok(Applied { value: Some(f64::from(r)), threshold: None })
+}
+
+/// Whether any penalty is on.
+pub(crate) fn active(s: &Settings) -> bool {
+    !s.history.is_empty() && (s.repetition_penalty != 1.0 || s.frequency_penalty != 0.0 || s.presence_penalty != 0.0)
+}

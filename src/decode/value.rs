@@ -1,0 +1,106 @@
+//! `Value`: a config as plain JSON-like data, so one field-aware parser serves JavaScript objects
+//! (through serde-wasm-bindgen), JSON test vectors (through serde_json) and URL state alike.
+//!
+//! Parsing from a generic tree instead of deriving `Deserialize` on `Config` is deliberate: serde's
+//! derived errors do not name the offending key, and the contract says every error must.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+
+/// A JSON-like value. Objects keep their key order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Array(Vec<Value>),
+    Object(Vec<(String, Value)>),
+}
+
+impl Value {
+    /// A short description for error messages: `string "hot"`, `an array`, `1.5`.
+    pub fn describe(&self) -> String {
+        match self {
+            Value::Null => "null".into(),
+            Value::Bool(b) => format!("boolean {b}"),
+            Value::Number(n) => format_number(*n),
+            Value::String(s) => {
+                let short: String = s.chars().take(40).collect();
+                format!("string {short:?}")
+            }
+            Value::Array(_) => "an array".into(),
+            Value::Object(_) => "an object".into(),
+        }
+    }
+}
+
+/// Formats a number the way JavaScript prints it (integers without a trailing `.0`).
+pub fn format_number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+    } else if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n as i128)
+    } else {
+        format!("{n}")
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-like value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Number(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Deserialize::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut entries = Vec::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            entries.push((k, v));
+        }
+        Ok(Value::Object(entries))
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}

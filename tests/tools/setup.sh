@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Idempotent setup: installs every tool the build and the tests need, and nothing by hand.
+# Run by `make setup` (which `make serve` and `make test` call first). Safe to re-run: each step
+# checks first and does nothing when the tool is already there at the right version.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# 1. The wasm target for the one rustup toolchain on the machine.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. wasm-bindgen-cli at exactly the wasm-bindgen version pinned in Cargo.lock (the CLI and the
+#    crate must agree byte for byte on the ABI, or the generated JS fails at load).
+wb_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
+  say "installing wasm-bindgen-cli $wb_version"
+  # --locked fails on this registry mirror (one pinned dependency is missing), so fall back.
+  cargo install wasm-bindgen-cli --version "=$wb_version" --locked \
+    || cargo install wasm-bindgen-cli --version "=$wb_version"
+fi
+
+# 3. Chromium and its driver, from Debian, for the browser tests (never a downloaded browser).
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing Debian chromium and chromium-driver"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver
+fi
+
+# 4. Node packages from the committed lockfile (binaryen's wasm-opt, playwright-core, typescript,
+#    vite, d3, and the benchmark's transformers.js). --ignore-scripts: transformers.js would try to
+#    download onnxruntime binaries, which cannot work offline and which nothing here uses.
+stamp=www/node_modules/.package-lock.sha
+want=$(sha256sum www/package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  say "installing Node packages (npm ci)"
+  (cd www && npm ci --ignore-scripts --no-audit --no-fund)
+  echo "$want" > "$stamp"
+fi
+say "ready"
