@@ -386,3 +386,20 @@ fn fresh_seed() -> Result<u32, StepError> {
 
 #[cfg(test)]
 mod tests;
+
+/// ln Σ exp(l) over finite logits in one fused pass (online max): the benchmark's floor, the least
+/// work any exact softmax over the vocabulary must do.
+pub fn log_sum_exp(logits: &[f32]) -> f64 {
+    let mut max = f64::NEG_INFINITY;
+    let mut sum = 0.0f64;
+    for &l in logits {
+        let l = f64::from(l);
+        if l > max {
+            sum = sum * (max - l).exp() + 1.0;
+            max = l;
+        } else {
+            sum += (l - max).exp();
+        }
+    }
+    max + sum.ln()
+}

@@ -1,0 +1,69 @@
+# nexttoken — two commands take a fresh clone to a running page and to green tests:
+#   make serve   build everything and serve the playground at http://127.0.0.1:8080
+#   make test    every test: native, conformance (Rust + Node), wasm in Node and Chromium, browser
+# Both run `make setup` first, which installs every tool the build needs (idempotent).
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/www/node_modules/.bin:$(PATH)
+
+WASM_TARGET := wasm32-unknown-unknown
+WASM_OUT := target/$(WASM_TARGET)/release/nexttoken.wasm
+PKG := www/pkg
+# Features every engine we target has had since 2023; wasm-opt must be told what the input uses.
+WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
+# Headless Chromium for wasm-bindgen-test (capabilities, sandbox flags for root).
+WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
+PORT ?= 8080
+
+.PHONY: setup wasm serve test test-native test-wasm test-node test-browser lint bench clean
+
+setup:
+	@bash tests/tools/setup.sh
+
+# The wasm module and its ES-module glue + TypeScript types, optimised for size.
+wasm: setup
+	cargo build --release --lib --target $(WASM_TARGET)
+	wasm-bindgen --target web --out-dir $(PKG) --out-name nexttoken $(WASM_OUT)
+	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
+	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'
+
+serve: wasm
+	@echo "serving http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
+
+test: setup lint test-native wasm test-node test-wasm test-browser
+	@echo "all tests passed"
+
+# Formatting, clippy as errors, and the module boundaries (the core knows nothing of wasm).
+lint: setup
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --lib --target $(WASM_TARGET) -- -D warnings
+	@! grep -rlE 'wasm_bindgen|js_sys|web_sys' src/decode || (echo "lint: src/decode must not know wasm" && false)
+	cd www && tsc --strict --noEmit -p tsconfig.json
+
+# Unit, property, conformance (native, through check_dist.py) and doc tests.
+test-native: setup
+	cargo test --release
+
+# The JS contract in Node: conformance vectors through the built module, errors, determinism.
+test-node: wasm
+	node --test tests/node/
+
+# wasm-bindgen-test suites, in Node and in headless Chromium.
+test-wasm: setup
+	cargo test --target $(WASM_TARGET) --test wasm_api
+	$(WEBDRIVER_ENV) WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm_api
+
+# The page in a real browser (Playwright driving Debian's Chromium).
+test-browser: wasm
+	node --test tests/e2e/
+
+bench: wasm
+	cargo bench --bench step
+	node tests/bench/step.mjs
+
+clean:
+	rm -rf target $(PKG)

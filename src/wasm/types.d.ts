@@ -1,0 +1,113 @@
+/** Engine whose stage order and tie rules a step follows. */
+export type Engine = "hf" | "llama.cpp" | "vllm";
+
+/** Config for `step`. Every key is optional; an unknown key throws an Error naming it. */
+export interface StepConfig {
+  /** "sample" (default) or "greedy". */
+  strategy?: "sample" | "greedy";
+  /** ≥ 0, default 1; 0 means greedy. */
+  temperature?: number;
+  /** Integer ≥ 0; 0 = off. */
+  top_k?: number;
+  /** In [0, 1]; 1 = off (vllm: (0, 1]). */
+  top_p?: number;
+  /** In [0, 1]; 0 = off. */
+  min_p?: number;
+  /** In (0, 1]; 1 = off. hf and llama.cpp only. */
+  typical_p?: number;
+  /** In [0, 1); 0 = off. hf only. */
+  epsilon_cutoff?: number;
+  /** > 0; 1 = off. */
+  repetition_penalty?: number;
+  /** Finite; 0 = off. llama.cpp and vllm only. */
+  frequency_penalty?: number;
+  /** Finite; 0 = off. llama.cpp and vllm only. */
+  presence_penalty?: number;
+  /** Token ids seen so far (prompt then generated), oldest first; each < vocabulary size. */
+  history?: number[];
+  /** How many leading history ids are prompt (vllm's frequency/presence skip them). */
+  history_prompt_len?: number;
+  /** llama.cpp's penalty window; -1 = all (the only value other engines accept), 0 = none. */
+  penalty_last_n?: number;
+  /** Bias added to a token's logit, keyed by token id; in [-100, 100], or "-inf" to ban. */
+  logit_bias?: Record<string, number | "-inf">;
+  /** Every truncation keeps at least this many tokens (at least 1 is always kept). */
+  min_keep?: number;
+  /** llama.cpp dynamic temperature half-range; 0 = off. */
+  dynatemp_range?: number;
+  /** llama.cpp dynamic temperature exponent; default 1. */
+  dynatemp_exponent?: number;
+  /** "hf" (default), "llama.cpp" or "vllm". */
+  engine?: Engine;
+  /** Integer 0 … 2^32 − 1. Without one, a fresh seed is taken and returned. */
+  seed?: number;
+  /** Integer ≥ 0: which draw of the seed's stream (one per generated token). */
+  draw?: number;
+  /** How many candidates the trace lists (default 20). */
+  trace_top?: number;
+}
+
+export type StageName =
+  | "logit_bias" | "penalties" | "greedy" | "temperature"
+  | "top_k" | "top_p" | "min_p" | "typical_p" | "epsilon_cutoff";
+
+/** What one stage did. */
+export interface StageTrace {
+  name: StageName;
+  /** False if at its off value, or skipped because greedy decided first. */
+  active: boolean;
+  /** Tokens left after this stage. */
+  kept_count: number;
+  removed_count: number;
+  /** The parameter as applied (k, p, T after dynamic temperature …), or null. */
+  value: number | null;
+  /** top_k: the k-th logit; top_p: mass kept; min_p: probability cut (min_p·p_max);
+   *  epsilon_cutoff: ε; typical_p: entropy of its input (nats). */
+  threshold: number | null;
+  /** Probability of each listed candidate in this stage's input distribution (same order as
+   *  `candidates`); empty for inactive stages. */
+  p_in: number[];
+}
+
+/** One vocabulary entry. */
+export interface Candidate {
+  id: number;
+  /** Raw input logit. */
+  logit: number;
+  /** After logit_bias and penalties: what the filters rank by. */
+  logit_processed: number;
+  /** Softmax of the raw logits. */
+  p_raw: number;
+  /** Softmax of the processed logits at the applied temperature, before truncation. */
+  p_tempered: number;
+  /** Final probability (0 if removed). */
+  p: number;
+  /** Cumulative final probability in candidate order; the token chosen is the first with cum > u. */
+  cum: number;
+  kept: boolean;
+  /** Stage that removed it ("logits" if its input was -inf), or null. */
+  removed_by: StageName | "logits" | null;
+}
+
+/** Result of `step`. */
+export interface StepResult {
+  token: number;
+  /** The uniform draw in [0, 1) that chose the token; null for greedy. */
+  u: number | null;
+  seed: number;
+  draw: number;
+  engine: Engine;
+  strategy: "sample" | "greedy";
+  /** Temperature applied; 0 for greedy. */
+  temperature: number;
+  vocab_size: number;
+  kept_count: number;
+  entropy_bits: number;
+  raw_entropy_bits: number;
+  stages: StageTrace[];
+  /** Kept tokens by final p (desc, ties by lower id), then the best removed by raw p. */
+  candidates: Candidate[];
+  /** Position of the chosen token in candidate order (may be ≥ trace_top). */
+  chosen_rank: number;
+  chosen: Candidate;
+}
