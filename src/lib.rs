@@ -12,7 +12,7 @@
 pub mod decode;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub mod generate;
 pub mod model;
