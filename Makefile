@@ -17,7 +17,7 @@ WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --en
 WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
 PORT ?= 8080
 
-.PHONY: setup wasm serve test test-native test-wasm test-node test-browser lint bench clean
+.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz clean
 
 setup:
 	@bash tests/tools/setup.sh
@@ -29,11 +29,15 @@ wasm: setup
 	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
 	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'
 
-serve: wasm
-	@echo "serving http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
-	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory www
+# The static site (TypeScript checked, then bundled by Vite with the wasm) in dist/.
+dist: wasm
+	cd www && npm run build
 
-test: setup lint test-native wasm test-node test-wasm test-browser
+serve: dist
+	@echo "serving http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory dist
+
+test: setup lint test-native dist test-node test-wasm test-browser
 	@echo "all tests passed"
 
 # Formatting, clippy as errors, and the module boundaries (the core knows nothing of wasm).
@@ -58,12 +62,16 @@ test-wasm: setup
 	$(WEBDRIVER_ENV) WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm_api
 
 # The page in a real browser (Playwright driving Debian's Chromium).
-test-browser: wasm
+test-browser: dist
 	node --test tests/e2e/
 
 bench: wasm
 	cargo bench --bench step
 	node tests/bench/step.mjs
+
+# A million random logits/configs (arbitrary floats, keys and types) through step: no panic.
+fuzz: setup
+	FUZZ_CASES=1000000 cargo test --release --test fuzz -- --nocapture
 
 clean:
 	rm -rf target $(PKG)

@@ -28,11 +28,17 @@ fn config_of(case: &Json, engine: &str, vocab: usize) -> Config {
 
 fn run_file(file: &str, engine: &str) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let data: Json = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).expect("read")).expect("json");
+    let data: Json = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).expect("read"))
+        .expect("json");
     let mut outputs = Vec::new();
     for case in data["cases"].as_array().expect("cases") {
         let id = case["id"].as_str().expect("id");
-        let logits: Vec<f32> = case["logits"].as_array().expect("logits").iter().map(logit).collect();
+        let logits: Vec<f32> = case["logits"]
+            .as_array()
+            .expect("logits")
+            .iter()
+            .map(logit)
+            .collect();
         let config = config_of(case, engine, logits.len());
         let output = match step(&logits, &config) {
             Ok(trace) => {
@@ -40,10 +46,23 @@ fn run_file(file: &str, engine: &str) {
                 for c in &trace.candidates {
                     probs[c.id as usize] = c.p;
                 }
-                let mut kept: Vec<u32> = trace.candidates.iter().filter(|c| c.kept).map(|c| c.id).collect();
+                let mut kept: Vec<u32> = trace
+                    .candidates
+                    .iter()
+                    .filter(|c| c.kept)
+                    .map(|c| c.id)
+                    .collect();
                 kept.sort_unstable();
-                assert_eq!(kept.len(), trace.kept_count, "{id}: kept_count disagrees with candidates");
-                let argmax = trace.candidates.first().map(|c| c.id).expect("one candidate");
+                assert_eq!(
+                    kept.len(),
+                    trace.kept_count,
+                    "{id}: kept_count disagrees with candidates"
+                );
+                let argmax = trace
+                    .candidates
+                    .first()
+                    .map(|c| c.id)
+                    .expect("one candidate");
                 json!({ "probs": probs, "kept_ids": kept, "argmax": argmax })
             }
             Err(e) => {
@@ -55,7 +74,11 @@ fn run_file(file: &str, engine: &str) {
     }
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let out = out_dir.join(format!("{engine}.native.json"));
-    std::fs::write(&out, serde_json::to_string(&json!({ "cases": outputs })).expect("write")).expect("write");
+    std::fs::write(
+        &out,
+        serde_json::to_string(&json!({ "cases": outputs })).expect("write"),
+    )
+    .expect("write");
     let result = Command::new("python3")
         .arg(dir.join("check_dist.py"))
         .arg(dir.join(file))
@@ -65,7 +88,11 @@ fn run_file(file: &str, engine: &str) {
         .expect("python3 runs check_dist.py");
     let text = String::from_utf8_lossy(&result.stdout);
     println!("{file}: {text}");
-    assert!(result.status.success(), "{file} conformance failed:\n{text}\n{}", String::from_utf8_lossy(&result.stderr));
+    assert!(
+        result.status.success(),
+        "{file} conformance failed:\n{text}\n{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
 }
 
 #[test]

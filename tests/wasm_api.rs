@@ -48,8 +48,14 @@ fn errors_name_their_field_and_leave_the_instance_usable() {
         (r#"{"top_p":1.5}"#, "top_p must be in [0, 1], got 1.5"),
         (r#"{"top_k":2.5}"#, "top_k must be an integer"),
         (r#"{"temperature":"hot"}"#, "temperature must be a number"),
-        (r#"{"history":[99]}"#, "history[0] must be a token id < vocabulary size 5"),
-        (r#"{"engine":"llama.cpp","epsilon_cutoff":0.1}"#, "epsilon_cutoff has no stage in engine \"llama.cpp\""),
+        (
+            r#"{"history":[99]}"#,
+            "history[0] must be a token id < vocabulary size 5",
+        ),
+        (
+            r#"{"engine":"llama.cpp","epsilon_cutoff":0.1}"#,
+            "epsilon_cutoff has no stage in engine \"llama.cpp\"",
+        ),
     ];
     for (c, want) in cases {
         let message = error_message(step(chapter(), config(c)));
@@ -59,17 +65,25 @@ fn errors_name_their_field_and_leave_the_instance_usable() {
     let nan: JsValue = Float32Array::from(&[1.0f32, f32::NAN][..]).into();
     assert!(error_message(step(nan, JsValue::UNDEFINED)).contains("logits[1]"));
     let none: JsValue = Float32Array::new_with_length(0).into();
-    assert!(error_message(step(none, JsValue::UNDEFINED)).contains("logits must have at least one entry"));
+    assert!(error_message(step(none, JsValue::UNDEFINED))
+        .contains("logits must have at least one entry"));
 }
 
 #[wasm_bindgen_test]
 fn sampling_is_inverse_cdf_over_the_listed_order() {
     for draw in 0..50 {
-        let r = step(chapter(), config(&format!(r#"{{"temperature":1.3,"seed":2,"draw":{draw}}}"#))).expect("ok");
+        let r = step(
+            chapter(),
+            config(&format!(r#"{{"temperature":1.3,"seed":2,"draw":{draw}}}"#)),
+        )
+        .expect("ok");
         let u = field(&r, "u").as_f64().expect("u");
         let token = field(&r, "token").as_f64().expect("token");
         let candidates = js_sys::Array::from(&field(&r, "candidates"));
-        let first = candidates.iter().find(|c| field(c, "cum").as_f64().unwrap_or(0.0) > u).expect("a band holds u");
+        let first = candidates
+            .iter()
+            .find(|c| field(c, "cum").as_f64().unwrap_or(0.0) > u)
+            .expect("a band holds u");
         assert_eq!(field(&first, "id").as_f64(), Some(token));
     }
 }

@@ -2,9 +2,11 @@
 //! Scratch buffers live here and are reused across calls, so a loop of steps allocates nothing new.
 //!
 //! Ordering is by selection, never by sorting the whole vocabulary: `ensure_sorted(n)` extends a
-//! sorted prefix only as far as a stage actually walks.
+//! sorted prefix only as far as a stage actually walks, and `best(k)` finds the top k in one pass.
 
+use super::softmax::{sum_weights, sum_weights_all};
 use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 /// `removed_by` value of a token still kept.
 pub(crate) const KEPT: u8 = 0;
@@ -20,12 +22,19 @@ pub(crate) struct Work {
     /// Ids still kept. `kept[..sorted]` are the `sorted` best by (processed desc, id asc), in order.
     pub kept: Vec<u32>,
     pub sorted: usize,
-    /// Per id scratch (exp values, typical scores).
+    /// Per id scratch (exp values, typical scores). Not zeroed between calls: written before read.
     pub scratch: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, the final p order).
     pub aux: Vec<u32>,
     /// The current scale: 1 before temperature, 1/T after.
-    pub inv_t: f64,
+    pub inv_t: f32,
+    /// True while `kept` is every finite id (no stage removed anything): sums can then run over
+    /// `processed` contiguously, where they vectorise.
+    pub all_kept: bool,
+    /// Cached max processed logit of `kept`.
+    max: Option<f32>,
+    /// Cached normaliser: (inv_t it was computed at, z, max).
+    norm: Option<(f32, f64, f32)>,
 }
 
 /// Descending by processed logit, ties by lower id: the rank order every engine's filters use.
@@ -67,17 +76,123 @@ where
     want
 }
 
+/// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.
+#[derive(Clone, Copy, PartialEq)]
+struct Ranked {
+    logit: f32,
+    id: u32,
+}
+impl Eq for Ranked {}
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // "Greater" = ranks worse: lower logit, or equal logit and higher id.
+        other
+            .logit
+            .total_cmp(&self.logit)
+            .then(self.id.cmp(&other.id))
+    }
+}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl Work {
+    /// Resets the working set for new logits; reuses every buffer.
+    pub fn reset(&mut self, logits: &[f32]) {
+        self.processed.clear();
+        self.processed.extend_from_slice(logits);
+        self.removed_by.clear();
+        self.removed_by.extend(logits.iter().map(|&l| {
+            if l == f32::NEG_INFINITY {
+                REMOVED_BY_INPUT
+            } else {
+                KEPT
+            }
+        }));
+        self.kept.clear();
+        self.kept.extend(
+            logits
+                .iter()
+                .enumerate()
+                .filter(|(_, &l)| l != f32::NEG_INFINITY)
+                .map(|(i, _)| i as u32),
+        );
+        if self.scratch.len() < logits.len() {
+            self.scratch.resize(logits.len(), 0.0);
+        }
+        self.sorted = 0;
+        self.inv_t = 1.0;
+        self.all_kept = true;
+        self.max = None;
+        self.norm = None;
+    }
+
+    /// Call after changing `processed`: every cached order and sum is stale.
+    pub fn logits_changed(&mut self) {
+        self.sorted = 0;
+        self.max = None;
+        self.norm = None;
+    }
+
+    fn kept_changed(&mut self) {
+        self.all_kept = false;
+        self.max = None;
+        self.norm = None;
+    }
+
     /// Makes the logit-sorted prefix at least `n` long.
     pub fn ensure_sorted(&mut self, n: usize) {
         let processed = &self.processed;
-        self.sorted = extend_sorted(&mut self.kept, self.sorted, n, |&a, &b| by_logit(processed, a, b));
+        self.sorted = extend_sorted(&mut self.kept, self.sorted, n, |&a, &b| {
+            by_logit(processed, a, b)
+        });
     }
 
     /// The largest processed logit among kept tokens.
     pub fn max_logit(&mut self) -> f32 {
-        self.ensure_sorted(1);
-        self.kept.first().and_then(|&id| self.processed.get(id as usize)).copied().unwrap_or(f32::NEG_INFINITY)
+        if let Some(max) = self.max {
+            return max;
+        }
+        let max = if self.sorted > 0 {
+            self.kept
+                .first()
+                .and_then(|&id| self.processed.get(id as usize))
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY)
+        } else if self.all_kept {
+            self.processed
+                .iter()
+                .copied()
+                .fold(f32::NEG_INFINITY, f32::max)
+        } else {
+            self.kept
+                .iter()
+                .filter_map(|&id| self.processed.get(id as usize))
+                .copied()
+                .fold(f32::NEG_INFINITY, f32::max)
+        };
+        self.max = Some(max);
+        max
+    }
+
+    /// Σ exp((l − max)·inv_t) over kept tokens, and the max used. The normaliser of the current
+    /// distribution: p_i = exp((l_i − max)·inv_t) / z.
+    pub fn normaliser(&mut self) -> (f64, f32) {
+        if let Some((inv_t, z, max)) = self.norm {
+            if inv_t == self.inv_t {
+                return (z, max);
+            }
+        }
+        let max = self.max_logit();
+        let z = if self.all_kept {
+            sum_weights_all(&self.processed, max, self.inv_t)
+        } else {
+            sum_weights(&self.processed, &self.kept, max, self.inv_t)
+        };
+        self.norm = Some((self.inv_t, z, max));
+        (z, max)
     }
 
     /// Removes every kept token for which `keep` is false, marking it with `stage`. Keeps the
@@ -100,6 +215,9 @@ impl Work {
         }
         self.kept.truncate(write);
         self.sorted = sorted_survivors;
+        if write != before {
+            self.kept_changed();
+        }
         before - write
     }
 
@@ -109,38 +227,89 @@ impl Work {
             return 0;
         }
         self.ensure_sorted(n);
-        let removed = self.kept.len() - n;
-        for &id in &self.kept[n..] {
+        self.truncate_sorted(stage, n)
+    }
+
+    /// Keeps `kept[..n]`, which the caller has made the n best, in order.
+    pub fn truncate_sorted(&mut self, stage: u8, n: usize) -> usize {
+        let removed = self.kept.len().saturating_sub(n);
+        for &id in self.kept.iter().skip(n) {
             if let Some(slot) = self.removed_by.get_mut(id as usize) {
                 *slot = stage;
             }
         }
         self.kept.truncate(n);
-        self.sorted = n;
+        self.sorted = self.sorted.min(n);
+        if removed > 0 {
+            self.kept_changed();
+        }
         removed
     }
 
-    /// Σ exp((l − max)·inv_t) over kept tokens, and the max used. The normaliser of the current
-    /// distribution: p_i = exp((l_i − max)·inv_t) / z.
-    pub fn normaliser(&mut self) -> (f64, f32) {
-        let max = self.max_logit();
-        let inv_t = self.inv_t;
-        let z = sum_exp(&self.processed, &self.kept, max, inv_t);
-        (z, max)
+    /// Moves the k best kept tokens, sorted, to the front (`kept[..k]`, `sorted ≥ k`) in one pass
+    /// with a k-entry heap: O(n + k log k · log n) instead of a selection over all n ids.
+    pub fn select_best(&mut self, k: usize) {
+        if k == 0 || self.sorted >= k || k >= self.kept.len() {
+            self.ensure_sorted(k);
+            return;
+        }
+        let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
+        for &id in &self.kept {
+            let logit = self
+                .processed
+                .get(id as usize)
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY);
+            let entry = Ranked { logit, id };
+            if heap.len() < k {
+                heap.push(entry);
+            } else if heap.peek().is_some_and(|worst| entry < *worst) {
+                heap.pop();
+                heap.push(entry);
+            }
+        }
+        // Best first; then the rest of `kept` in its old order after them.
+        let best = heap.into_sorted_vec();
+        let mut aux = std::mem::take(&mut self.aux);
+        aux.clear();
+        aux.extend(best.iter().map(|r| r.id));
+        let chosen: &[u32] = &aux;
+        let mut marks = std::mem::take(&mut self.scratch);
+        for &id in chosen {
+            if let Some(m) = marks.get_mut(id as usize) {
+                *m = f64::NAN; // marker: "already placed"; scratch is rewritten before any read
+            }
+        }
+        let rest: Vec<u32> = self
+            .kept
+            .iter()
+            .copied()
+            .filter(|&id| !marks.get(id as usize).is_some_and(|m| m.is_nan()))
+            .collect();
+        self.scratch = marks;
+        self.kept.clear();
+        self.kept.extend_from_slice(chosen);
+        self.kept.extend_from_slice(&rest);
+        self.sorted = k;
+        self.aux = aux;
     }
-}
 
-/// Σ exp((processed[id] − max)·inv_t) over `ids`.
-pub(crate) fn sum_exp(processed: &[f32], ids: &[u32], max: f32, inv_t: f64) -> f64 {
-    let max = f64::from(max);
-    ids.iter()
-        .filter_map(|&id| processed.get(id as usize))
-        .map(|&l| ((f64::from(l) - max) * inv_t).exp())
-        .sum()
-}
-
-/// Σ exp(l − max) over every finite logit.
-pub(crate) fn sum_exp_all(logits: &[f32], max: f32) -> f64 {
-    let max = f64::from(max);
-    logits.iter().filter(|l| **l != f32::NEG_INFINITY).map(|&l| (f64::from(l) - max).exp()).sum()
+    /// Moves the kept tokens for which `front` is true ahead of the others, keeping their relative
+    /// order (so a sorted prefix of them stays sorted). Returns how many are in front.
+    pub fn partition_front(&mut self, mut front: impl FnMut(u32) -> bool) -> usize {
+        let mut write = 0;
+        let mut sorted_front = 0;
+        for read in 0..self.kept.len() {
+            let id = self.kept[read];
+            if front(id) {
+                self.kept.swap(write, read);
+                if read < self.sorted {
+                    sorted_front += 1;
+                }
+                write += 1;
+            }
+        }
+        self.sorted = sorted_front;
+        write
+    }
 }

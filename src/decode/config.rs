@@ -67,7 +67,11 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 fn number(field: &str, v: &Value) -> Result<f64, StepError> {
     match v {
         Value::Number(n) => Ok(*n),
-        other => Err(StepError::WrongType { field: field.into(), expected: "a number", got: other.describe() }),
+        other => Err(StepError::WrongType {
+            field: field.into(),
+            expected: "a number",
+            got: other.describe(),
+        }),
     }
 }
 
@@ -76,7 +80,11 @@ fn integer(field: &str, v: &Value, min: f64, max: f64) -> Result<f64, StepError>
     if n.fract() != 0.0 || !(min..=max).contains(&n) {
         return Err(StepError::OutOfRange {
             field: field.into(),
-            allowed: format!("an integer in [{}, {}]", format_number(min), format_number(max)),
+            allowed: format!(
+                "an integer in [{}, {}]",
+                format_number(min),
+                format_number(max)
+            ),
             got: format_number(n),
         });
     }
@@ -94,7 +102,11 @@ impl Config {
         let entries = match value {
             Value::Object(entries) => entries,
             Value::Null => return Ok(Config::default()),
-            other => return Err(StepError::NotAnObject { got: other.describe() }),
+            other => {
+                return Err(StepError::NotAnObject {
+                    got: other.describe(),
+                })
+            }
         };
         let mut c = Config::default();
         for (key, v) in entries {
@@ -158,7 +170,9 @@ impl Config {
                     };
                     let mut ids = Vec::with_capacity(items.len());
                     for (i, item) in items.iter().enumerate() {
-                        ids.push(integer(&format!("history[{i}]"), item, 0.0, u32::MAX as f64)? as u32);
+                        ids.push(
+                            integer(&format!("history[{i}]"), item, 0.0, u32::MAX as f64)? as u32,
+                        );
                     }
                     c.history = Some(ids);
                 }
@@ -183,7 +197,9 @@ impl Config {
                         };
                         // −inf cannot travel through JSON; accept the string "-inf" as a ban too.
                         let b = match bias {
-                            Value::String(s) if s == "-inf" || s == "-Infinity" => f64::NEG_INFINITY,
+                            Value::String(s) if s == "-inf" || s == "-Infinity" => {
+                                f64::NEG_INFINITY
+                            }
                             other => number(&field, other)?,
                         };
                         biases.push((token, b));
@@ -230,7 +246,11 @@ fn check(field: &str, value: f64, ok: bool, allowed: &str) -> Result<(), StepErr
     if ok {
         Ok(())
     } else {
-        Err(StepError::OutOfRange { field: field.into(), allowed: allowed.into(), got: format_number(value) })
+        Err(StepError::OutOfRange {
+            field: field.into(),
+            allowed: allowed.into(),
+            got: format_number(value),
+        })
     }
 }
 
@@ -243,34 +263,85 @@ impl Config {
     pub(crate) fn resolve(&self, vocab_size: usize, seed: u32) -> Result<Settings, StepError> {
         let engine = self.engine.unwrap_or_default();
         let temperature = self.temperature.unwrap_or(1.0);
-        check("temperature", temperature, temperature.is_finite() && temperature >= 0.0, "a finite number ≥ 0")?;
+        // 1/T must stay finite in float32 and T itself meaningful: at 1e6 every distribution is flat.
+        let temperature_ok = temperature == 0.0 || (1e-38..=1e6).contains(&temperature);
+        check(
+            "temperature",
+            temperature,
+            temperature_ok,
+            "0 (greedy) or in [1e-38, 1e6]",
+        )?;
         let top_p = self.top_p.unwrap_or(1.0);
         if engine == Engine::Vllm {
-            check("top_p", top_p, top_p > 0.0 && top_p <= 1.0, "in (0, 1] for engine \"vllm\"")?;
+            check(
+                "top_p",
+                top_p,
+                top_p > 0.0 && top_p <= 1.0,
+                "in (0, 1] for engine \"vllm\"",
+            )?;
         } else {
             check("top_p", top_p, (0.0..=1.0).contains(&top_p), "in [0, 1]")?;
         }
         let min_p = self.min_p.unwrap_or(0.0);
         check("min_p", min_p, (0.0..=1.0).contains(&min_p), "in [0, 1]")?;
         let typical_p = self.typical_p.unwrap_or(1.0);
-        check("typical_p", typical_p, typical_p > 0.0 && typical_p <= 1.0, "in (0, 1]")?;
+        check(
+            "typical_p",
+            typical_p,
+            typical_p > 0.0 && typical_p <= 1.0,
+            "in (0, 1]",
+        )?;
         let epsilon_cutoff = self.epsilon_cutoff.unwrap_or(0.0);
-        check("epsilon_cutoff", epsilon_cutoff, (0.0..1.0).contains(&epsilon_cutoff), "in [0, 1)")?;
+        check(
+            "epsilon_cutoff",
+            epsilon_cutoff,
+            (0.0..1.0).contains(&epsilon_cutoff),
+            "in [0, 1)",
+        )?;
         let repetition_penalty = self.repetition_penalty.unwrap_or(1.0);
         // Checked as float32, the precision every engine applies it in.
         let rp32 = repetition_penalty as f32;
-        check("repetition_penalty", repetition_penalty, rp32.is_finite() && rp32 > 0.0, "a number > 0 (and ≤ 3.4e38)")?;
+        check(
+            "repetition_penalty",
+            repetition_penalty,
+            rp32.is_finite() && rp32 > 0.0,
+            "a number > 0 (and ≤ 3.4e38)",
+        )?;
         let frequency_penalty = self.frequency_penalty.unwrap_or(0.0);
-        check("frequency_penalty", frequency_penalty, (frequency_penalty as f32).is_finite(), "a finite number")?;
+        check(
+            "frequency_penalty",
+            frequency_penalty,
+            (frequency_penalty as f32).is_finite(),
+            "a finite number",
+        )?;
         let presence_penalty = self.presence_penalty.unwrap_or(0.0);
-        check("presence_penalty", presence_penalty, (presence_penalty as f32).is_finite(), "a finite number")?;
+        check(
+            "presence_penalty",
+            presence_penalty,
+            (presence_penalty as f32).is_finite(),
+            "a finite number",
+        )?;
         let dynatemp_range = self.dynatemp_range.unwrap_or(0.0);
-        check("dynatemp_range", dynatemp_range, dynatemp_range.is_finite() && dynatemp_range >= 0.0, "a finite number ≥ 0")?;
+        check(
+            "dynatemp_range",
+            dynatemp_range,
+            dynatemp_range.is_finite() && dynatemp_range >= 0.0,
+            "a finite number ≥ 0",
+        )?;
         let dynatemp_exponent = self.dynatemp_exponent.unwrap_or(1.0);
-        check("dynatemp_exponent", dynatemp_exponent, dynatemp_exponent.is_finite() && dynatemp_exponent >= 0.0, "a finite number ≥ 0")?;
+        check(
+            "dynatemp_exponent",
+            dynatemp_exponent,
+            dynatemp_exponent.is_finite() && dynatemp_exponent >= 0.0,
+            "a finite number ≥ 0",
+        )?;
 
         let history = self.history.clone().unwrap_or_default();
-        if let Some((i, &id)) = history.iter().enumerate().find(|(_, &id)| id as usize >= vocab_size) {
+        if let Some((i, &id)) = history
+            .iter()
+            .enumerate()
+            .find(|(_, &id)| id as usize >= vocab_size)
+        {
             return Err(StepError::OutOfRange {
                 field: format!("history[{i}]"),
                 allowed: format!("a token id < vocabulary size {vocab_size}"),
@@ -304,7 +375,12 @@ impl Config {
             }
             // Bounded so that no finite logit + bias can overflow float32.
             let ok = bias == f64::NEG_INFINITY || (-100.0..=100.0).contains(&bias);
-            check(&format!("logit_bias[\"{id}\"]"), bias, ok, "in [-100, 100] or -inf")?;
+            check(
+                &format!("logit_bias[\"{id}\"]"),
+                bias,
+                ok,
+                "in [-100, 100] or -inf",
+            )?;
             logit_bias.push((id, bias as f32));
         }
 
@@ -312,7 +388,11 @@ impl Config {
             if is_off {
                 Ok(())
             } else {
-                Err(StepError::NotInEngine { field, engine: engine.name(), off })
+                Err(StepError::NotInEngine {
+                    field,
+                    engine: engine.name(),
+                    off,
+                })
             }
         };
         let min_keep_raw = self.min_keep.unwrap_or(0);
@@ -346,15 +426,11 @@ impl Config {
                 Engine::Vllm => temperature < 1e-5,
                 _ => temperature == 0.0,
             };
-        let temperature32 = if engine == Engine::Vllm && !greedy { temperature32.max(0.01) } else { temperature32 };
-        if !greedy && temperature32 == 0.0 {
-            // A positive temperature below float32's smallest subnormal would divide by zero.
-            return Err(StepError::OutOfRange {
-                field: "temperature".into(),
-                allowed: "0 or at least 1e-38".into(),
-                got: format_number(temperature),
-            });
-        }
+        let temperature32 = if engine == Engine::Vllm && !greedy {
+            temperature32.max(0.01)
+        } else {
+            temperature32
+        };
         Ok(Settings {
             engine,
             greedy,

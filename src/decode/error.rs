@@ -19,9 +19,17 @@ pub enum StepError {
     /// A config key that does not exist (e.g. the typo `top_pp`).
     UnknownKey { key: String },
     /// A config value of the wrong JSON type.
-    WrongType { field: String, expected: &'static str, got: String },
+    WrongType {
+        field: String,
+        expected: &'static str,
+        got: String,
+    },
     /// A config value outside its allowed range.
-    OutOfRange { field: String, allowed: String, got: String },
+    OutOfRange {
+        field: String,
+        allowed: String,
+        got: String,
+    },
     /// More logits than token ids can address.
     TooManyLogits { len: usize },
     /// A penalty pushed a logit past float32's range.
@@ -31,26 +39,47 @@ pub enum StepError {
     /// No seed was given and the platform's entropy source failed.
     NoEntropy { reason: String },
     /// A key whose stage the chosen engine does not have, set to something other than its off value.
-    NotInEngine { field: &'static str, engine: &'static str, off: &'static str },
+    NotInEngine {
+        field: &'static str,
+        engine: &'static str,
+        off: &'static str,
+    },
 }
 
 impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StepError::EmptyLogits => write!(f, "logits must have at least one entry, got an empty array"),
+            StepError::EmptyLogits => {
+                write!(f, "logits must have at least one entry, got an empty array")
+            }
             StepError::BadLogit { index, value } => {
-                let what = if value.is_nan() { "NaN".to_string() } else { value.to_string() };
+                let what = if value.is_nan() {
+                    "NaN".to_string()
+                } else {
+                    value.to_string()
+                };
                 write!(f, "logits[{index}] must be finite or -inf, got {what}")
             }
             StepError::AllNegativeInfinity => {
-                write!(f, "logits must contain at least one finite value, got all -inf")
+                write!(
+                    f,
+                    "logits must contain at least one finite value, got all -inf"
+                )
             }
             StepError::NotAnObject { got } => write!(f, "config must be an object, got {got}"),
             StepError::UnknownKey { key } => write!(f, "unknown key \"{key}\" in config"),
-            StepError::WrongType { field, expected, got } => {
+            StepError::WrongType {
+                field,
+                expected,
+                got,
+            } => {
                 write!(f, "{field} must be {expected}, got {got}")
             }
-            StepError::OutOfRange { field, allowed, got } => {
+            StepError::OutOfRange {
+                field,
+                allowed,
+                got,
+            } => {
                 write!(f, "{field} must be {allowed}, got {got}")
             }
             StepError::TooManyLogits { len } => {
@@ -60,13 +89,19 @@ impl fmt::Display for StepError {
                 write!(f, "logits[{index}] overflows float32 after {stage}; use a penalty closer to its off value")
             }
             StepError::NothingLeft { stage } => {
-                write!(f, "{stage} must leave at least one token, but removed every remaining one")
+                write!(
+                    f,
+                    "{stage} must leave at least one token, but removed every remaining one"
+                )
             }
             StepError::NoEntropy { reason } => {
                 write!(f, "seed was not given and no random seed could be obtained ({reason}); pass a seed")
             }
             StepError::NotInEngine { field, engine, off } => {
-                write!(f, "{field} has no stage in engine \"{engine}\"; leave it at {off}")
+                write!(
+                    f,
+                    "{field} has no stage in engine \"{engine}\"; leave it at {off}"
+                )
             }
         }
     }

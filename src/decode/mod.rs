@@ -12,6 +12,7 @@ mod config;
 mod engine;
 mod error;
 pub mod rng;
+mod softmax;
 mod stages;
 mod trace;
 mod value;
@@ -19,6 +20,7 @@ mod value;
 pub use config::{Config, Strategy};
 pub use engine::Engine;
 pub use error::StepError;
+pub use softmax::log_sum_exp;
 pub use trace::{Candidate, StageKind, StageTrace, Trace};
 pub use value::Value;
 
@@ -58,7 +60,7 @@ struct StageInput {
     code: u8,
     z: f64,
     max: f32,
-    inv_t: f64,
+    inv_t: f32,
 }
 
 impl Decoder {
@@ -75,23 +77,15 @@ impl Decoder {
     }
 
     fn run(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Trace, StepError> {
-        let (raw_max, raw_z) = validate(logits)?;
+        let (raw_max, raw_z, raw_entropy_bits) = validate(logits)?;
         let settings = config.resolve(logits.len(), seed)?;
         let s = &settings;
         let w = &mut self.work;
-        w.processed.clear();
-        w.processed.extend_from_slice(logits);
-        w.removed_by.clear();
-        w.removed_by.extend(logits.iter().map(|&l| if l == f32::NEG_INFINITY { REMOVED_BY_INPUT } else { KEPT }));
-        w.kept.clear();
-        w.kept.extend(logits.iter().enumerate().filter(|(_, &l)| l != f32::NEG_INFINITY).map(|(i, _)| i as u32));
-        w.sorted = 0;
-        w.inv_t = 1.0;
-        w.scratch.clear();
-        w.scratch.resize(logits.len(), 0.0);
+        w.reset(logits);
 
         let order = s.engine.order(s.greedy);
-        let mut applied: Vec<(StageKind, bool, usize, Applied, Option<StageInput>)> = Vec::with_capacity(order.len());
+        let mut applied: Vec<(StageKind, bool, usize, Applied, Option<StageInput>)> =
+            Vec::with_capacity(order.len());
         let mut greedy_done = false;
         // Σ exp over the survivors of bias and penalties at the applied temperature: the
         // "after temperature" chart's normaliser; filled in when some stage computed it anyway.
@@ -106,15 +100,29 @@ impl Decoder {
             }
             let before = w.kept.len();
             let input = if untouched && w.inv_t == 1.0 {
-                Some(StageInput { code, z: raw_z, max: raw_max, inv_t: 1.0 })
+                Some(StageInput {
+                    code,
+                    z: raw_z,
+                    max: raw_max,
+                    inv_t: 1.0,
+                })
             } else {
                 let (z, max) = w.normaliser();
-                Some(StageInput { code, z, max, inv_t: w.inv_t })
+                Some(StageInput {
+                    code,
+                    z,
+                    max,
+                    inv_t: w.inv_t,
+                })
             };
             let result = match kind {
                 StageKind::LogitBias => stages::logit_bias::apply(w, &s.logit_bias, code),
-                StageKind::Penalties => stages::penalties::apply(w, s, code)
-                    .map_err(|id| StepError::Overflow { index: id as usize, stage: "penalties" })?,
+                StageKind::Penalties => {
+                    stages::penalties::apply(w, s, code).map_err(|id| StepError::Overflow {
+                        index: id as usize,
+                        stage: "penalties",
+                    })?
+                }
                 StageKind::Greedy => {
                     greedy_done = s.engine.greedy_skips_rest();
                     stages::greedy::apply(w, code)
@@ -126,7 +134,8 @@ impl Decoder {
                 StageKind::TypicalP => stages::typical_p::apply(w, s, code),
                 StageKind::EpsilonCutoff => stages::epsilon_cutoff::apply(w, s, code),
             };
-            if matches!(kind, StageKind::LogitBias | StageKind::Penalties) || w.kept.len() != before {
+            if matches!(kind, StageKind::LogitBias | StageKind::Penalties) || w.kept.len() != before
+            {
                 untouched = false;
             }
             if w.kept.is_empty() {
@@ -135,7 +144,9 @@ impl Decoder {
             applied.push((kind, true, before - w.kept.len(), result, input));
             if tempered_all.is_none() && kind == StageKind::Temperature {
                 // HF and vLLM temper before any truncation: the survivors are "all".
-                let all = applied.iter().all(|(k, on, removed, ..)| !on || *removed == 0 || matches!(k, StageKind::LogitBias | StageKind::Penalties));
+                let all = applied.iter().all(|(k, on, removed, ..)| {
+                    !on || *removed == 0 || matches!(k, StageKind::LogitBias | StageKind::Penalties)
+                });
                 if all {
                     tempered_all = Some(w.normaliser());
                 }
@@ -144,13 +155,19 @@ impl Decoder {
 
         // Final distribution over the kept tokens, ordered by p (descending, ties by lower id).
         let (z, max) = w.normaliser();
-        let (maxf, inv_t) = (f64::from(max), w.inv_t);
+        let inv_t = w.inv_t;
         let mut weighted_s = 0.0f64;
         for &id in &w.kept {
-            let l = f64::from(w.processed.get(id as usize).copied().unwrap_or(f32::NEG_INFINITY));
-            let sc = (l - maxf) * inv_t;
-            let e = sc.exp();
-            weighted_s += e * sc;
+            let l = w
+                .processed
+                .get(id as usize)
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY);
+            let sc = (l - max) * inv_t;
+            let e = f64::from(softmax::exp_f32(sc));
+            if e > 0.0 {
+                weighted_s += e * f64::from(sc); // 0 · −inf would be NaN
+            }
             if let Some(slot) = w.scratch.get_mut(id as usize) {
                 *slot = e;
             }
@@ -162,12 +179,16 @@ impl Decoder {
         let scratch = &w.scratch;
         let cmp = |a: &u32, b: &u32| by_key_desc(scratch, *a, *b);
 
-        let u = if s.greedy { None } else { Some(rng::uniform(s.seed, s.draw)) };
+        let u = if s.greedy {
+            None
+        } else {
+            Some(rng::uniform(s.seed, s.draw))
+        };
         let mut sorted = 0usize;
-        let (chosen_rank, chosen) = match u {
+        let (chosen_rank, chosen, chosen_cum) = match u {
             None => {
                 sorted = extend_sorted(&mut final_order, sorted, 1, cmp);
-                (0, final_order.first().copied().unwrap_or_default())
+                (0, final_order.first().copied().unwrap_or_default(), 1.0)
             }
             Some(u) => {
                 let mut cum = 0.0f64;
@@ -180,7 +201,7 @@ impl Decoder {
                         let id = final_order.get(rank).copied().unwrap_or_default();
                         cum += scratch.get(id as usize).copied().unwrap_or(0.0) / z;
                         if cum > u {
-                            found = Some((rank, id));
+                            found = Some((rank, id, cum.min(1.0)));
                             break 'walk;
                         }
                         rank += 1;
@@ -190,7 +211,11 @@ impl Decoder {
                 // Rounding can leave the total a hair below u: fall back to the last kept token.
                 found.unwrap_or_else(|| {
                     let last = final_order.len().saturating_sub(1);
-                    (last, final_order.get(last).copied().unwrap_or_default())
+                    (
+                        last,
+                        final_order.get(last).copied().unwrap_or_default(),
+                        1.0,
+                    )
                 })
             }
         };
@@ -200,7 +225,9 @@ impl Decoder {
         let _ = sorted;
         let mut listed: Vec<u32> = final_order.iter().take(s.trace_top).copied().collect();
         if listed.len() < s.trace_top {
-            let mut removed: Vec<u32> = (0..logits.len() as u32).filter(|&id| w.removed_by.get(id as usize) != Some(&KEPT)).collect();
+            let mut removed: Vec<u32> = (0..logits.len() as u32)
+                .filter(|&id| w.removed_by.get(id as usize) != Some(&KEPT))
+                .collect();
             let want = s.trace_top - listed.len();
             let raw_cmp = |a: &u32, b: &u32| candidates::by_logit(logits, *a, *b);
             extend_sorted(&mut removed, 0, want, raw_cmp);
@@ -209,13 +236,31 @@ impl Decoder {
         w.aux = final_order;
 
         if tempered_all.is_none() && !listed.is_empty() {
-            let survivors: Vec<u32> = (0..logits.len() as u32).filter(|&id| {
-                let rb = w.removed_by.get(id as usize).copied().unwrap_or(REMOVED_BY_INPUT);
-                rb != REMOVED_BY_INPUT && !removed_by_kind(order, rb, &[StageKind::LogitBias, StageKind::Penalties])
-            }).collect();
-            let pmax = survivors.iter().filter_map(|&id| w.processed.get(id as usize)).copied().fold(f32::NEG_INFINITY, f32::max);
+            let survivors: Vec<u32> = (0..logits.len() as u32)
+                .filter(|&id| {
+                    let rb = w
+                        .removed_by
+                        .get(id as usize)
+                        .copied()
+                        .unwrap_or(REMOVED_BY_INPUT);
+                    rb != REMOVED_BY_INPUT
+                        && !removed_by_kind(
+                            order,
+                            rb,
+                            &[StageKind::LogitBias, StageKind::Penalties],
+                        )
+                })
+                .collect();
+            let pmax = survivors
+                .iter()
+                .filter_map(|&id| w.processed.get(id as usize))
+                .copied()
+                .fold(f32::NEG_INFINITY, f32::max);
             let t_inv = if s.greedy { 1.0 } else { inv_t };
-            tempered_all = Some((candidates::sum_exp(&w.processed, &survivors, pmax, t_inv), pmax));
+            tempered_all = Some((
+                softmax::sum_weights(&w.processed, &survivors, pmax, t_inv),
+                pmax,
+            ));
         }
         let (tz, tmax) = tempered_all.unwrap_or((1.0, 0.0));
         let t_inv = if s.greedy { 1.0 } else { inv_t };
@@ -231,14 +276,24 @@ impl Decoder {
                 REMOVED_BY_INPUT => Some("logits"),
                 code => order.get(code as usize - 1).map(|k| k.name()),
             };
-            let removed_early = removed_by_kind(order, rb, &[StageKind::LogitBias, StageKind::Penalties]) || rb == REMOVED_BY_INPUT;
+            let removed_early =
+                removed_by_kind(order, rb, &[StageKind::LogitBias, StageKind::Penalties])
+                    || rb == REMOVED_BY_INPUT;
             Candidate {
                 id,
                 logit: raw,
                 logit_processed: processed,
-                p_raw: if raw == f32::NEG_INFINITY { 0.0 } else { (f64::from(raw) - f64::from(raw_max)).exp() / raw_z },
-                p_tempered: if removed_early { 0.0 } else { ((f64::from(processed) - f64::from(tmax)) * t_inv).exp() / tz },
-                p: if kept { w.scratch.get(i).copied().unwrap_or(0.0) / z } else { 0.0 },
+                p_raw: softmax::weight(raw, raw_max, 1.0) / raw_z,
+                p_tempered: if removed_early {
+                    0.0
+                } else {
+                    softmax::weight(processed, tmax, t_inv) / tz
+                },
+                p: if kept {
+                    w.scratch.get(i).copied().unwrap_or(0.0) / z
+                } else {
+                    0.0
+                },
                 cum,
                 kept,
                 removed_by,
@@ -255,8 +310,7 @@ impl Decoder {
                 describe(id, cum.min(1.0))
             })
             .collect();
-        let chosen_cum = candidates.iter().find(|c| c.id == chosen).map(|c| c.cum);
-        let chosen_entry = describe(chosen, chosen_cum.unwrap_or(f64::NAN));
+        let chosen_entry = describe(chosen, chosen_cum);
 
         let stages = applied
             .iter()
@@ -265,10 +319,22 @@ impl Decoder {
                     Some(inp) if *active => listed
                         .iter()
                         .map(|&id| {
-                            let rb = w.removed_by.get(id as usize).copied().unwrap_or(REMOVED_BY_INPUT);
+                            let rb = w
+                                .removed_by
+                                .get(id as usize)
+                                .copied()
+                                .unwrap_or(REMOVED_BY_INPUT);
                             let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= inp.code);
-                            let l = f64::from(w.processed.get(id as usize).copied().unwrap_or(f32::NEG_INFINITY));
-                            if alive { ((l - f64::from(inp.max)) * inp.inv_t).exp() / inp.z } else { 0.0 }
+                            let l = w
+                                .processed
+                                .get(id as usize)
+                                .copied()
+                                .unwrap_or(f32::NEG_INFINITY);
+                            if alive {
+                                softmax::weight(l, inp.max, inp.inv_t) / inp.z
+                            } else {
+                                0.0
+                            }
                         })
                         .collect(),
                     _ => Vec::new(),
@@ -298,11 +364,15 @@ impl Decoder {
             draw: s.draw,
             engine: s.engine.name(),
             strategy: if s.greedy { "greedy" } else { "sample" },
-            temperature: if s.greedy { 0.0 } else { 1.0 / inv_t },
+            temperature: if s.greedy {
+                0.0
+            } else {
+                1.0 / f64::from(inv_t)
+            },
             vocab_size: logits.len(),
             kept_count: w.kept.len(),
             entropy_bits,
-            raw_entropy_bits: raw_entropy_bits(logits, raw_max, raw_z),
+            raw_entropy_bits,
             stages,
             candidates,
             chosen_rank,
@@ -312,7 +382,10 @@ impl Decoder {
 }
 
 fn count_input_removed(removed_by: &[u8]) -> usize {
-    removed_by.iter().filter(|&&rb| rb == REMOVED_BY_INPUT).count()
+    removed_by
+        .iter()
+        .filter(|&&rb| rb == REMOVED_BY_INPUT)
+        .count()
 }
 
 /// Fills each stage's `kept_count` from the running total.
@@ -325,7 +398,11 @@ fn with_kept_counts(mut stages: Vec<StageTrace>, mut kept: usize) -> Vec<StageTr
 }
 
 fn removed_by_kind(order: &[StageKind], code: u8, kinds: &[StageKind]) -> bool {
-    code != KEPT && code != REMOVED_BY_INPUT && order.get(code as usize - 1).is_some_and(|k| kinds.contains(k))
+    code != KEPT
+        && code != REMOVED_BY_INPUT
+        && order
+            .get(code as usize - 1)
+            .is_some_and(|k| kinds.contains(k))
 }
 
 /// Whether a stage is switched on by the settings (off values and greedy-only stages are skipped).
@@ -343,63 +420,43 @@ fn stage_active(kind: StageKind, s: &Settings) -> bool {
     }
 }
 
-/// Checks the logits and returns the max finite logit and Σ exp(l − max) (the raw softmax's
-/// normaliser) from the same pass.
-fn validate(logits: &[f32]) -> Result<(f32, f64), StepError> {
+/// Checks the logits; returns the max finite logit, the raw softmax's normaliser Σ e^(l − max)
+/// and its entropy in bits, all from two contiguous passes.
+fn validate(logits: &[f32]) -> Result<(f32, f64, f64), StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
     if logits.len() > u32::MAX as usize {
         return Err(StepError::TooManyLogits { len: logits.len() });
     }
-    let mut max = f32::NEG_INFINITY;
-    for (index, &value) in logits.iter().enumerate() {
-        if value.is_nan() || value == f32::INFINITY {
-            return Err(StepError::BadLogit { index, value });
-        }
-        max = max.max(value);
+    // Branch-free max first (vectorises); NaN and +inf are rare, so look for them only if the max
+    // or a comparison says one is there.
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let has_nan = logits.iter().any(|l| l.is_nan());
+    if has_nan || max == f32::INFINITY {
+        let index = logits
+            .iter()
+            .position(|l| l.is_nan() || *l == f32::INFINITY)
+            .unwrap_or(0);
+        return Err(StepError::BadLogit {
+            index,
+            value: logits.get(index).copied().unwrap_or(f32::NAN),
+        });
     }
     if max == f32::NEG_INFINITY {
         return Err(StepError::AllNegativeInfinity);
     }
-    let z = candidates::sum_exp_all(logits, max);
-    Ok((max, z))
-}
-
-fn raw_entropy_bits(logits: &[f32], max: f32, z: f64) -> f64 {
-    let max = f64::from(max);
-    let weighted: f64 = logits
-        .iter()
-        .filter(|l| **l != f32::NEG_INFINITY)
-        .map(|&l| {
-            let sc = f64::from(l) - max;
-            sc.exp() * sc
-        })
-        .sum();
-    ((z.ln() - weighted / z) / std::f64::consts::LN_2).max(0.0)
+    let (z, weighted) = softmax::raw_sums(logits, max);
+    let entropy_bits = ((z.ln() - weighted / z) / std::f64::consts::LN_2).max(0.0);
+    Ok((max, z, entropy_bits))
 }
 
 /// A fresh seed from the platform's entropy source.
 fn fresh_seed() -> Result<u32, StepError> {
-    getrandom::u32().map_err(|e| StepError::NoEntropy { reason: e.to_string() })
+    getrandom::u32().map_err(|e| StepError::NoEntropy {
+        reason: e.to_string(),
+    })
 }
 
 #[cfg(test)]
 mod tests;
-
-/// ln Σ exp(l) over finite logits in one fused pass (online max): the benchmark's floor, the least
-/// work any exact softmax over the vocabulary must do.
-pub fn log_sum_exp(logits: &[f32]) -> f64 {
-    let mut max = f64::NEG_INFINITY;
-    let mut sum = 0.0f64;
-    for &l in logits {
-        let l = f64::from(l);
-        if l > max {
-            sum = sum * (max - l).exp() + 1.0;
-            max = l;
-        } else {
-            sum += (l - max).exp();
-        }
-    }
-    max + sum.ln()
-}

@@ -40,7 +40,11 @@ pub fn format_number(n: f64) -> String {
     if n.is_nan() {
         "NaN".into()
     } else if n.is_infinite() {
-        if n > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+        if n > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
     } else if n.fract() == 0.0 && n.abs() < 1e21 {
         format!("{}", n as i128)
     } else {

@@ -36,29 +36,43 @@ fn read_logits(value: &JsValue, into: &mut Vec<f32>) -> Result<(), JsError> {
         for (i, item) in array.iter().enumerate() {
             match item.as_f64() {
                 Some(x) => into.push(x as f32),
-                None => return Err(JsError::new(&format!("logits[{i}] must be a number, got {}", describe(&item)))),
+                None => {
+                    return Err(JsError::new(&format!(
+                        "logits[{i}] must be a number, got {}",
+                        describe(&item)
+                    )))
+                }
             }
         }
         return Ok(());
     }
-    Err(JsError::new(&format!("logits must be a Float32Array or an array of numbers, got {}", describe(value))))
+    Err(JsError::new(&format!(
+        "logits must be a Float32Array or an array of numbers, got {}",
+        describe(value)
+    )))
 }
 
 fn describe(value: &JsValue) -> String {
-    value.js_typeof().as_string().unwrap_or_else(|| "an unknown value".into())
+    value
+        .js_typeof()
+        .as_string()
+        .unwrap_or_else(|| "an unknown value".into())
 }
 
 fn read_config(config: JsValue) -> Result<Config, JsError> {
     let value: Value = if config.is_undefined() || config.is_null() {
         Value::Null
     } else {
-        serde_wasm_bindgen::from_value(config).map_err(|e| JsError::new(&format!("config must be a plain object ({e})")))?
+        serde_wasm_bindgen::from_value(config)
+            .map_err(|e| JsError::new(&format!("config must be a plain object ({e})")))?
     };
     Config::from_value(&value).map_err(to_js_error)
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(to_js_error)
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(to_js_error)
 }
 
 /// One decoding step: logits in, the chosen token and a trace of every stage out.
@@ -71,7 +85,9 @@ pub fn step(
     let config = read_config(config)?;
     LOGITS.with_borrow_mut(|buffer| {
         read_logits(&logits, buffer)?;
-        let trace = DECODER.with_borrow_mut(|decoder| decoder.step(buffer, &config)).map_err(to_js_error)?;
+        let trace = DECODER
+            .with_borrow_mut(|decoder| decoder.step(buffer, &config))
+            .map_err(to_js_error)?;
         to_js(&trace)
     })
 }

@@ -20,7 +20,7 @@ test("every error names its field and the allowed range, and the next call works
     [chapter, { top_p: 1.5 }, /top_p must be in \[0, 1\], got 1\.5/],
     [chapter, { top_k: 2.5 }, /top_k must be an integer in \[0, 4294967295\], got 2\.5/],
     [chapter, { temperature: "hot" }, /temperature must be a number, got string "hot"/],
-    [chapter, { temperature: -1 }, /temperature must be a finite number ≥ 0, got -1/],
+    [chapter, { temperature: -1 }, /temperature must be 0 \(greedy\) or in \[1e-38, 1e6\], got -1/],
     [chapter, { history: [7] }, /history\[0\] must be a token id < vocabulary size 5, got 7/],
     [chapter, { engine: "gpt" }, /engine must be "hf", "llama.cpp" or "vllm"/],
     [chapter, { engine: "vllm", typical_p: 0.5 }, /typical_p has no stage in engine "vllm"; leave it at 1/],

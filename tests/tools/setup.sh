@@ -24,11 +24,12 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version"
     || cargo install wasm-bindgen-cli --version "=$wb_version"
 fi
 
-# 3. Chromium and its driver, from Debian, for the browser tests (never a downloaded browser).
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "installing Debian chromium and chromium-driver"
+# 3. Chromium and its driver, from Debian, for the browser tests (never a downloaded browser), and
+#    a CJK font so the Chinese interface renders in screenshots (the page itself ships no fonts).
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! fc-list 2>/dev/null | grep -qi wqy; then
+  say "installing Debian chromium, chromium-driver and fonts-wqy-microhei"
   as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei fontconfig
 fi
 
 # 4. Node packages from the committed lockfile (binaryen's wasm-opt, playwright-core, typescript,

@@ -3,15 +3,19 @@
 
 use super::super::candidates::Work;
 use super::super::config::Settings;
+use super::super::softmax::weight;
 use super::Applied;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     let eps = s.epsilon_cutoff;
     if eps <= 0.0 {
-        return Applied { value: Some(eps), threshold: None };
+        return Applied {
+            value: Some(eps),
+            threshold: None,
+        };
     }
     let (z, max) = work.normaliser();
-    let (max, inv_t) = (f64::from(max), work.inv_t);
+    let inv_t = work.inv_t;
     work.ensure_sorted(s.min_keep);
     let protected_floor = work
         .kept
@@ -21,9 +25,15 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         .unwrap_or(f32::INFINITY);
     let processed = std::mem::take(&mut work.processed);
     work.retain(stage, |id| {
-        let l = processed.get(id as usize).copied().unwrap_or(f32::NEG_INFINITY);
-        l >= protected_floor || ((f64::from(l) - max) * inv_t).exp() / z >= eps
+        let l = processed
+            .get(id as usize)
+            .copied()
+            .unwrap_or(f32::NEG_INFINITY);
+        l >= protected_floor || weight(l, max, inv_t) / z >= eps
     });
     work.processed = processed;
-    Applied { value: Some(eps), threshold: Some(eps) }
+    Applied {
+        value: Some(eps),
+        threshold: Some(eps),
+    }
 }

@@ -12,13 +12,20 @@ pub(crate) fn apply(work: &mut Work, bias: &[(u32, f32)], stage: u8) -> Applied 
             *l += b;
         }
     }
+    work.logits_changed();
     // A −inf bias bans the token; config bounds finite biases to ±100, so nothing overflows.
     let processed = &work.processed;
-    let banned: Vec<u32> =
-        bias.iter().filter(|(id, _)| processed.get(*id as usize).is_some_and(|l| *l == f32::NEG_INFINITY)).map(|(id, _)| *id).collect();
+    let banned: Vec<u32> = bias
+        .iter()
+        .filter(|(id, _)| {
+            processed
+                .get(*id as usize)
+                .is_some_and(|l| *l == f32::NEG_INFINITY)
+        })
+        .map(|(id, _)| *id)
+        .collect();
     if !banned.is_empty() {
         work.retain(stage, |id| !banned.contains(&id));
     }
-    work.sorted = 0;
     Applied::default()
 }

@@ -33,9 +33,27 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
         for &id in &seen {
             if let Some(l) = work.processed.get_mut(id as usize) {
                 *l = match s.engine {
-                    Engine::Hf => if *l < 0.0 { *l * r } else { *l / r },
-                    Engine::LlamaCpp => if *l <= 0.0 { *l * r } else { *l / r },
-                    Engine::Vllm => if *l > 0.0 { *l * (1.0 / r) } else { *l * r },
+                    Engine::Hf => {
+                        if *l < 0.0 {
+                            *l * r
+                        } else {
+                            *l / r
+                        }
+                    }
+                    Engine::LlamaCpp => {
+                        if *l <= 0.0 {
+                            *l * r
+                        } else {
+                            *l / r
+                        }
+                    }
+                    Engine::Vllm => {
+                        if *l > 0.0 {
+                            *l * (1.0 / r)
+                        } else {
+                            *l * r
+                        }
+                    }
                 };
             }
         }
@@ -49,7 +67,9 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
         let mut ids = counted.to_vec();
         ids.sort_unstable();
         for run in ids.chunk_by(|a, b| a == b) {
-            let (Some(&id), count) = (run.first(), run.len() as f32) else { continue };
+            let (Some(&id), count) = (run.first(), run.len() as f32) else {
+                continue;
+            };
             if let Some(l) = work.processed.get_mut(id as usize) {
                 *l -= count * f + q;
             }
@@ -57,21 +77,34 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
     }
     // A penalty < 1 on a huge logit can overflow; −inf is a legitimate removal.
     for &id in &seen {
-        if work.processed.get(id as usize).is_some_and(|l| *l == f32::INFINITY || l.is_nan()) {
+        if work
+            .processed
+            .get(id as usize)
+            .is_some_and(|l| *l == f32::INFINITY || l.is_nan())
+        {
             return Err(id);
         }
     }
-    work.sorted = 0;
+    work.logits_changed();
     // A huge negative logit times r can reach −inf: that token is now impossible.
-    if seen.iter().any(|&id| work.processed.get(id as usize) == Some(&f32::NEG_INFINITY)) {
+    if seen
+        .iter()
+        .any(|&id| work.processed.get(id as usize) == Some(&f32::NEG_INFINITY))
+    {
         let processed = std::mem::take(&mut work.processed);
-        work.retain(stage, |id| processed.get(id as usize) != Some(&f32::NEG_INFINITY));
+        work.retain(stage, |id| {
+            processed.get(id as usize) != Some(&f32::NEG_INFINITY)
+        });
         work.processed = processed;
     }
-    Ok(Applied { value: Some(f64::from(r)), threshold: None })
+    Ok(Applied {
+        value: Some(f64::from(r)),
+        threshold: None,
+    })
 }
 
 /// Whether any penalty is on.
 pub(crate) fn active(s: &Settings) -> bool {
-    !s.history.is_empty() && (s.repetition_penalty != 1.0 || s.frequency_penalty != 0.0 || s.presence_penalty != 0.0)
+    !s.history.is_empty()
+        && (s.repetition_penalty != 1.0 || s.frequency_penalty != 0.0 || s.presence_penalty != 0.0)
 }

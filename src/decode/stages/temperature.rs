@@ -9,6 +9,7 @@
 
 use super::super::candidates::Work;
 use super::super::config::Settings;
+use super::super::softmax::weight;
 use super::Applied;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings) -> Applied {
@@ -18,7 +19,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings) -> Applied {
         let mut entropy = 0.0f64;
         for &id in &work.kept {
             if let Some(&l) = work.processed.get(id as usize) {
-                let p = ((f64::from(l) - f64::from(max)) * work.inv_t).exp() / z;
+                let p = weight(l, max, work.inv_t) / z;
                 if p > 0.0 {
                     entropy -= p * p.ln();
                 }
@@ -34,6 +35,9 @@ pub(crate) fn apply(work: &mut Work, s: &Settings) -> Applied {
             t = f32::MIN_POSITIVE;
         }
     }
-    work.inv_t = 1.0 / f64::from(t);
-    Applied { value: Some(f64::from(t)), threshold: None }
+    work.inv_t = 1.0 / t;
+    Applied {
+        value: Some(f64::from(t)),
+        threshold: None,
+    }
 }

@@ -10,20 +10,36 @@ use super::super::engine::Engine;
 use super::Applied;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
-    let k = if s.engine == Engine::Hf { s.top_k.max(s.min_keep) } else { s.top_k };
-    let applied = Applied { value: Some(s.top_k as f64), threshold: None };
+    let k = if s.engine == Engine::Hf {
+        s.top_k.max(s.min_keep)
+    } else {
+        s.top_k
+    };
+    let applied = Applied {
+        value: Some(s.top_k as f64),
+        threshold: None,
+    };
     if k == 0 || k >= work.kept.len() {
         return applied;
     }
-    work.ensure_sorted(k);
-    let kth = work.kept.get(k - 1).and_then(|&id| work.processed.get(id as usize)).copied();
+    work.select_best(k);
+    let kth = work
+        .kept
+        .get(k - 1)
+        .and_then(|&id| work.processed.get(id as usize))
+        .copied();
     let Some(kth) = kth else { return applied };
     if s.engine == Engine::LlamaCpp {
-        work.keep_best(stage, k);
+        work.truncate_sorted(stage, k);
     } else {
         let processed = std::mem::take(&mut work.processed);
-        work.retain(stage, |id| processed.get(id as usize).is_some_and(|&l| l >= kth));
+        work.retain(stage, |id| {
+            processed.get(id as usize).is_some_and(|&l| l >= kth)
+        });
         work.processed = processed;
     }
-    Applied { threshold: Some(f64::from(kth)), ..applied }
+    Applied {
+        threshold: Some(f64::from(kth)),
+        ..applied
+    }
 }

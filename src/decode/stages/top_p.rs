@@ -6,38 +6,82 @@
 //!
 //! The walk extends a sorted prefix block by block, so a peaked distribution sorts only its head.
 
-use super::super::candidates::Work;
+use super::super::candidates::{by_logit, extend_sorted, Work};
 use super::super::config::Settings;
+use super::super::softmax::weight;
 use super::Applied;
+
+/// Below this many candidates the pre-filter costs more than it saves.
+const PREFILTER_MIN: usize = 1024;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     let p = s.top_p;
     let value = Some(p);
     if p >= 1.0 {
-        return Applied { value, threshold: None };
+        return Applied {
+            value,
+            threshold: None,
+        };
     }
     let (z, max) = work.normaliser();
-    let (max, inv_t) = (f64::from(max), work.inv_t);
-    let target = p * z;
-    let mut above = 0.0f64;
-    let mut keep = 0usize;
-    let mut block = 64usize;
-    'walk: loop {
-        work.ensure_sorted(keep + block);
-        while keep < work.sorted {
-            if keep >= s.min_keep && above >= target {
-                break 'walk;
-            }
-            let id = work.kept.get(keep).copied().unwrap_or_default();
-            let l = work.processed.get(id as usize).copied().unwrap_or(f32::NEG_INFINITY);
-            above += ((f64::from(l) - max) * inv_t).exp();
-            keep += 1;
-        }
-        if work.sorted >= work.kept.len() {
-            break;
-        }
-        block *= 2;
+    let inv_t = work.inv_t;
+    let n = work.kept.len();
+    // Pre-filter (llama2.c's bound): tokens with probability below (1 − p)/(n − 1) hold less than
+    // 1 − p together, so the mass above each of them exceeds p and none can be kept. Walk only
+    // the others; if rounding makes that walk fall short, walk everything.
+    let mut limit = n;
+    if n > PREFILTER_MIN && s.min_keep <= 1 {
+        let cutoff = (1.0 - p) / (n - 1) as f64 * z;
+        let processed = std::mem::take(&mut work.processed);
+        limit = work.partition_front(|id| {
+            weight(
+                processed
+                    .get(id as usize)
+                    .copied()
+                    .unwrap_or(f32::NEG_INFINITY),
+                max,
+                inv_t,
+            ) >= cutoff
+        });
+        work.processed = processed;
     }
-    work.keep_best(stage, keep);
-    Applied { value, threshold: Some((above / z).min(1.0)) }
+    let walk = |work: &mut Work, limit: usize| -> (usize, f64, bool) {
+        let target = p * z;
+        let (mut above, mut keep, mut block) = (0.0f64, 0usize, 64usize);
+        loop {
+            let processed = &work.processed;
+            let head = work.kept.get_mut(..limit).unwrap_or_default();
+            work.sorted = extend_sorted(head, work.sorted.min(limit), keep + block, |&a, &b| {
+                by_logit(processed, a, b)
+            });
+            while keep < work.sorted {
+                if keep >= s.min_keep && above >= target {
+                    return (keep, above, true);
+                }
+                let id = work.kept.get(keep).copied().unwrap_or_default();
+                above += weight(
+                    work.processed
+                        .get(id as usize)
+                        .copied()
+                        .unwrap_or(f32::NEG_INFINITY),
+                    max,
+                    inv_t,
+                );
+                keep += 1;
+            }
+            if work.sorted >= limit {
+                return (keep, above, false);
+            }
+            block *= 2;
+        }
+    };
+    let (mut keep, mut above, done) = walk(work, limit);
+    if !done && limit < n {
+        (keep, above, _) = walk(work, n);
+    }
+    work.truncate_sorted(stage, keep);
+    Applied {
+        value,
+        threshold: Some((above / z).min(1.0)),
+    }
 }

@@ -1,0 +1,382 @@
+//! The generation loop: model → logits → `decode::step` → append, one token
+//! at a time, with the chapter's stop conditions.
+//!
+//! Invariant: after every call, `logits()` are the model's scores for the
+//! token after `tokens()`, and the KV cache holds every token but (when the
+//! context is full) the last one. `force` and `rewind` keep that invariant,
+//! so branching is exact: the same tokens give bit-identical logits.
+//!
+//! The context limit stops generation (`StopReason::ContextFull`) rather than
+//! sliding: a slide would silently change what the model sees.
+
+use std::fmt;
+
+use crate::decode::{self, Decoder, StepError, Trace};
+use crate::model::{self, Cache, ForwardError, Model};
+use crate::tokenizer::{self, split_utf8, Tokenizer};
+
+/// Why generation stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The model chose the end-of-sequence token.
+    Eos,
+    /// `max_new_tokens` tokens were generated.
+    MaxNewTokens,
+    /// The generated text contains this stop sequence (matched on text, so
+    /// it may span several tokens).
+    StopSequence(String),
+    /// The caller asked to stop.
+    User,
+    /// The context window is full.
+    ContextFull,
+}
+
+impl StopReason {
+    /// A short name for the page: `eos`, `max_new_tokens`, `stop_sequence`, `user`, `context_full`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            StopReason::Eos => "eos",
+            StopReason::MaxNewTokens => "max_new_tokens",
+            StopReason::StopSequence(_) => "stop_sequence",
+            StopReason::User => "user",
+            StopReason::ContextFull => "context_full",
+        }
+    }
+}
+
+/// Everything that can go wrong while generating.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GenerateError {
+    Tokenizer(tokenizer::LoadError),
+    Model(model::LoadError),
+    /// The model's and tokenizer's vocabularies differ in size.
+    VocabMismatch {
+        model: usize,
+        tokenizer: usize,
+    },
+    /// The prompt encodes to no tokens.
+    EmptyPrompt,
+    /// The prompt has more tokens than the context holds.
+    PromptTooLong {
+        tokens: usize,
+        context: usize,
+    },
+    Forward(ForwardError),
+    Step(StepError),
+    /// `next`/`force` after a stop; `rewind` or `set_prompt` first.
+    Stopped(StopReason),
+    /// `rewind(n)` with n larger than the generated tokens.
+    RewindTooFar {
+        n: usize,
+        allowed: usize,
+    },
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenerateError::Tokenizer(e) => write!(f, "{e}"),
+            GenerateError::Model(e) => write!(f, "{e}"),
+            GenerateError::VocabMismatch { model, tokenizer } => {
+                write!(
+                    f,
+                    "model vocabulary ({model}) and tokenizer vocabulary ({tokenizer}) differ"
+                )
+            }
+            GenerateError::EmptyPrompt => write!(f, "prompt must contain at least one character"),
+            GenerateError::PromptTooLong { tokens, context } => {
+                write!(f, "prompt must be at most {context} tokens, got {tokens}")
+            }
+            GenerateError::Forward(e) => write!(f, "{e}"),
+            GenerateError::Step(e) => write!(f, "{e}"),
+            GenerateError::Stopped(r) => write!(
+                f,
+                "generation has stopped ({}); rewind or set a new prompt",
+                r.name()
+            ),
+            GenerateError::RewindTooFar { n, allowed } => {
+                write!(
+                    f,
+                    "rewind n must be in [0, {allowed}] (the generated tokens), got {n}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+impl From<ForwardError> for GenerateError {
+    fn from(e: ForwardError) -> Self {
+        GenerateError::Forward(e)
+    }
+}
+
+impl From<StepError> for GenerateError {
+    fn from(e: StepError) -> Self {
+        GenerateError::Step(e)
+    }
+}
+
+/// What one generated (or forced) token produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepOutput {
+    pub token: u32,
+    /// The vocabulary entry (`北京`, `<0xE4>`, `</s>`).
+    pub token_text: String,
+    /// Text completed by this token (empty while a character is still
+    /// being spelled out in bytes, or for the end-of-sequence token).
+    pub piece: String,
+    /// Bytes of an unfinished character, carried to the next token.
+    pub pending: Vec<u8>,
+    /// The decoding step's trace (`None` for `force`).
+    pub trace: Option<Trace>,
+    /// Set when this token ended generation.
+    pub stop: Option<StopReason>,
+}
+
+/// Model + tokenizer + decoder with the state of one generation.
+pub struct Generator {
+    model: Model,
+    tokenizer: Tokenizer,
+    decoder: Decoder,
+    cache: Cache,
+    tokens: Vec<u32>,
+    prompt_len: usize,
+    logits: Vec<f32>,
+    /// Generated text so far (complete characters) and its pending bytes.
+    text: String,
+    pending: Vec<u8>,
+    stopped: Option<StopReason>,
+    /// Default 64.
+    pub max_new_tokens: usize,
+    pub stop_sequences: Vec<String>,
+}
+
+impl Generator {
+    pub fn new(model: Model, tokenizer: Tokenizer) -> Result<Generator, GenerateError> {
+        let (mv, tv) = (model.config().vocab_size, tokenizer.vocab_size());
+        if mv != tv {
+            return Err(GenerateError::VocabMismatch {
+                model: mv,
+                tokenizer: tv,
+            });
+        }
+        Ok(Generator {
+            cache: model.new_cache(),
+            logits: vec![0.0; mv],
+            model,
+            tokenizer,
+            decoder: Decoder::default(),
+            tokens: Vec::new(),
+            prompt_len: 0,
+            text: String::new(),
+            pending: Vec::new(),
+            stopped: None,
+            max_new_tokens: 64,
+            stop_sequences: Vec::new(),
+        })
+    }
+
+    /// Loads the shipped files: safetensors bytes and `tokenizer.json` text.
+    pub fn from_bytes(
+        model_bytes: &[u8],
+        tokenizer_json: &str,
+    ) -> Result<Generator, GenerateError> {
+        let model = Model::from_safetensors(model_bytes).map_err(GenerateError::Model)?;
+        let tokenizer = Tokenizer::from_json(tokenizer_json).map_err(GenerateError::Tokenizer)?;
+        Generator::new(model, tokenizer)
+    }
+
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// Prompt then generated token ids.
+    pub fn tokens(&self) -> &[u32] {
+        &self.tokens
+    }
+
+    pub fn prompt_len(&self) -> usize {
+        self.prompt_len
+    }
+
+    /// Scores for the next token (length = vocabulary size).
+    pub fn logits(&self) -> &[f32] {
+        &self.logits
+    }
+
+    /// Generated text (complete characters only).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn stopped(&self) -> Option<&StopReason> {
+        self.stopped.as_ref()
+    }
+
+    /// Starts over with `prompt`, running the model over all its tokens.
+    pub fn set_prompt(&mut self, prompt: &str) -> Result<(), GenerateError> {
+        let ids = self.tokenizer.encode(prompt);
+        self.set_prompt_tokens(&ids)
+    }
+
+    /// Starts over with the given prompt tokens.
+    pub fn set_prompt_tokens(&mut self, ids: &[u32]) -> Result<(), GenerateError> {
+        let context = self.model.config().context;
+        if ids.is_empty() {
+            return Err(GenerateError::EmptyPrompt);
+        }
+        if ids.len() >= context {
+            return Err(GenerateError::PromptTooLong {
+                tokens: ids.len(),
+                context: context - 1,
+            });
+        }
+        self.cache.truncate(0);
+        self.tokens.clear();
+        self.text.clear();
+        self.pending.clear();
+        self.stopped = None;
+        for &id in ids {
+            self.model.forward(id, &mut self.cache, &mut self.logits)?;
+            self.tokens.push(id);
+        }
+        self.prompt_len = ids.len();
+        Ok(())
+    }
+
+    /// The caller's stop: the next `next`/`force` is refused until a
+    /// `rewind` or a new prompt.
+    pub fn stop(&mut self) {
+        self.stopped = Some(StopReason::User);
+    }
+
+    /// Chooses the next token with `decode::step` and appends it. Unless the
+    /// config sets them, `history` is the tokens so far (for penalties) and,
+    /// with a seed, `draw` is the number of tokens generated so far, so a
+    /// seeded generation is reproducible token by token.
+    pub fn next(&mut self, config: &decode::Config) -> Result<StepOutput, GenerateError> {
+        if let Some(r) = &self.stopped {
+            return Err(GenerateError::Stopped(r.clone()));
+        }
+        let mut cfg = config.clone();
+        if cfg.history.is_none() {
+            cfg.history = Some(self.tokens.clone());
+            cfg.history_prompt_len = Some(self.prompt_len);
+        }
+        if cfg.seed.is_some() && cfg.draw.is_none() {
+            cfg.draw = Some((self.tokens.len() - self.prompt_len) as u64);
+        }
+        let trace = self.decoder.step(&self.logits, &cfg)?;
+        self.append(trace.token, Some(trace))
+    }
+
+    /// Appends `token` as if it had been chosen (branching).
+    pub fn force(&mut self, token: u32) -> Result<StepOutput, GenerateError> {
+        if let Some(r) = &self.stopped {
+            return Err(GenerateError::Stopped(r.clone()));
+        }
+        let vocab_size = self.model.config().vocab_size;
+        if token as usize >= vocab_size {
+            return Err(GenerateError::Forward(ForwardError::TokenOutOfRange {
+                token,
+                vocab_size,
+            }));
+        }
+        self.append(token, None)
+    }
+
+    /// Removes the last `n` generated tokens (not the prompt) and restores
+    /// the exact state before them.
+    pub fn rewind(&mut self, n: usize) -> Result<(), GenerateError> {
+        let generated = self.tokens.len() - self.prompt_len;
+        if n > generated {
+            return Err(GenerateError::RewindTooFar {
+                n,
+                allowed: generated,
+            });
+        }
+        let keep = self.tokens.len() - n;
+        self.tokens.truncate(keep);
+        // Recompute the last kept position to get its logits back; the cache
+        // below it is untouched, so the result is the same as before.
+        self.cache.truncate(keep - 1);
+        let last = self.tokens[keep - 1];
+        self.model
+            .forward(last, &mut self.cache, &mut self.logits)?;
+        let mut bytes = Vec::new();
+        for &id in &self.tokens[self.prompt_len..] {
+            bytes.extend_from_slice(self.piece_bytes(id));
+        }
+        let (text, pending) = split_utf8(&bytes);
+        self.text = text;
+        self.pending = pending;
+        self.stopped = None;
+        Ok(())
+    }
+
+    /// Special tokens (`<unk>`, `<s>`, `</s>`) print nothing.
+    fn piece_bytes(&self, id: u32) -> &[u8] {
+        if matches!(self.tokenizer.token(id), Some("<unk>" | "<s>" | "</s>")) {
+            return &[];
+        }
+        self.tokenizer.token_bytes(id).unwrap_or_default()
+    }
+
+    fn append(&mut self, token: u32, trace: Option<Trace>) -> Result<StepOutput, GenerateError> {
+        let context = self.model.config().context;
+        self.tokens.push(token);
+        let mut bytes = std::mem::take(&mut self.pending);
+        bytes.extend_from_slice(self.piece_bytes(token));
+        let (piece, pending) = split_utf8(&bytes);
+        let before = self.text.len();
+        self.text.push_str(&piece);
+        self.pending = pending;
+
+        let generated = self.tokens.len() - self.prompt_len;
+        let mut stop = None;
+        if Some(token) == self.tokenizer.eos_id() {
+            stop = Some(StopReason::Eos);
+        } else if let Some(s) = self.matched_stop(before) {
+            stop = Some(StopReason::StopSequence(s));
+        } else if generated >= self.max_new_tokens {
+            stop = Some(StopReason::MaxNewTokens);
+        } else if self.tokens.len() >= context {
+            stop = Some(StopReason::ContextFull);
+        }
+        if self.tokens.len() < context {
+            self.model
+                .forward(token, &mut self.cache, &mut self.logits)?;
+        }
+        self.stopped = stop.clone();
+        Ok(StepOutput {
+            token,
+            token_text: self.tokenizer.token(token).unwrap_or_default().to_owned(),
+            piece,
+            pending: self.pending.clone(),
+            trace,
+            stop,
+        })
+    }
+
+    /// A stop sequence that ends in the text added since byte `before`
+    /// (so one spanning several tokens is found when its last part arrives).
+    fn matched_stop(&self, before: usize) -> Option<String> {
+        self.stop_sequences.iter().find_map(|s| {
+            if s.is_empty() {
+                return None;
+            }
+            // Start far enough back to catch a match that began earlier.
+            let mut from = before.saturating_sub(s.len().saturating_sub(1));
+            while !self.text.is_char_boundary(from) {
+                from -= 1;
+            }
+            self.text[from..].contains(s.as_str()).then(|| s.clone())
+        })
+    }
+}

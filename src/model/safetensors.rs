@@ -1,0 +1,223 @@
+//! Reads the safetensors format by hand: an 8-byte little-endian header
+//! length, a JSON header naming each tensor's dtype, shape and byte range,
+//! then the raw bytes. Only what the shipped model uses: F32, F16 and I8.
+//! Every offset and size is checked; bad bytes give a `LoadError`.
+
+use std::fmt;
+
+use crate::tokenizer::json::{self, Json};
+
+/// Why model bytes could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// Fewer bytes than the header claims (or than 8).
+    Truncated { needed: u64, got: u64 },
+    /// The header is not the JSON object safetensors specifies.
+    Header(String),
+    /// A named tensor is missing, has the wrong dtype or shape, or points
+    /// outside the data.
+    Tensor { name: String, problem: String },
+    /// `__metadata__` lacks a field or holds a value out of range.
+    Metadata { field: String, problem: String },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Truncated { needed, got } => {
+                write!(f, "model file truncated: needs {needed} bytes, got {got}")
+            }
+            LoadError::Header(e) => write!(f, "safetensors header: {e}"),
+            LoadError::Tensor { name, problem } => write!(f, "tensor `{name}`: {problem}"),
+            LoadError::Metadata { field, problem } => write!(f, "metadata `{field}`: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+pub(crate) fn tensor_err(name: &str, problem: impl Into<String>) -> LoadError {
+    LoadError::Tensor {
+        name: name.to_owned(),
+        problem: problem.into(),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    F32,
+    F16,
+    I8,
+}
+
+impl Dtype {
+    fn size(self) -> usize {
+        match self {
+            Dtype::F32 => 4,
+            Dtype::F16 => 2,
+            Dtype::I8 => 1,
+        }
+    }
+}
+
+/// One tensor's description and bytes.
+pub struct TensorView<'a> {
+    pub dtype: Dtype,
+    pub shape: Vec<usize>,
+    pub data: &'a [u8],
+}
+
+impl TensorView<'_> {
+    /// The values as f32 (I8 values are returned unscaled).
+    pub fn to_f32(&self) -> Vec<f32> {
+        match self.dtype {
+            Dtype::F32 => self
+                .data
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            Dtype::F16 => self
+                .data
+                .chunks_exact(2)
+                .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
+                .collect(),
+            Dtype::I8 => self.data.iter().map(|&b| b as i8 as f32).collect(),
+        }
+    }
+}
+
+/// IEEE half → single, including subnormals, infinities and NaN.
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h >> 15) as u32) << 31;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let frac = (h & 0x3ff) as u32;
+    let bits = match (exp, frac) {
+        (0, 0) => sign,
+        (0, _) => {
+            // Subnormal: value = frac · 2^-24.
+            let v = frac as f32 * (1.0 / 16_777_216.0);
+            return if sign != 0 { -v } else { v };
+        }
+        (0x1f, _) => sign | 0x7f80_0000 | (frac << 13),
+        _ => sign | ((exp + 112) << 23) | (frac << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// A parsed file: header entries plus the data section.
+pub struct SafeTensors<'a> {
+    entries: Vec<(String, Json)>,
+    metadata: Vec<(String, String)>,
+    data: &'a [u8],
+}
+
+impl<'a> SafeTensors<'a> {
+    pub fn parse(bytes: &'a [u8]) -> Result<SafeTensors<'a>, LoadError> {
+        let got = bytes.len() as u64;
+        let len_bytes: [u8; 8] = bytes
+            .get(..8)
+            .and_then(|b| b.try_into().ok())
+            .ok_or(LoadError::Truncated { needed: 8, got })?;
+        let n = u64::from_le_bytes(len_bytes);
+        let needed = n.saturating_add(8);
+        if needed > got {
+            return Err(LoadError::Truncated { needed, got });
+        }
+        let header = &bytes[8..needed as usize];
+        let text =
+            std::str::from_utf8(header).map_err(|_| LoadError::Header("not UTF-8".into()))?;
+        let root = json::parse(text).map_err(LoadError::Header)?;
+        let Json::Object(items) = root else {
+            return Err(LoadError::Header("must be a JSON object".into()));
+        };
+        let mut entries = Vec::new();
+        let mut metadata = Vec::new();
+        for (k, v) in items {
+            if k == "__metadata__" {
+                for (mk, mv) in v.as_object().unwrap_or_default() {
+                    if let Some(s) = mv.as_str() {
+                        metadata.push((mk.clone(), s.to_owned()));
+                    }
+                }
+            } else {
+                entries.push((k, v));
+            }
+        }
+        Ok(SafeTensors {
+            entries,
+            metadata,
+            data: &bytes[needed as usize..],
+        })
+    }
+
+    pub fn metadata(&self, key: &str) -> Option<&str> {
+        self.metadata
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.entries.iter().any(|(k, _)| k == name)
+    }
+
+    pub fn tensor(&self, name: &str) -> Result<TensorView<'a>, LoadError> {
+        let e = self
+            .entries
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+            .ok_or_else(|| tensor_err(name, "missing"))?;
+        let dtype = match e.get("dtype").and_then(Json::as_str) {
+            Some("F32") => Dtype::F32,
+            Some("F16") => Dtype::F16,
+            Some("I8") => Dtype::I8,
+            other => {
+                return Err(tensor_err(
+                    name,
+                    format!("dtype {other:?} is not one of F32, F16, I8"),
+                ))
+            }
+        };
+        let shape: Vec<usize> = e
+            .get("shape")
+            .and_then(Json::as_array)
+            .ok_or_else(|| tensor_err(name, "shape missing"))?
+            .iter()
+            .map(|d| d.as_u64().map(|d| d as usize))
+            .collect::<Option<_>>()
+            .ok_or_else(|| tensor_err(name, "shape must be non-negative integers"))?;
+        let offs = e
+            .get("data_offsets")
+            .and_then(Json::as_array)
+            .filter(|o| o.len() == 2)
+            .ok_or_else(|| tensor_err(name, "data_offsets must be [start, end]"))?;
+        let (start, end) = match (offs[0].as_u64(), offs[1].as_u64()) {
+            (Some(s), Some(e)) if s <= e && e <= self.data.len() as u64 => (s as usize, e as usize),
+            _ => {
+                return Err(tensor_err(
+                    name,
+                    format!(
+                        "data_offsets must satisfy start ≤ end ≤ {} (the data size)",
+                        self.data.len()
+                    ),
+                ))
+            }
+        };
+        let numel = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+        if numel.and_then(|n| n.checked_mul(dtype.size())) != Some(end - start) {
+            return Err(tensor_err(
+                name,
+                format!(
+                    "{} bytes do not match shape {shape:?} of {dtype:?}",
+                    end - start
+                ),
+            ));
+        }
+        Ok(TensorView {
+            dtype,
+            shape,
+            data: &self.data[start..end],
+        })
+    }
+}

@@ -1,0 +1,9 @@
+//! The trainer (only with the `train` feature): tokenizer training, the
+//! batch model with its backward pass, data, and export to safetensors.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // train-only tool code; failures abort the run with a message
+
+pub mod bpe;
+pub mod data;
+pub mod export;
+pub mod kn3;
+pub mod nn;

@@ -1,0 +1,370 @@
+//! The shipped model (`www/model/`): loading, the forward pass against the
+//! trainer's, the chapter's behaviours, and the generator's stop conditions,
+//! `force` and `rewind`.
+
+use nexttoken::decode::Config as StepConfig;
+use nexttoken::generate::{GenerateError, Generator, StopReason};
+use nexttoken::model::{LoadError, Model};
+use nexttoken::tokenizer::Tokenizer;
+
+const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/model/model.safetensors");
+const TOKENIZER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/model/tokenizer.json");
+
+fn shipped() -> (Model, Tokenizer) {
+    let m = Model::from_safetensors(&std::fs::read(MODEL).unwrap()).unwrap();
+    let t = Tokenizer::from_json(&std::fs::read_to_string(TOKENIZER).unwrap()).unwrap();
+    (m, t)
+}
+
+fn generator() -> Generator {
+    Generator::from_bytes(
+        &std::fs::read(MODEL).unwrap(),
+        &std::fs::read_to_string(TOKENIZER).unwrap(),
+    )
+    .unwrap()
+}
+
+fn softmax(l: &[f32]) -> Vec<f64> {
+    let max = l.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let e: Vec<f64> = l.iter().map(|&x| ((x - max) as f64).exp()).collect();
+    let z: f64 = e.iter().sum();
+    e.into_iter().map(|x| x / z).collect()
+}
+
+/// (id, p) sorted by probability, descending.
+fn ranked(l: &[f32]) -> Vec<(u32, f64)> {
+    let mut v: Vec<(u32, f64)> = softmax(l)
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (i as u32, p))
+        .collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+/// Smallest set whose probability reaches `p` (top-p / nucleus).
+fn top_p_kept(r: &[(u32, f64)], p: f64) -> usize {
+    let mut cum = 0.0;
+    for (i, (_, q)) in r.iter().enumerate() {
+        cum += q;
+        if cum >= p {
+            return i + 1;
+        }
+    }
+    r.len()
+}
+
+fn next_dist(g: &mut Generator, prompt: &str) -> Vec<(u32, f64)> {
+    g.set_prompt(prompt).unwrap();
+    ranked(g.logits())
+}
+
+fn show(t: &Tokenizer, r: &[(u32, f64)], n: usize) -> String {
+    r.iter()
+        .take(n)
+        .map(|(i, p)| format!("{}:{p:.3}", t.token(*i).unwrap_or("?")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn chapter_capital_prompt_is_confident() {
+    let mut g = generator();
+    let r = next_dist(&mut g, "中国的首都是");
+    let t = g.tokenizer();
+    println!("中国的首都是 → {}", show(t, &r, 10));
+    assert_eq!(t.token(r[0].0), Some("北京"), "{}", show(t, &r, 5));
+    assert!(r[0].1 >= 0.6, "p(北京) = {}", r[0].1);
+    assert!(
+        top_p_kept(&r, 0.9) <= 3,
+        "top-p 0.9 keeps {}",
+        top_p_kept(&r, 0.9)
+    );
+}
+
+#[test]
+fn chapter_plugin_name_prompt_is_open() {
+    let mut g = generator();
+    let r = next_dist(&mut g, "给一个代码编辑器插件起名：");
+    println!(
+        "插件起名 → {} … kept {}",
+        show(g.tokenizer(), &r, 10),
+        top_p_kept(&r, 0.9)
+    );
+    assert!(
+        top_p_kept(&r, 0.9) >= 15,
+        "top-p 0.9 keeps {}",
+        top_p_kept(&r, 0.9)
+    );
+    assert!(r[0].1 <= 0.2, "top p = {}", r[0].1);
+}
+
+#[test]
+fn chapter_superset_is_in_the_top_three() {
+    let mut g = generator();
+    let r = next_dist(&mut g, "TypeScript 是 JavaScript 的");
+    let t = g.tokenizer();
+    println!("TypeScript 是 JavaScript 的 → {}", show(t, &r, 10));
+    assert!(
+        r.iter().take(3).any(|(i, _)| t.token(*i) == Some("超集")),
+        "{}",
+        show(t, &r, 5)
+    );
+}
+
+#[test]
+fn chapter_react_prompt_gives_user_then_interface() {
+    let mut g = generator();
+    let r = next_dist(&mut g, "React 是一个用于构建");
+    let user = g.tokenizer().token_id("用户").unwrap();
+    println!("React 是一个用于构建 → {}", show(g.tokenizer(), &r, 10));
+    assert_eq!(r[0].0, user, "{}", show(g.tokenizer(), &r, 5));
+    g.force(user).unwrap();
+    let r2 = ranked(g.logits());
+    println!("… 用户 → {}", show(g.tokenizer(), &r2, 10));
+    assert_eq!(
+        g.tokenizer().token(r2[0].0),
+        Some("界面"),
+        "{}",
+        show(g.tokenizer(), &r2, 5)
+    );
+}
+
+#[test]
+fn no_top_ten_candidate_of_the_chapter_prompts_is_a_byte_fragment() {
+    let mut g = generator();
+    for p in [
+        "中国的首都是",
+        "给一个代码编辑器插件起名：",
+        "TypeScript 是 JavaScript 的",
+        "React 是一个用于构建",
+    ] {
+        let r = next_dist(&mut g, p);
+        for (i, _) in r.iter().take(10) {
+            assert!(
+                !g.tokenizer().is_byte(*i),
+                "{p}: {}",
+                show(g.tokenizer(), &r, 10)
+            );
+        }
+    }
+}
+
+#[test]
+fn greedy_from_a_documentation_prompt_is_chinese_text() {
+    let mut g = generator();
+    g.max_new_tokens = 40;
+    g.set_prompt("组件是").unwrap();
+    let greedy = StepConfig {
+        temperature: Some(0.0),
+        ..StepConfig::default()
+    };
+    let mut n = 0;
+    while g.next(&greedy).is_ok() {
+        n += 1;
+    }
+    let text = g.text().to_owned();
+    println!("greedy: 组件是{text} ({n} tokens, stop {:?})", g.stopped());
+    assert!(!text.contains('\u{FFFD}'));
+    let cjk = text
+        .chars()
+        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+        .count();
+    assert!(cjk >= 15, "{text}");
+}
+
+#[test]
+fn kv_cache_forward_equals_recomputing_from_scratch() {
+    let (m, t) = shipped();
+    let ids = t.encode("React 是一个用于构建用户界面的 JavaScript 库。");
+    let mut cache = m.new_cache();
+    let mut inc = vec![0.0; m.config().vocab_size];
+    for &id in &ids {
+        m.forward(id, &mut cache, &mut inc).unwrap();
+    }
+    // A second pass with a fresh cache gives bit-identical logits.
+    let mut c2 = m.new_cache();
+    let mut again = vec![0.0; m.config().vocab_size];
+    for &id in &ids {
+        m.forward(id, &mut c2, &mut again).unwrap();
+    }
+    assert_eq!(inc, again);
+}
+
+#[test]
+fn rewind_and_force_are_exact() {
+    let mut g = generator();
+    g.set_prompt("TypeScript 是 JavaScript 的").unwrap();
+    let before = g.logits().to_vec();
+    let sample = StepConfig {
+        seed: Some(7),
+        ..StepConfig::default()
+    };
+    let a: Vec<u32> = (0..5).map(|_| g.next(&sample).unwrap().token).collect();
+    g.rewind(5).unwrap();
+    assert_eq!(g.logits(), &before[..]);
+    assert_eq!(g.text(), "");
+    // Same seed, same draws: the same branch again.
+    let b: Vec<u32> = (0..5).map(|_| g.next(&sample).unwrap().token).collect();
+    assert_eq!(a, b);
+    // Branch: rewind 3, force another token, compare with a fresh run.
+    g.rewind(3).unwrap();
+    let other = g.tokenizer().token_id("一个").unwrap();
+    g.force(other).unwrap();
+    let branched = g.logits().to_vec();
+    let mut fresh = generator();
+    let mut ids = fresh.tokenizer().encode("TypeScript 是 JavaScript 的");
+    ids.extend_from_slice(&a[..2]);
+    ids.push(other);
+    fresh.set_prompt_tokens(&ids).unwrap();
+    assert_eq!(fresh.logits(), &branched[..]);
+    assert!(matches!(
+        g.rewind(100),
+        Err(GenerateError::RewindTooFar { n: 100, allowed: 3 })
+    ));
+}
+
+#[test]
+fn stop_conditions() {
+    let mut g = generator();
+    let greedy = StepConfig {
+        temperature: Some(0.0),
+        ..StepConfig::default()
+    };
+    // max_new_tokens
+    g.max_new_tokens = 3;
+    g.set_prompt("中国的首都是").unwrap();
+    let outs: Vec<_> = (0..3).map(|_| g.next(&greedy).unwrap()).collect();
+    assert_eq!(outs[2].stop, Some(StopReason::MaxNewTokens));
+    assert!(matches!(
+        g.next(&greedy),
+        Err(GenerateError::Stopped(StopReason::MaxNewTokens))
+    ));
+    // A stop sequence spanning two tokens ("首" + "都" are inside one token
+    // here, so use the text of two consecutive forced tokens).
+    g.max_new_tokens = 64;
+    g.set_prompt("中国").unwrap();
+    let t = g.tokenizer().clone();
+    g.stop_sequences = vec!["京。".into()];
+    let a = g.force(t.token_id("北京").unwrap()).unwrap();
+    assert_eq!(a.stop, None);
+    let b = g.force(t.token_id("。").unwrap()).unwrap();
+    assert_eq!(b.stop, Some(StopReason::StopSequence("京。".into())));
+    // End of sequence.
+    g.stop_sequences.clear();
+    g.rewind(2).unwrap();
+    let e = g.force(t.eos_id().unwrap()).unwrap();
+    assert_eq!((e.stop, e.piece.as_str()), (Some(StopReason::Eos), ""));
+    // The caller's stop.
+    g.rewind(1).unwrap();
+    g.stop();
+    assert!(matches!(
+        g.next(&greedy),
+        Err(GenerateError::Stopped(StopReason::User))
+    ));
+    // Context limit: fill the window.
+    g.set_prompt("组件").unwrap();
+    g.max_new_tokens = usize::MAX;
+    let ctx = g.model().config().context;
+    let mut last = None;
+    for _ in 0..ctx {
+        match g.force(t.token_id("组件").unwrap()) {
+            Ok(o) => last = o.stop,
+            Err(_) => break,
+        }
+    }
+    assert_eq!(last, Some(StopReason::ContextFull));
+    assert_eq!(g.tokens().len(), ctx);
+    g.rewind(1).unwrap();
+    assert!(g.force(t.token_id("组件").unwrap()).is_ok());
+}
+
+#[test]
+fn a_character_split_over_byte_tokens_is_pending_not_replaced() {
+    let mut g = generator();
+    g.set_prompt("字").unwrap();
+    let t = g.tokenizer().clone();
+    let bytes = "鱻".as_bytes();
+    let ids: Vec<u32> = bytes
+        .iter()
+        .map(|b| t.token_id(&format!("<0x{b:02X}>")).unwrap())
+        .collect();
+    let a = g.force(ids[0]).unwrap();
+    assert_eq!((a.piece.as_str(), a.pending.as_slice()), ("", &bytes[..1]));
+    let b = g.force(ids[1]).unwrap();
+    assert_eq!(b.pending.as_slice(), &bytes[..2]);
+    let c = g.force(ids[2]).unwrap();
+    assert_eq!((c.piece.as_str(), c.pending.len()), ("鱻", 0));
+}
+
+#[test]
+fn bad_model_bytes_are_errors_naming_the_problem() {
+    let good = std::fs::read(MODEL).unwrap();
+    assert!(matches!(
+        Model::from_safetensors(&good[..4]),
+        Err(LoadError::Truncated { .. })
+    ));
+    assert!(matches!(
+        Model::from_safetensors(&good[..100]),
+        Err(LoadError::Truncated { .. })
+    ));
+    let mut bad_len = good.clone();
+    bad_len[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(matches!(
+        Model::from_safetensors(&bad_len),
+        Err(LoadError::Truncated { .. })
+    ));
+    let n = u64::from_le_bytes(good[..8].try_into().unwrap()) as usize;
+    let header = String::from_utf8(good[8..8 + n].to_vec()).unwrap();
+    let swap = |from: &str, to: &str| {
+        let h = header.replacen(from, to, 1);
+        assert_eq!(h.len(), header.len(), "keep the header length");
+        let mut b = good.clone();
+        b[8..8 + n].copy_from_slice(h.as_bytes());
+        Model::from_safetensors(&b)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(swap("\"I8\"", "\"U8\"").contains("dtype"));
+    assert!(swap("tok_emb\"", "tok_emx\"").contains("tok_emb"));
+    assert!(swap("\"d_model\"", "\"d_modex\"").contains("d_model"));
+    // Random corruption never panics.
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..200 {
+        let mut b = good[..(n + 8 + 4096).min(good.len())].to_vec();
+        for _ in 0..4 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let i = (x as usize) % (n + 8).min(b.len());
+            b[i] = (x >> 32) as u8;
+        }
+        let _ = Model::from_safetensors(&b);
+    }
+}
+
+/// The page's forward pass against the trainer's batch forward on the
+/// shipped weights (both in f32, after dequantising the int8 rows).
+#[cfg(feature = "train")]
+#[test]
+fn forward_matches_the_trainers_forward() {
+    let bytes = std::fs::read(MODEL).unwrap();
+    let (cfg, params) = nexttoken::train::export::params_from_safetensors(&bytes).unwrap();
+    let net = nexttoken::train::nn::Net::new(cfg);
+    let (m, t) = shipped();
+    let ids = t.encode("TypeScript 是 JavaScript 的超集，React 是一个用于构建用户界面的 JavaScript 库。中国的首都是北京。");
+    let acts = net.forward(&params, &ids, 1, ids.len());
+    let mut cache = m.new_cache();
+    let mut logits = vec![0.0; cfg.vocab_size];
+    let mut max_d = 0.0f32;
+    for (pos, &id) in ids.iter().enumerate() {
+        m.forward(id, &mut cache, &mut logits).unwrap();
+        let want = &acts.probs[pos * cfg.vocab_size..(pos + 1) * cfg.vocab_size];
+        for (a, b) in logits.iter().zip(want) {
+            max_d = max_d.max((a - b).abs());
+        }
+    }
+    println!("max |Δlogit| over {} positions: {max_d:e}", ids.len());
+    assert!(max_d <= 1e-3, "max |Δlogit| {max_d}");
+}

@@ -1,0 +1,167 @@
+//! Properties of `step` over random logits and configs (proptest):
+//! the fast path (selection, pre-filters, float32 exp) equals a naive full-sort implementation;
+//! probabilities are finite and sum to 1; the kept set shrinks as top-k or top-p shrink;
+//! temperature → 0 is greedy; the same (seed, draw) gives the same token.
+
+use nexttoken::decode::{step, Config, Engine, Trace};
+use proptest::prelude::*;
+
+/// Logits with ties (quantised values), −inf entries, and sizes that cross the top-p pre-filter.
+fn logits() -> impl Strategy<Value = Vec<f32>> {
+    let value = prop_oneof![
+        6 => -12.0f32..12.0,
+        2 => (-8i32..8).prop_map(|q| q as f32 * 0.75),
+        1 => Just(f32::NEG_INFINITY),
+    ];
+    prop_oneof![
+        3 => prop::collection::vec(value.clone(), 1..40),
+        1 => prop::collection::vec(value, 1000..3000),
+    ]
+    .prop_filter("at least one finite logit", |l| {
+        l.iter().any(|x| x.is_finite())
+    })
+}
+
+fn full(trace: &Trace, n: usize) -> Vec<f64> {
+    let mut p = vec![0.0; n];
+    for c in &trace.candidates {
+        p[c.id as usize] = c.p;
+    }
+    p
+}
+
+fn config(temperature: f64, top_k: u32, top_p: f64, min_p: f64, n: usize) -> Config {
+    Config {
+        temperature: Some(temperature),
+        top_k: Some(top_k),
+        top_p: Some(top_p),
+        min_p: Some(min_p),
+        seed: Some(3),
+        trace_top: Some(n as u32),
+        ..Config::default()
+    }
+}
+
+/// HF semantics the obvious way: sort everything, f64 everywhere. `None` when a top-p or min-p
+/// decision lies within 1e-6 of its threshold (float32 and f64 may then legitimately differ).
+fn naive_hf(logits: &[f32], t: f64, k: usize, top_p: f64, min_p: f64) -> Option<Vec<f64>> {
+    let n = logits.len();
+    let mut order: Vec<usize> = (0..n).filter(|&i| logits[i].is_finite()).collect();
+    order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
+    let max = f64::from(logits[order[0]]);
+    let w = |i: usize| ((f64::from(logits[i]) - max) / t).exp();
+    if k > 0 && k < order.len() {
+        let kth = logits[order[k - 1]];
+        order.retain(|&i| logits[i] >= kth);
+    }
+    if top_p < 1.0 {
+        let z: f64 = order.iter().map(|&i| w(i)).sum();
+        let mut above = 0.0;
+        let mut keep = 0;
+        for &i in &order {
+            if keep >= 1 && above / z >= top_p {
+                break;
+            }
+            if keep >= 1 && (above / z - top_p).abs() < 1e-6 {
+                return None;
+            }
+            above += w(i);
+            keep += 1;
+        }
+        order.truncate(keep);
+    }
+    if min_p > 0.0 {
+        let pmax = w(order[0]);
+        if order.iter().any(|&i| (w(i) / pmax - min_p).abs() < 1e-6) {
+            return None;
+        }
+        order.retain(|&i| w(i) >= min_p * pmax);
+    }
+    let z: f64 = order.iter().map(|&i| w(i)).sum();
+    let mut p = vec![0.0; n];
+    for &i in &order {
+        p[i] = w(i) / z;
+    }
+    Some(p)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fast_path_equals_naive_full_sort(
+        logits in logits(),
+        t in prop_oneof![Just(1.0), 0.2f64..2.5],
+        k in prop_oneof![Just(0u32), 1u32..60],
+        top_p in prop_oneof![Just(1.0), 0.05f64..1.0],
+        min_p in prop_oneof![Just(0.0), 0.001f64..0.5],
+    ) {
+        let n = logits.len();
+        let trace = step(&logits, &config(t, k, top_p, min_p, n)).expect("valid input");
+        let Some(want) = naive_hf(&logits, t, k as usize, top_p, min_p) else { return Ok(()) };
+        let got = full(&trace, n);
+        for i in 0..n {
+            prop_assert_eq!(got[i] > 0.0, want[i] > 0.0, "kept set differs at id {}", i);
+            prop_assert!((got[i] - want[i]).abs() <= 1e-6 + 1e-5 * want[i], "p[{}] = {} vs {}", i, got[i], want[i]);
+        }
+    }
+
+    #[test]
+    fn probabilities_are_finite_and_sum_to_one(
+        logits in logits(),
+        engine in prop::sample::select(vec!["hf", "llama.cpp", "vllm"]),
+        t in 0.05f64..3.0,
+        k in 0u32..50,
+        top_p in 0.01f64..1.0,
+    ) {
+        let n = logits.len();
+        let mut c = config(t, k, top_p, 0.0, n);
+        c.engine = Engine::from_name(engine);
+        let trace = step(&logits, &c).expect("valid input");
+        let sum: f64 = trace.candidates.iter().map(|c| c.p).sum();
+        prop_assert!(trace.candidates.iter().all(|c| c.p.is_finite() && c.p >= 0.0));
+        prop_assert!((sum - 1.0).abs() <= 1e-5, "sum {}", sum);
+        let raw: f64 = trace.candidates.iter().map(|c| c.p_raw).sum();
+        prop_assert!((raw - 1.0).abs() <= 1e-5, "raw sum {}", raw);
+    }
+
+    #[test]
+    fn kept_set_shrinks_as_k_or_p_shrinks(logits in logits(), k in 1u32..40, top_p in 0.05f64..1.0, t in 0.3f64..2.0) {
+        let n = logits.len();
+        let kept = |k: u32, p: f64| -> Vec<u32> {
+            let trace = step(&logits, &config(t, k, p, 0.0, n)).expect("valid");
+            let mut ids: Vec<u32> = trace.candidates.iter().filter(|c| c.kept).map(|c| c.id).collect();
+            ids.sort_unstable();
+            ids
+        };
+        let bigger = kept(k + 1, top_p);
+        let smaller = kept(k, top_p);
+        prop_assert!(smaller.iter().all(|id| bigger.contains(id)), "top-k {} kept something top-k {} did not", k, k + 1);
+        let wider = kept(0, (top_p + 0.1).min(1.0));
+        let narrower = kept(0, top_p);
+        prop_assert!(narrower.iter().all(|id| wider.contains(id)));
+    }
+
+    #[test]
+    fn temperature_to_zero_is_greedy(logits in logits(), draw in 0u64..1000) {
+        let n = logits.len();
+        let greedy = step(&logits, &config(0.0, 0, 1.0, 0.0, n)).expect("valid");
+        prop_assert_eq!(greedy.u, None);
+        // Only meaningful if the maximum is unique.
+        let top = logits.iter().filter(|&&l| l == logits[greedy.token as usize]).count();
+        prop_assume!(top == 1);
+        let cold = Config { draw: Some(draw), ..config(1e-4, 0, 1.0, 0.0, n) };
+        let mut second = logits.clone();
+        second.sort_by(|a, b| b.total_cmp(a));
+        prop_assume!(second.len() > 1 && second[0] - second[1] > 0.01);
+        prop_assert_eq!(step(&logits, &cold).expect("valid").token, greedy.token);
+    }
+
+    #[test]
+    fn same_seed_and_draw_same_token(logits in logits(), seed in any::<u32>(), draw in 0u64..1_000_000, t in 0.1f64..3.0) {
+        let c = Config { seed: Some(seed), draw: Some(draw), temperature: Some(t), ..Config::default() };
+        let a = step(&logits, &c).expect("valid");
+        let b = step(&logits, &c).expect("valid");
+        prop_assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,239 @@
+// Shared chart frame: one keyed bar chart (bars keyed by token id, so they move when ranks change)
+// that every stage chart configures. Sizes come from the viewBox; colours from CSS classes.
+import * as d3 from "d3";
+// Adds selection.transition(); imported for its side effect, which tree-shaking would otherwise drop.
+import "d3-transition";
+import type { Candidate, StageName, StageTrace, StepResult } from "../core";
+
+export const WIDTH = 400;
+export const HEIGHT = 172;
+export const MARGIN = { top: 16, right: 10, bottom: 36, left: 42 };
+
+/** Transition length: short, and zero when the user asked for reduced motion. */
+export function duration(): number {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 220;
+}
+
+/** What every chart receives: the trace, candidates in display order, and how to label a token. */
+export interface StepView {
+  result: StepResult;
+  /** The token appended at this step: the core's choice, or the one the user forced. */
+  chosenId: number;
+  /** Candidates by processed logit (ties by lower id), each with its index in `result.candidates`. */
+  order: Array<{ c: Candidate; i: number }>;
+  label: (id: number) => string;
+  /** Position of each stage in the engine's order. */
+  stageIndex: ReadonlyMap<string, number>;
+  /** Localised "removed by {stage}" text. */
+  removedText: (stage: StageName | "logits") => string;
+  onForce: (id: number) => void;
+  /** Accessible name of a bar's force action. */
+  forceName: (id: number) => string;
+}
+
+export type BarState = "kept" | "chosen" | "removed-here" | "removed-before";
+
+export interface BarItem {
+  id: number;
+  value: number;
+  ghost: number | null;
+  state: BarState;
+  /** Text written over removed bars (the stage that removed them). */
+  note: string | null;
+  valueText: string;
+}
+
+export interface BarChartOptions {
+  /** Scores that may be negative (logits) instead of probabilities. */
+  signed: boolean;
+  /** Bars can be clicked (and focused) to force their token. */
+  focusable: boolean;
+}
+
+export interface BarChart {
+  x: d3.ScaleBand<string>;
+  y: d3.ScaleLinear<number, number>;
+  annotations: d3.Selection<SVGGElement, unknown, null, undefined>;
+  /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve). */
+  update(items: BarItem[], view: StepView, yMax?: number): void;
+}
+
+/** Whether a candidate was removed by a stage that runs before `stage` in this engine's order. */
+export function removedBefore(c: Candidate, stage: string, view: StepView): boolean {
+  if (c.removed_by === null) return false;
+  if (c.removed_by === "logits") return true;
+  const at = view.stageIndex.get(stage) ?? Number.POSITIVE_INFINITY;
+  return (view.stageIndex.get(c.removed_by) ?? -1) < at;
+}
+
+/** Bar state of a candidate in the chart of `stage` (null = a chart before every stage). */
+export function barState(c: Candidate, stage: string | null, view: StepView): BarState {
+  if (stage !== null && c.removed_by === stage) return "removed-here";
+  if (stage !== null && removedBefore(c, stage, view)) return "removed-before";
+  if (c.id === view.chosenId) return "chosen";
+  return "kept";
+}
+
+export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions): BarChart {
+  // dimensions and margins
+  const svg = d3.select(svgNode).attr("viewBox", `0 0 ${WIDTH} ${HEIGHT}`).attr("class", "chart");
+  const innerBottom = HEIGHT - MARGIN.bottom;
+
+  // scales
+  const x = d3.scaleBand<string>().range([MARGIN.left, WIDTH - MARGIN.right]).paddingInner(0.22).paddingOuter(0.1);
+  const y = d3.scaleLinear().range([innerBottom, MARGIN.top]);
+
+  // layers, back to front
+  const yAxis = svg.append("g").attr("class", "axis axis-y").attr("transform", `translate(${MARGIN.left},0)`);
+  const zero = svg.append("line").attr("class", "zero-line");
+  const ghosts = svg.append("g").attr("class", "ghosts");
+  const bars = svg.append("g").attr("class", "bars");
+  const values = svg.append("g").attr("class", "values");
+  const notes = svg.append("g").attr("class", "notes");
+  const labels = svg.append("g").attr("class", "axis axis-x");
+  const annotations = svg.append("g").attr("class", "annotations");
+  const hits = svg.append("g").attr("class", "hits");
+
+  function update(items: BarItem[], view: StepView, yMax?: number): void {
+    const ms = duration();
+    const key = (d: BarItem): string => String(d.id);
+
+    // scales: domain from the data (logits may be negative; probabilities start at 0)
+    // bars keep a readable width: a few candidates do not stretch across the whole chart
+    x.domain(items.map(key)).range([MARGIN.left, Math.min(WIDTH - MARGIN.right, MARGIN.left + 8 + items.length * 52)]);
+    const top = d3.max(items, (d) => Math.max(d.value, d.ghost ?? 0)) ?? 1;
+    const bottom = options.signed ? Math.min(0, d3.min(items, (d) => Math.min(d.value, d.ghost ?? 0)) ?? 0) : 0;
+    y.domain([bottom, yMax ?? Math.max(top, options.signed ? 0.5 : 0.05)]);
+    if (yMax === undefined) y.nice();
+    const y0 = y(0);
+    const barY = (v: number): number => Math.min(y(v), y0);
+    const barH = (v: number): number => Math.abs(y(v) - y0);
+
+    // joins: keyed by token id so a bar keeps its token when the order changes
+    bars
+      .selectAll<SVGRectElement, BarItem>("rect")
+      .data(items, key)
+      .join((enter) => enter.append("rect").attr("x", (d) => x(key(d)) ?? 0).attr("y", y0).attr("height", 0))
+      .attr("class", (d) => `bar ${d.state}`)
+      .attr("width", x.bandwidth())
+      .transition()
+      .duration(ms)
+      .attr("x", (d) => x(key(d)) ?? 0)
+      .attr("y", (d) => barY(d.value))
+      .attr("height", (d) => barH(d.value));
+
+    ghosts
+      .selectAll<SVGRectElement, BarItem>("rect")
+      .data(items.filter((d) => d.ghost !== null), key)
+      .join((enter) => enter.append("rect").attr("x", (d) => x(key(d)) ?? 0).attr("y", y0).attr("height", 0))
+      .attr("class", "ghost")
+      .attr("width", x.bandwidth())
+      .transition()
+      .duration(ms)
+      .attr("x", (d) => x(key(d)) ?? 0)
+      .attr("y", (d) => barY(d.ghost ?? 0))
+      .attr("height", (d) => barH(d.ghost ?? 0));
+
+    values
+      .selectAll<SVGTextElement, BarItem>("text")
+      .data(items.filter((d) => d.state !== "removed-before" && d.note === null), key)
+      .join("text")
+      .attr("class", (d) => `value ${d.state}`)
+      .attr("text-anchor", "middle")
+      .text((d) => d.valueText)
+      .transition()
+      .duration(ms)
+      .attr("x", (d) => (x(key(d)) ?? 0) + x.bandwidth() / 2)
+      .attr("y", (d) => (d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3));
+
+    // removed bars say which stage removed them, written upwards above the bar
+    notes
+      .selectAll<SVGTextElement, BarItem>("text")
+      .data(items.filter((d) => d.note !== null), key)
+      .join("text")
+      .attr("class", (d) => `note ${d.state}`)
+      .attr("text-anchor", "start")
+      .text((d) => d.note ?? "")
+      .attr("transform", (d) => {
+        const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2 + 3.5;
+        return `translate(${cx},${Math.min(barY(d.value), y0) - 3}) rotate(-90)`;
+      });
+
+    // axes: token labels under the bars (rotated when crowded), values on the left
+    const widest = d3.max(items, (d) => labelWidth(view.label(d.id))) ?? 0;
+    const crowded = items.length > 1 && widest > x.step() + 4;
+    labels
+      .selectAll<SVGTextElement, BarItem>("text")
+      .data(items, key)
+      .join("text")
+      .attr("class", (d) => `tick-label ${d.state}`)
+      .attr("text-anchor", crowded ? "end" : "middle")
+      .text((d) => view.label(d.id))
+      .attr("transform", (d) => {
+        const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
+        return crowded ? `translate(${cx + 4},${innerBottom + 10}) rotate(-40)` : `translate(${cx},${innerBottom + 14})`;
+      });
+    yAxis
+      .transition()
+      .duration(ms)
+      .call(
+        d3.axisLeft(y).ticks(4).tickSizeOuter(0).tickFormat((v) => (options.signed ? d3.format("~g")(v) : d3.format(".0%")(v))),
+      );
+    zero.attr("x1", MARGIN.left).attr("x2", x.range()[1]).attr("y1", y0).attr("y2", y0);
+
+    // click (or Enter/Space on a focused bar) forces that token
+    const hitSel = hits
+      .selectAll<SVGRectElement, BarItem>("rect")
+      .data(items, key)
+      .join("rect")
+      .attr("class", "hit")
+      .attr("x", (d) => (x(key(d)) ?? 0) - (x.step() - x.bandwidth()) / 2)
+      .attr("width", x.step())
+      .attr("y", MARGIN.top)
+      .attr("height", HEIGHT - MARGIN.top)
+      .on("click", (_event, d) => view.onForce(d.id));
+    hitSel.selectAll("title").data((d) => [d]).join("title").text((d) => view.forceName(d.id));
+    if (options.focusable) {
+      hitSel
+        .attr("tabindex", 0)
+        .attr("role", "button")
+        .attr("aria-label", (d) => view.forceName(d.id))
+        .on("keydown", (event: KeyboardEvent, d) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            view.onForce(d.id);
+          }
+        });
+    }
+  }
+
+  return { x, y, annotations, update };
+}
+
+/** Candidates worth drawing: listed ones with a finite input logit. */
+export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
+  return view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, 16);
+}
+
+/** Rough rendered width of a label in viewBox units (CJK characters are about twice as wide). */
+function labelWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += (ch.codePointAt(0) ?? 0) > 0x2e80 ? 12.5 : 7;
+  return w;
+}
+
+/** Bars for a stage: each candidate's probability in the stage's input, coloured by what happened. */
+export function stageItems(view: StepView, stage: StageTrace, format: (p: number) => string): BarItem[] {
+  return drawable(view).map(({ c, i }) => {
+    const state = barState(c, stage.name, view);
+    const removed = state === "removed-here" || state === "removed-before";
+    return {
+      id: c.id,
+      value: stage.p_in[i] ?? 0,
+      ghost: null,
+      state,
+      note: removed && c.removed_by !== null ? view.removedText(c.removed_by) : null,
+      valueText: format(stage.p_in[i] ?? 0),
+    };
+  });
+}

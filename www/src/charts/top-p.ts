@@ -1,0 +1,50 @@
+// Top-p (核采样): the input distribution, its running total as a curve and the threshold p as a line;
+// the tokens past the crossing are greyed and labelled. The kept set comes from the trace.
+import * as d3 from "d3";
+import type { StageTrace } from "../core";
+import { percent } from "../format";
+import { createBarChart, duration, MARGIN, stageItems } from "./frame";
+import type { StepView } from "./frame";
+
+export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => string): { update(view: StepView, stage: StageTrace): void } {
+  const chart = createBarChart(svg, { signed: false, focusable: false });
+  const curve = chart.annotations.append("path").attr("class", "cum-curve");
+  const dots = chart.annotations.append("g").attr("class", "cum-dots");
+  const threshold = chart.annotations.append("g").attr("class", "threshold");
+  const rule = threshold.append("line").attr("x1", MARGIN.left);
+  const text = threshold.append("text").attr("text-anchor", "end");
+  return {
+    update(view, stage) {
+      const items = stageItems(view, stage, percent);
+      chart.update(items, view, 1);
+      // running total of the stage's input probabilities, for drawing only (the cut is the trace's)
+      const totals = d3.cumsum(items, (d) => d.value);
+      const points = items.map((d, i): [number, number] => [
+        (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2,
+        chart.y(totals[i] ?? 0),
+      ]);
+      const ms = duration();
+      curve.transition().duration(ms).attr("d", d3.line()(points) ?? "");
+      dots
+        .selectAll<SVGCircleElement, [number, number]>("circle")
+        .data(points)
+        .join("circle")
+        .attr("r", 2.5)
+        .transition()
+        .duration(ms)
+        .attr("cx", (d) => d[0])
+        .attr("cy", (d) => d[1]);
+      const p = stage.value ?? 1;
+      threshold.transition().duration(ms).attr("transform", `translate(0,${chart.y(p)})`);
+      const right = chart.x.range()[1];
+      rule.attr("x2", right);
+      // the label sits past the end of the line when there is room, else at its start (the curve ends right)
+      const outside = right < 340;
+      text
+        .attr("x", outside ? right + 4 : MARGIN.left + 4)
+        .attr("y", outside ? 4 : -4)
+        .attr("text-anchor", "start")
+        .text(lineLabel(p));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// Display-only helpers, in one place: percentages, numbers and visible whitespace in token text.
+
+/** A probability as a percentage with sensible precision: 54.3%, 0.81%, <0.01%. */
+export function percent(p: number): string {
+  if (p === 0) return "0%";
+  if (p < 0.0001) return "<0.01%";
+  const v = p * 100;
+  return `${v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(1) : v.toFixed(2)}%`;
+}
+
+/** A plain number with at most `digits` decimals, trailing zeros trimmed; −∞ shown as such. */
+export function num(x: number | null, digits = 2): string {
+  if (x === null) return "−∞";
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
+  const s = x.toFixed(digits).replace(/\.?0+$/, "");
+  return (s === "-0" ? "0" : s).replace(/^-/, "−");
+}
+
+/** Token text with whitespace made visible: leading/trailing spaces as ␣, newlines as ↵. */
+export function visible(token: string): string {
+  if (token === "") return "∅";
+  return token.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/ /g, "␣");
+}
+
+/** Token text for chips: a leading space becomes a visible gap marker, the rest as typed. */
+export function chipParts(token: string): { space: boolean; text: string } {
+  const space = token.startsWith(" ");
+  return { space, text: (space ? token.slice(1) : token).replace(/\n/g, "↵") || (space ? "" : "∅") };
+}

@@ -1,0 +1,106 @@
+// The page's whole state as one plain value: what the user chose and the path generated so far.
+// Everything on screen is derived from it plus the core's traces (kept in `PathEntry`).
+import type { Candidate, Engine, StepConfig, StepResult } from "./core";
+import type { Lang } from "./i18n/index";
+
+export interface Params {
+  strategy: "sample" | "greedy";
+  temperature: number;
+  top_k: number;
+  top_p: number;
+  min_p: number;
+  typical_p: number;
+  repetition_penalty: number;
+  frequency_penalty: number;
+  presence_penalty: number;
+  engine: Engine;
+  seed: number;
+  max_new_tokens: number;
+  stop: string[];
+}
+
+export type StopReason =
+  | { kind: "eos" }
+  | { kind: "max_tokens"; n: number }
+  | { kind: "stop_sequence"; sequence: string }
+  | { kind: "user" };
+
+/** One generated token and the trace of the step that produced it. */
+export interface PathEntry {
+  id: number;
+  result: StepResult;
+  /** The appended token's candidate record (the core's choice, or the forced one). */
+  chosen: Candidate;
+  /** Its position in the trace's candidate order (0 = most likely after decoding). */
+  rank: number;
+  forced: boolean;
+}
+
+/** A path kept after forcing a different token: the tokens, where it left its parent. */
+export interface Branch {
+  ids: number[];
+  entries: PathEntry[];
+  parent: number | null;
+  forkAt: number;
+}
+
+export interface AppState {
+  lang: Lang;
+  presetId: string;
+  prompt: string;
+  params: Params;
+  path: PathEntry[];
+  /** All paths, the current one at `currentBranch` (kept in sync with `path`). */
+  branches: Branch[];
+  currentBranch: number;
+  /** Index of a past step being inspected, or null for the next step. */
+  viewing: number | null;
+  stopReason: StopReason | null;
+  playing: boolean;
+  tokensPerSecond: number;
+}
+
+export const DEFAULT_PARAMS: Params = {
+  strategy: "sample",
+  temperature: 0.8,
+  top_k: 0,
+  top_p: 0.9,
+  min_p: 0,
+  typical_p: 1,
+  repetition_penalty: 1,
+  frequency_penalty: 0,
+  presence_penalty: 0,
+  engine: "hf",
+  seed: 42,
+  max_new_tokens: 16,
+  stop: [],
+};
+
+/** How many candidates each trace lists. */
+export const TRACE_TOP = 24;
+
+/** The core config for the next token: only keys away from their off value are sent. */
+export function stepConfig(params: Params, history: number[], promptLength: number, draw: number): StepConfig {
+  const config: StepConfig = {
+    strategy: params.strategy,
+    temperature: params.temperature,
+    engine: params.engine,
+    seed: params.seed,
+    draw,
+    trace_top: TRACE_TOP,
+  };
+  if (params.top_k !== 0) config.top_k = params.top_k;
+  if (params.top_p !== 1) config.top_p = params.top_p;
+  if (params.min_p !== 0) config.min_p = params.min_p;
+  if (params.typical_p !== 1) config.typical_p = params.typical_p;
+  if (params.repetition_penalty !== 1) config.repetition_penalty = params.repetition_penalty;
+  if (params.frequency_penalty !== 0) config.frequency_penalty = params.frequency_penalty;
+  if (params.presence_penalty !== 0) config.presence_penalty = params.presence_penalty;
+  const penalised =
+    params.repetition_penalty !== 1 || params.frequency_penalty !== 0 || params.presence_penalty !== 0;
+  if (penalised) {
+    config.history = history;
+    config.history_prompt_len = promptLength;
+  }
+  return config;
+}

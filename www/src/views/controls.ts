@@ -1,0 +1,78 @@
+// Every decoding control: reads input events into `Params` changes and writes state back to the
+// inputs and their visible values. It never calls the core; main.ts does.
+import type { Engine } from "../core";
+import { num } from "../format";
+import type { Params } from "../state";
+
+type NumericKey = "temperature" | "top_k" | "top_p" | "min_p" | "typical_p" | "repetition_penalty" | "frequency_penalty" | "presence_penalty";
+
+const RANGES: ReadonlyArray<readonly [id: string, key: NumericKey, digits: number]> = [
+  ["temperature", "temperature", 2],
+  ["top-k", "top_k", 0],
+  ["top-p", "top_p", 2],
+  ["min-p", "min_p", 2],
+  ["typical-p", "typical_p", 2],
+  ["repetition", "repetition_penalty", 2],
+  ["frequency", "frequency_penalty", 1],
+  ["presence", "presence_penalty", 1],
+];
+
+function el<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`missing element #${id}`);
+  return found as T;
+}
+
+export interface ControlsHandlers {
+  onParams(change: Partial<Params>): void;
+  onNewSeed(): void;
+}
+
+export function createControls(handlers: ControlsHandlers): { render(params: Params): void } {
+  for (const [id, key] of RANGES) {
+    el<HTMLInputElement>(id).addEventListener("input", (event) => {
+      const value = Number((event.target as HTMLInputElement).value);
+      handlers.onParams({ [key]: value } as Partial<Params>);
+    });
+  }
+  el<HTMLSelectElement>("strategy").addEventListener("change", (event) => {
+    handlers.onParams({ strategy: (event.target as HTMLSelectElement).value === "greedy" ? "greedy" : "sample" });
+  });
+  el<HTMLSelectElement>("engine").addEventListener("change", (event) => {
+    handlers.onParams({ engine: (event.target as HTMLSelectElement).value as Engine });
+  });
+  const seed = el<HTMLInputElement>("seed");
+  seed.addEventListener("change", () => {
+    const value = Number(seed.value);
+    if (Number.isInteger(value) && value >= 0 && value <= 0xffffffff) handlers.onParams({ seed: value });
+  });
+  el<HTMLButtonElement>("new-seed").addEventListener("click", handlers.onNewSeed);
+  const maxNew = el<HTMLInputElement>("max-new");
+  maxNew.addEventListener("change", () => {
+    const value = Number(maxNew.value);
+    if (Number.isInteger(value) && value >= 1) handlers.onParams({ max_new_tokens: value });
+  });
+  el<HTMLTextAreaElement>("stop-seqs").addEventListener("change", (event) => {
+    const lines = (event.target as HTMLTextAreaElement).value.split("\n").filter((line) => line !== "");
+    handlers.onParams({ stop: lines });
+  });
+
+  return {
+    render(params) {
+      for (const [id, key, digits] of RANGES) {
+        const input = el<HTMLInputElement>(id);
+        const text = String(params[key]);
+        if (input.value !== text && document.activeElement !== input) input.value = text;
+        el<HTMLOutputElement>(`${id}-out`).textContent = num(params[key], digits);
+      }
+      el<HTMLSelectElement>("strategy").value = params.strategy;
+      el<HTMLSelectElement>("engine").value = params.engine;
+      if (document.activeElement !== seed) seed.value = String(params.seed);
+      if (document.activeElement !== maxNew) maxNew.value = String(params.max_new_tokens);
+      const stops = el<HTMLTextAreaElement>("stop-seqs");
+      if (document.activeElement !== stops) stops.value = params.stop.join("\n");
+    },
+  };
+}
+
+export { el };

@@ -1,0 +1,266 @@
+// The step inspector: one panel per stage in the order the engine applies them, then the final
+// 0–1 strip with the draw. It owns the panels' DOM; each chart draws only its own <svg>.
+import { createCdfChart } from "../charts/cdf";
+import type { StepView } from "../charts/frame";
+import { createLogitsChart } from "../charts/logits";
+import { createThresholdChart } from "../charts/min-p";
+import { createPenaltiesChart } from "../charts/penalties";
+import { createSoftmaxChart } from "../charts/softmax";
+import { createTemperatureChart } from "../charts/temperature";
+import { createTopKChart } from "../charts/top-k";
+import { createTopPChart } from "../charts/top-p";
+import type { Candidate, StageName, StageTrace, StepResult } from "../core";
+import { num, percent } from "../format";
+import { t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
+import { el } from "./controls";
+
+type PanelKind = "logits" | "softmax" | StageName;
+
+interface Panel {
+  figure: HTMLElement;
+  status: HTMLElement;
+  explain: HTMLElement;
+  svg: SVGSVGElement;
+  update(view: StepView, stage: StageTrace | null): void;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Short display names of stages (the chapter's terms, the same in both languages). */
+export const STAGE_NAMES: Record<StageName | "logits", string> = {
+  logits: "logits",
+  logit_bias: "logit bias",
+  penalties: "penalties",
+  greedy: "greedy",
+  temperature: "temperature",
+  top_k: "top-k",
+  top_p: "top-p",
+  min_p: "min-p",
+  typical_p: "typical-p",
+  epsilon_cutoff: "epsilon",
+};
+
+const ENGINE_NAMES = { hf: "Hugging Face", "llama.cpp": "llama.cpp", vllm: "vLLM" } as const;
+
+export interface InspectorHandlers {
+  onForce(id: number): void;
+  onBackToNext(): void;
+}
+
+export interface InspectorInput {
+  result: StepResult;
+  /** The token appended at this step (differs from `result.token` when forced). */
+  chosenId: number;
+  forced: boolean;
+  stepNumber: number;
+  past: boolean;
+  /** Whether "back to the next step" applies (a past step was opened while generation can go on). */
+  returnable: boolean;
+  label: (id: number) => string;
+}
+
+export function createInspector(handlers: InspectorHandlers): { render(input: InspectorInput | null): void } {
+  const container = el<HTMLDivElement>("stages");
+  const panels = new Map<PanelKind, Panel>();
+  const cdf = createCdfChart(el("cdf") as unknown as SVGSVGElement, {
+    u: (u) => `u = ${num(u, 3)}`,
+    argmax: "argmax",
+  });
+  el<HTMLButtonElement>("back-to-next").addEventListener("click", handlers.onBackToNext);
+
+  function panel(kind: PanelKind): Panel {
+    const existing = panels.get(kind);
+    if (existing) return existing;
+    const figure = document.createElement("figure");
+    figure.className = "stage";
+    figure.dataset["stage"] = kind;
+    const caption = document.createElement("figcaption");
+    const title = document.createElement("h3");
+    const status = document.createElement("span");
+    status.className = "stage-status";
+    caption.append(title, status);
+    const svg = document.createElementNS(SVG_NS, "svg");
+    // the softmax bars are focusable buttons, so that chart is a group rather than an image
+    svg.setAttribute("role", kind === "softmax" ? "group" : "img");
+    const explain = document.createElement("p");
+    explain.className = "explain";
+    explain.id = `explain-${kind}`;
+    svg.setAttribute("aria-labelledby", explain.id);
+    figure.append(caption, svg, explain);
+    const made: Panel = { figure, status, explain, svg, update: chartFor(kind, svg) };
+    panels.set(kind, made);
+    return made;
+  }
+
+  return {
+    render(input) {
+      if (input === null) return;
+      const r = input.result;
+      const view = buildView(input, handlers.onForce);
+
+      // header: which step, what was chosen, entropy and the kept count
+      el("inspector-step").textContent = input.past
+        ? t("inspector.past", { n: input.stepNumber })
+        : t("inspector.next", { n: input.stepNumber });
+      el<HTMLButtonElement>("back-to-next").hidden = !input.returnable;
+      const chosen = r.candidates.find((c) => c.id === input.chosenId) ?? r.chosen;
+      el("stat-chosen").textContent = `${input.label(chosen.id)} · ${percent(chosen.p)}${input.forced ? t("chip.forced") : ""}`;
+      el("stat-kept").textContent = t("inspector.keptValue", { k: r.kept_count, n: visibleCount(r) });
+      el("stat-entropy").textContent = t("inspector.entropyValue", {
+        h: num(r.entropy_bits, 2),
+        raw: num(r.raw_entropy_bits, 2),
+      });
+      el("order-label").textContent = t("inspector.order", { engine: ENGINE_NAMES[r.engine] });
+      const order = el("order-list");
+      order.replaceChildren(
+        ...r.stages.flatMap((s, i) => {
+          const span = document.createElement("span");
+          span.className = s.active ? "on" : "off";
+          span.textContent = STAGE_NAMES[s.name];
+          return i === 0 ? [span] : [document.createTextNode(" → "), span];
+        }),
+      );
+
+      // panels: logits and softmax first, then every stage in engine order (moved, not rebuilt)
+      const kinds: Array<[PanelKind, StageTrace | null]> = [
+        ["logits", null],
+        ["softmax", null],
+        ...r.stages.map((s): [PanelKind, StageTrace] => [s.name, s]),
+      ];
+      // a panel whose stage this engine does not have is hidden
+      const present = new Set(kinds.map(([kind]) => kind));
+      for (const [kind, p] of panels) if (!present.has(kind)) p.figure.hidden = true;
+      kinds.forEach(([kind, stage], i) => {
+        const p = panel(kind);
+        if (container.children[i] !== p.figure) container.insertBefore(p.figure, container.children[i] ?? null);
+        fillPanel(p, kind, stage, view);
+      });
+
+      // the final strip and the draw
+      cdf.update(view);
+      el("final-explain").textContent =
+        r.u === null ? t("stage.final.explainGreedy") : t("stage.final.explainSample", { u: num(r.u, 3) });
+    },
+  };
+}
+
+/** The data every chart of one step reads. */
+export function buildView(input: InspectorInput, onForce: (id: number) => void): StepView {
+  const r = input.result;
+  return {
+    result: r,
+    chosenId: input.chosenId,
+    order: displayOrder(r.candidates),
+    label: input.label,
+    stageIndex: new Map(r.stages.map((s, i) => [s.name as string, i])),
+    removedText: (stage) => `✕ ${STAGE_NAMES[stage]}`,
+    onForce,
+    forceName: (id) => t("inspector.force", { token: input.label(id) }),
+  };
+}
+
+/** Candidates by processed logit, highest first (ties by lower id): the same column in every chart. */
+function displayOrder(candidates: Candidate[]): Array<{ c: Candidate; i: number }> {
+  return candidates
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (b.c.logit_processed ?? -Infinity) - (a.c.logit_processed ?? -Infinity) || a.c.id - b.c.id);
+}
+
+/** Tokens with a finite logit (the hand-made tables give the rest −∞). */
+function visibleCount(r: StepResult): number {
+  return r.candidates.filter((c) => c.removed_by !== "logits").length;
+}
+
+function fillPanel(p: Panel, kind: PanelKind, stage: StageTrace | null, view: StepView): void {
+  const title = p.figure.querySelector("h3");
+  if (title) title.textContent = t(`stage.${kind === "logits" || kind === "softmax" ? kind : kind}.title` as MessageKey);
+  const active = stage === null || stage.active;
+  p.figure.classList.toggle("off", !active);
+  // an off stage shows only in the order line (struck through), so the grid holds working stages
+  p.figure.hidden = !active;
+  p.svg.style.display = active ? "" : "none";
+  p.status.textContent = stage === null ? "" : status(stage);
+  p.explain.textContent = active ? explain(kind, stage) : t("stage.offExplain");
+  if (active) p.update(view, stage);
+}
+
+function status(stage: StageTrace): string {
+  if (!stage.active) return t("stage.off");
+  const removed = stage.removed_count > 0 ? ` · ${t("stage.removedN", { n: stage.removed_count })}` : "";
+  const v = stage.value;
+  switch (stage.name) {
+    case "temperature":
+      return `T = ${num(v, 2)}`;
+    case "top_k":
+      return `k = ${num(v, 0)}${removed}`;
+    case "top_p":
+      return `p = ${num(v, 2)}${removed}`;
+    case "min_p":
+      return `min-p = ${num(v, 2)}${removed}`;
+    case "typical_p":
+      return `p = ${num(v, 2)}${removed}`;
+    case "epsilon_cutoff":
+      return `ε = ${num(v, 4)}${removed}`;
+    case "penalties":
+    case "logit_bias":
+    case "greedy":
+      return removed.replace(/^ · /, "");
+  }
+}
+
+function explain(kind: PanelKind, stage: StageTrace | null): string {
+  switch (kind) {
+    case "temperature":
+      return t("stage.temperature.explain", { t: num(stage?.value ?? 1, 2) });
+    case "top_k":
+      return t("stage.top_k.explain", { k: num(stage?.value ?? 0, 0) });
+    case "top_p":
+      return t("stage.top_p.explain", { p: num(stage?.value ?? 1, 2), n: stage?.kept_count ?? 0 });
+    case "min_p":
+      return t("stage.min_p.explain", { cut: percent(stage?.threshold ?? 0) });
+    case "typical_p":
+      return t("stage.typical_p.explain", { p: num(stage?.value ?? 1, 2) });
+    case "epsilon_cutoff":
+      return t("stage.epsilon_cutoff.explain", { e: num(stage?.value ?? 0, 4) });
+    default:
+      return t(`stage.${kind}.explain` as MessageKey);
+  }
+}
+
+function chartFor(kind: PanelKind, svg: SVGSVGElement): Panel["update"] {
+  switch (kind) {
+    case "logits": {
+      const chart = createLogitsChart(svg);
+      return (view) => chart.update(view);
+    }
+    case "softmax": {
+      const chart = createSoftmaxChart(svg);
+      return (view) => chart.update(view);
+    }
+    case "temperature": {
+      const chart = createTemperatureChart(svg);
+      return (view, stage) => stage && chart.update(view, stage);
+    }
+    case "top_k": {
+      const chart = createTopKChart(svg, (k) => `k = ${k}`);
+      return (view, stage) => stage && chart.update(view, stage);
+    }
+    case "top_p": {
+      const chart = createTopPChart(svg, (p) => `p = ${num(p, 2)}`);
+      return (view, stage) => stage && chart.update(view, stage);
+    }
+    case "min_p":
+    case "typical_p":
+    case "epsilon_cutoff":
+    case "greedy": {
+      const chart = createThresholdChart(svg, (cut) => percent(cut));
+      return (view, stage) => stage && chart.update(view, stage);
+    }
+    case "penalties":
+    case "logit_bias": {
+      const chart = createPenaltiesChart(svg);
+      return (view, stage) => stage && chart.update(view, stage);
+    }
+  }
+}

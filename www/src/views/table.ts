@@ -1,0 +1,81 @@
+// The "manual logits" editor: the rows of the hand-made table the next step reads. Editing a logit
+// re-runs the step at once, so a teacher can type the chapter's numbers and watch softmax react.
+import { visible } from "../format";
+import { lang, t } from "../i18n/index";
+import type { TableRow } from "../source";
+import { el } from "./controls";
+
+export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
+  render(rows: TableRow[], eos: string, editable: boolean): void;
+} {
+  const body = el<HTMLTableElement>("logit-table").tBodies[0] ?? el<HTMLTableElement>("logit-table").createTBody();
+  const newToken = el<HTMLInputElement>("new-token");
+  const newLogit = el<HTMLInputElement>("new-logit");
+  let current: TableRow[] = [];
+
+  el<HTMLButtonElement>("add-row").addEventListener("click", () => {
+    const token = newToken.value;
+    const logit = Number(newLogit.value);
+    if (token === "" || !Number.isFinite(logit)) return;
+    const rows = current.filter((row) => row.token !== token);
+    rows.push({ token, logit });
+    newToken.value = "";
+    handlers.onRows(rows);
+  });
+
+  return {
+    render(rows, eos, editable) {
+      current = rows;
+      // keep focus on a logit input that is being edited: only rebuild when the tokens changed
+      const sameTokens =
+        body.dataset["lang"] === lang() &&
+        body.rows.length === rows.length && rows.every((row, i) => body.rows[i]?.dataset["token"] === row.token);
+      if (sameTokens) {
+        rows.forEach((row, i) => {
+          const input = body.rows[i]?.querySelector("input");
+          if (input && document.activeElement !== input) input.value = String(row.logit);
+          if (input) input.disabled = !editable;
+        });
+        return;
+      }
+      body.dataset["lang"] = lang();
+      body.replaceChildren(
+        ...rows.map((row, i) => {
+          const tr = document.createElement("tr");
+          tr.dataset["token"] = row.token;
+          const name = document.createElement("th");
+          name.scope = "row";
+          name.textContent = visible(row.token);
+          if (row.token === eos) {
+            name.classList.add("eos");
+            name.title = t("table.eos");
+          }
+          const logitCell = document.createElement("td");
+          const input = document.createElement("input");
+          input.type = "number";
+          input.step = "0.1";
+          input.value = String(row.logit);
+          input.disabled = !editable;
+          input.setAttribute("aria-label", t("table.logitOf", { token: visible(row.token) }));
+          input.addEventListener("change", () => {
+            const logit = Number(input.value);
+            if (!Number.isFinite(logit) || input.value === "") return;
+            handlers.onRows(current.map((r, j) => (j === i ? { ...r, logit } : r)));
+          });
+          logitCell.append(input);
+          const removeCell = document.createElement("td");
+          const remove = document.createElement("button");
+          remove.type = "button";
+          remove.className = "small quiet";
+          remove.textContent = "×";
+          remove.disabled = !editable || rows.length <= 1;
+          remove.setAttribute("aria-label", t("table.removeOf", { token: visible(row.token) }));
+          remove.addEventListener("click", () => handlers.onRows(current.filter((_, j) => j !== i)));
+          removeCell.append(remove);
+          tr.append(name, logitCell, removeCell);
+          return tr;
+        }),
+      );
+    },
+  };
+}
