@@ -8,7 +8,7 @@ SHELL := bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/www/node_modules/.bin:$(PATH)
 
 WASM_TARGET := wasm32-unknown-unknown
-WASM_OUT := target/$(WASM_TARGET)/release/nexttoken.wasm
+WASM_OUT := target/$(WASM_TARGET)/wasm-release/nexttoken.wasm
 PKG := www/pkg
 # Features every engine we target has had since 2023; wasm-opt must be told what the input uses.
 WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
@@ -24,7 +24,7 @@ setup:
 
 # The wasm module and its ES-module glue + TypeScript types, optimised for size.
 wasm: setup
-	cargo build --release --lib --target $(WASM_TARGET)
+	cargo build --profile wasm-release --lib --target $(WASM_TARGET)
 	wasm-bindgen --target web --out-dir $(PKG) --out-name nexttoken $(WASM_OUT)
 	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
 	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'

@@ -2,6 +2,7 @@
 //! arbitrary configs (known and unknown keys, every JSON type, out-of-range numbers) through
 //! `step`. Each result is either a clear error or a valid trace. `make test` runs 20,000 cases;
 //! `make fuzz` runs a million (FUZZ_CASES).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use nexttoken::decode::{step, Config, Value};
 use proptest::prelude::*;

@@ -2,6 +2,7 @@
 //! the fast path (selection, pre-filters, float32 exp) equals a naive full-sort implementation;
 //! probabilities are finite and sum to 1; the kept set shrinks as top-k or top-p shrink;
 //! temperature → 0 is greedy; the same (seed, draw) gives the same token.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use nexttoken::decode::{step, Config, Engine, Trace};
 use proptest::prelude::*;
@@ -44,7 +45,13 @@ fn config(temperature: f64, top_k: u32, top_p: f64, min_p: f64, n: usize) -> Con
 
 /// HF semantics the obvious way: sort everything, f64 everywhere. `None` when a top-p or min-p
 /// decision lies within 1e-6 of its threshold (float32 and f64 may then legitimately differ).
-fn naive_hf(logits: &[f32], t: f64, k: usize, top_p: f64, min_p: f64) -> Option<Vec<f64>> {
+fn naive_hf(
+    logits: &[f32],
+    t: f64,
+    k: usize,
+    top_p: f64,
+    min_p: f64,
+) -> Option<(Vec<bool>, Vec<f64>)> {
     let n = logits.len();
     let mut order: Vec<usize> = (0..n).filter(|&i| logits[i].is_finite()).collect();
     order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
@@ -79,10 +86,12 @@ fn naive_hf(logits: &[f32], t: f64, k: usize, top_p: f64, min_p: f64) -> Option<
     }
     let z: f64 = order.iter().map(|&i| w(i)).sum();
     let mut p = vec![0.0; n];
+    let mut kept = vec![false; n];
     for &i in &order {
         p[i] = w(i) / z;
+        kept[i] = true;
     }
-    Some(p)
+    Some((kept, p))
 }
 
 proptest! {
@@ -98,10 +107,19 @@ proptest! {
     ) {
         let n = logits.len();
         let trace = step(&logits, &config(t, k, top_p, min_p, n)).expect("valid input");
-        let Some(want) = naive_hf(&logits, t, k as usize, top_p, min_p) else { return Ok(()) };
+        // Inverse-CDF over the listed order: the first candidate whose cum exceeds u is the token.
+        if let Some(u) = trace.u {
+            let first = trace.candidates.iter().find(|c| c.cum > u).map(|c| c.id);
+            prop_assert!(first.is_none() || first == Some(trace.token), "u {} landed on {:?}, token {}", u, first, trace.token);
+        }
+        let Some((want_kept, want)) = naive_hf(&logits, t, k as usize, top_p, min_p) else { return Ok(()) };
         let got = full(&trace, n);
+        let mut got_kept = vec![false; n];
+        for c in &trace.candidates {
+            got_kept[c.id as usize] = c.kept;
+        }
         for i in 0..n {
-            prop_assert_eq!(got[i] > 0.0, want[i] > 0.0, "kept set differs at id {}", i);
+            prop_assert_eq!(got_kept[i], want_kept[i], "kept set differs at id {}", i);
             prop_assert!((got[i] - want[i]).abs() <= 1e-6 + 1e-5 * want[i], "p[{}] = {} vs {}", i, got[i], want[i]);
         }
     }

@@ -2,6 +2,7 @@
 //! headless Chromium with `WASM_BINDGEN_USE_BROWSER=1` (both are part of `make test`).
 //! Configs are built from JSON text, as a page would send them.
 #![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use js_sys::{Float32Array, JSON};
 use nexttoken::wasm::step;

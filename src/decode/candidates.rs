@@ -246,14 +246,11 @@ impl Work {
         removed
     }
 
-    /// Moves the k best kept tokens, sorted, to the front (`kept[..k]`, `sorted ≥ k`) in one pass
-    /// with a k-entry heap: O(n + k log k · log n) instead of a selection over all n ids.
-    pub fn select_best(&mut self, k: usize) {
-        if k == 0 || self.sorted >= k || k >= self.kept.len() {
-            self.ensure_sorted(k);
-            return;
-        }
+    /// The k best kept tokens, best first, in one pass with a k-entry heap (O(n + k log k · log n),
+    /// no selection over all n ids). Written into `aux`.
+    pub fn best(&mut self, k: usize) -> &[u32] {
         let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
+        let mut worst = None::<Ranked>;
         for &id in &self.kept {
             let logit = self
                 .processed
@@ -263,35 +260,62 @@ impl Work {
             let entry = Ranked { logit, id };
             if heap.len() < k {
                 heap.push(entry);
-            } else if heap.peek().is_some_and(|worst| entry < *worst) {
+                if heap.len() == k {
+                    worst = heap.peek().copied();
+                }
+            } else if worst.is_some_and(|w| entry < w) {
                 heap.pop();
                 heap.push(entry);
+                worst = heap.peek().copied();
             }
         }
-        // Best first; then the rest of `kept` in its old order after them.
-        let best = heap.into_sorted_vec();
-        let mut aux = std::mem::take(&mut self.aux);
-        aux.clear();
-        aux.extend(best.iter().map(|r| r.id));
-        let chosen: &[u32] = &aux;
-        let mut marks = std::mem::take(&mut self.scratch);
-        for &id in chosen {
-            if let Some(m) = marks.get_mut(id as usize) {
-                *m = f64::NAN; // marker: "already placed"; scratch is rewritten before any read
+        self.aux.clear();
+        self.aux.extend(heap.into_sorted_vec().iter().map(|r| r.id));
+        &self.aux
+    }
+
+    /// Keeps exactly `ids` (given best first, so they become the sorted prefix) plus every kept
+    /// token for which `also` is true; marks the rest with `stage`.
+    pub fn keep_exactly(
+        &mut self,
+        stage: u8,
+        ids: &[u32],
+        mut also: impl FnMut(u32, f32) -> bool,
+    ) -> usize {
+        let before = self.kept.len();
+        for &id in ids {
+            if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                *slot = u8::MAX - 1; // temporary "chosen" mark, restored below
             }
         }
-        let rest: Vec<u32> = self
-            .kept
-            .iter()
-            .copied()
-            .filter(|&id| !marks.get(id as usize).is_some_and(|m| m.is_nan()))
-            .collect();
-        self.scratch = marks;
+        let mut extra = Vec::new();
+        for &id in &self.kept {
+            let i = id as usize;
+            match self.removed_by.get(i) {
+                Some(&mark) if mark == u8::MAX - 1 => {}
+                _ => {
+                    let l = self.processed.get(i).copied().unwrap_or(f32::NEG_INFINITY);
+                    if also(id, l) {
+                        extra.push(id);
+                    } else if let Some(slot) = self.removed_by.get_mut(i) {
+                        *slot = stage;
+                    }
+                }
+            }
+        }
+        for &id in ids {
+            if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                *slot = KEPT;
+            }
+        }
         self.kept.clear();
-        self.kept.extend_from_slice(chosen);
-        self.kept.extend_from_slice(&rest);
-        self.sorted = k;
-        self.aux = aux;
+        self.kept.extend_from_slice(ids);
+        self.kept.extend_from_slice(&extra);
+        self.sorted = ids.len();
+        if self.kept.len() != before {
+            self.kept_changed();
+        }
+        before - self.kept.len()
     }
 
     /// Moves the kept tokens for which `front` is true ahead of the others, keeping their relative

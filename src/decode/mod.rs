@@ -195,8 +195,29 @@ impl Decoder {
                 let mut rank = 0usize;
                 let mut block = 64usize;
                 let mut found = None;
-                'walk: while sorted < final_order.len() {
-                    sorted = extend_sorted(&mut final_order, sorted, sorted + block, cmp);
+                // Pre-filter (the top-p bound again): tokens with p < (1 − u)/(n − 1) hold less than
+                // 1 − u together, so the walk reaches u before any of them. Walk the others first;
+                // they are all more likely, so the order (and a rank found later) stays exact.
+                let n = final_order.len();
+                let mut limit = n;
+                if n > 1024 {
+                    let cutoff = (1.0 - u) / (n - 1) as f64 * z;
+                    let mut front = 0;
+                    for read in 0..n {
+                        let id = final_order[read];
+                        if scratch.get(id as usize).is_some_and(|&e| e >= cutoff) {
+                            final_order.swap(front, read);
+                            front += 1;
+                        }
+                    }
+                    limit = if front == 0 { n } else { front };
+                }
+                'walk: while sorted < n {
+                    let head = final_order.get_mut(..limit).unwrap_or_default();
+                    sorted = extend_sorted(head, sorted, sorted + block, cmp);
+                    if sorted >= limit {
+                        limit = n; // past the pre-filtered head (only after rounding): walk on
+                    }
                     while rank < sorted {
                         let id = final_order.get(rank).copied().unwrap_or_default();
                         cum += scratch.get(id as usize).copied().unwrap_or(0.0) / z;
@@ -344,6 +365,13 @@ impl Decoder {
                     (StageKind::MinP, Some(inp)) => result.threshold.map(|ratio| ratio / inp.z),
                     _ => result.threshold,
                 };
+                let cum_in = p_in
+                    .iter()
+                    .scan(0.0f64, |total, p| {
+                        *total += p;
+                        Some(total.min(1.0))
+                    })
+                    .collect();
                 StageTrace {
                     name: kind.name(),
                     active: *active,
@@ -352,6 +380,7 @@ impl Decoder {
                     value: result.value,
                     threshold,
                     p_in,
+                    cum_in,
                 }
             })
             .collect::<Vec<_>>();

@@ -22,12 +22,12 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     let n = (clamped * LOG2_E + ROUND_MAGIC) - ROUND_MAGIC;
     let r = (clamped - n * LN2_HI) - n * LN2_LO;
     // Taylor/minimax coefficients for e^r on |r| ≤ ln2/2 (Cephes expf).
-    let p = 1.987_569_1e-4f32;
+    let p = 1.987_569_2e-4_f32;
     let p = p * r + 1.398_199_9e-3;
     let p = p * r + 8.333_452e-3;
     let p = p * r + 4.166_579_6e-2;
     let p = p * r + 1.666_666_5e-1;
-    let p = p * r + 5.000_000_1e-1;
+    let p = p * r + 0.5;
     let e_r = p * r * r + r + 1.0;
     let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
     let value = e_r * scale;

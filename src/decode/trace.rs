@@ -65,6 +65,8 @@ pub struct StageTrace {
     /// Probability of each listed candidate (same order as `Trace::candidates`) in this stage's
     /// input distribution; 0 for tokens already removed. Empty for inactive stages.
     pub p_in: Vec<f64>,
+    /// Running total of `p_in` in candidate order (the top-p chart's cumulative curve).
+    pub cum_in: Vec<f64>,
 }
 
 /// One vocabulary entry, as the charts need it.

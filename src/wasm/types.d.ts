@@ -67,6 +67,8 @@ export interface StageTrace {
   /** Probability of each listed candidate in this stage's input distribution (same order as
    *  `candidates`); empty for inactive stages. */
   p_in: number[];
+  /** Running total of `p_in` in candidate order: the curve a top-p chart draws against p. */
+  cum_in: number[];
 }
 
 /** One vocabulary entry. */

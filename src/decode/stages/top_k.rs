@@ -3,6 +3,8 @@
 //! Ties at the k-th value: HF and vLLM keep every token tied with it (more than k possible,
 //! logits_process.py `scores < kth_value`); llama.cpp keeps exactly k (`std::partial_sort`,
 //! unspecified among ties — here the lower ids). HF raises k to `min_keep`.
+//!
+//! One pass with a k-entry heap finds the k best; a second marks everything else removed.
 
 use super::super::candidates::Work;
 use super::super::config::Settings;
@@ -22,22 +24,16 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     if k == 0 || k >= work.kept.len() {
         return applied;
     }
-    work.select_best(k);
-    let kth = work
-        .kept
-        .get(k - 1)
+    let best = work.best(k).to_vec();
+    let Some(kth) = best
+        .last()
         .and_then(|&id| work.processed.get(id as usize))
-        .copied();
-    let Some(kth) = kth else { return applied };
-    if s.engine == Engine::LlamaCpp {
-        work.truncate_sorted(stage, k);
-    } else {
-        let processed = std::mem::take(&mut work.processed);
-        work.retain(stage, |id| {
-            processed.get(id as usize).is_some_and(|&l| l >= kth)
-        });
-        work.processed = processed;
-    }
+        .copied()
+    else {
+        return applied;
+    };
+    let keep_ties = s.engine != Engine::LlamaCpp;
+    work.keep_exactly(stage, &best, |_, l| keep_ties && l >= kth);
     Applied {
         threshold: Some(f64::from(kth)),
         ..applied

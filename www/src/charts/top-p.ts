@@ -3,7 +3,7 @@
 import * as d3 from "d3";
 import type { StageTrace } from "../core";
 import { percent } from "../format";
-import { createBarChart, duration, MARGIN, stageItems } from "./frame";
+import { createBarChart, drawable, duration, MARGIN, stageItems } from "./frame";
 import type { StepView } from "./frame";
 
 export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => string): { update(view: StepView, stage: StageTrace): void } {
@@ -17,8 +17,8 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
     update(view, stage) {
       const items = stageItems(view, stage, percent);
       chart.update(items, view, 1);
-      // running total of the stage's input probabilities, for drawing only (the cut is the trace's)
-      const totals = d3.cumsum(items, (d) => d.value);
+      // the running total of the stage's input distribution, as the core computed it
+      const totals = drawable(view).map(({ i }) => stage.cum_in[i] ?? 0);
       const points = items.map((d, i): [number, number] => [
         (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2,
         chart.y(totals[i] ?? 0),
