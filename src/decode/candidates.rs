@@ -76,6 +76,34 @@ where
     want
 }
 
+/// The k best (id, logit) pairs by (logit desc, id asc), best first: one pass with a k-entry heap.
+/// A plain float comparison against the current k-th logit rejects almost every entry cheaply.
+pub(crate) fn best_of(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u32> {
+    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
+    let mut floor = f32::NEG_INFINITY;
+    if k == 0 {
+        return Vec::new();
+    }
+    for (id, logit) in items {
+        if logit < floor {
+            continue;
+        }
+        let entry = Ranked { logit, id };
+        if heap.len() < k {
+            heap.push(entry);
+        } else if heap.peek().is_some_and(|worst| entry < *worst) {
+            heap.pop();
+            heap.push(entry);
+        } else {
+            continue;
+        }
+        if heap.len() == k {
+            floor = heap.peek().map_or(f32::NEG_INFINITY, |w| w.logit);
+        }
+    }
+    heap.into_sorted_vec().iter().map(|r| r.id).collect()
+}
+
 /// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.
 #[derive(Clone, Copy, PartialEq)]
 struct Ranked {
@@ -226,8 +254,11 @@ impl Work {
         if n >= self.kept.len() {
             return 0;
         }
-        self.ensure_sorted(n);
-        self.truncate_sorted(stage, n)
+        if self.sorted >= n {
+            return self.truncate_sorted(stage, n);
+        }
+        let best = self.best(n).to_vec();
+        self.keep_exactly(stage, &best, |_, _| false)
     }
 
     /// Keeps `kept[..n]`, which the caller has made the n best, in order.
@@ -249,28 +280,34 @@ impl Work {
     /// The k best kept tokens, best first, in one pass with a k-entry heap (O(n + k log k · log n),
     /// no selection over all n ids). Written into `aux`.
     pub fn best(&mut self, k: usize) -> &[u32] {
-        let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
-        let mut worst = None::<Ranked>;
-        for &id in &self.kept {
-            let logit = self
-                .processed
-                .get(id as usize)
-                .copied()
-                .unwrap_or(f32::NEG_INFINITY);
-            let entry = Ranked { logit, id };
-            if heap.len() < k {
-                heap.push(entry);
-                if heap.len() == k {
-                    worst = heap.peek().copied();
-                }
-            } else if worst.is_some_and(|w| entry < w) {
-                heap.pop();
-                heap.push(entry);
-                worst = heap.peek().copied();
-            }
-        }
+        let ranked = if self.all_kept {
+            // Contiguous: −inf inputs are exactly the ids not kept, and can never enter the top k
+            // ahead of a finite logit, but they must not enter at all.
+            best_of(
+                self.processed
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| **l != f32::NEG_INFINITY)
+                    .map(|(i, &l)| (i as u32, l)),
+                k,
+            )
+        } else {
+            let processed = &self.processed;
+            best_of(
+                self.kept.iter().map(|&id| {
+                    (
+                        id,
+                        processed
+                            .get(id as usize)
+                            .copied()
+                            .unwrap_or(f32::NEG_INFINITY),
+                    )
+                }),
+                k,
+            )
+        };
         self.aux.clear();
-        self.aux.extend(heap.into_sorted_vec().iter().map(|r| r.id));
+        self.aux.extend(ranked);
         &self.aux
     }
 
@@ -289,16 +326,28 @@ impl Work {
             }
         }
         let mut extra = Vec::new();
-        for &id in &self.kept {
-            let i = id as usize;
-            match self.removed_by.get(i) {
-                Some(&mark) if mark == u8::MAX - 1 => {}
-                _ => {
-                    let l = self.processed.get(i).copied().unwrap_or(f32::NEG_INFINITY);
-                    if also(id, l) {
-                        extra.push(id);
-                    } else if let Some(slot) = self.removed_by.get_mut(i) {
+        if self.all_kept {
+            // Contiguous pass (no gather through `kept`): every still-kept id is a candidate.
+            for (i, (slot, &l)) in self.removed_by.iter_mut().zip(&self.processed).enumerate() {
+                if *slot == KEPT {
+                    if also(i as u32, l) {
+                        extra.push(i as u32);
+                    } else {
                         *slot = stage;
+                    }
+                }
+            }
+        } else {
+            for &id in &self.kept {
+                let i = id as usize;
+                if let (Some(slot), Some(&l)) = (self.removed_by.get_mut(i), self.processed.get(i))
+                {
+                    if *slot == KEPT {
+                        if also(id, l) {
+                            extra.push(id);
+                        } else {
+                            *slot = stage;
+                        }
                     }
                 }
             }
@@ -318,22 +367,30 @@ impl Work {
         before - self.kept.len()
     }
 
-    /// Moves the kept tokens for which `front` is true ahead of the others, keeping their relative
-    /// order (so a sorted prefix of them stays sorted). Returns how many are in front.
-    pub fn partition_front(&mut self, mut front: impl FnMut(u32) -> bool) -> usize {
-        let mut write = 0;
-        let mut sorted_front = 0;
-        for read in 0..self.kept.len() {
-            let id = self.kept[read];
-            if front(id) {
-                self.kept.swap(write, read);
-                if read < self.sorted {
-                    sorted_front += 1;
-                }
-                write += 1;
+    /// The kept ids whose processed logit is ≥ `cut`, in id order.
+    pub fn candidates_above(&self, cut: f64) -> Vec<u32> {
+        // Compare in float32 after rounding the cut down, so no token at the boundary is lost.
+        let cut32 = {
+            let c = cut as f32;
+            if f64::from(c) > cut {
+                c.next_down()
+            } else {
+                c
             }
+        };
+        if self.all_kept {
+            self.processed
+                .iter()
+                .enumerate()
+                .filter(|(_, &l)| l >= cut32)
+                .map(|(i, _)| i as u32)
+                .collect()
+        } else {
+            self.kept
+                .iter()
+                .copied()
+                .filter(|&id| self.processed.get(id as usize).is_some_and(|&l| l >= cut32))
+                .collect()
         }
-        self.sorted = sorted_front;
-        write
     }
 }

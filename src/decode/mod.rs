@@ -246,13 +246,14 @@ impl Decoder {
         let _ = sorted;
         let mut listed: Vec<u32> = final_order.iter().take(s.trace_top).copied().collect();
         if listed.len() < s.trace_top {
-            let mut removed: Vec<u32> = (0..logits.len() as u32)
-                .filter(|&id| w.removed_by.get(id as usize) != Some(&KEPT))
-                .collect();
             let want = s.trace_top - listed.len();
-            let raw_cmp = |a: &u32, b: &u32| candidates::by_logit(logits, *a, *b);
-            extend_sorted(&mut removed, 0, want, raw_cmp);
-            listed.extend(removed.iter().take(want));
+            let removed = logits
+                .iter()
+                .zip(&w.removed_by)
+                .enumerate()
+                .filter(|(_, (_, &rb))| rb != KEPT)
+                .map(|(i, (&l, _))| (i as u32, l));
+            listed.extend(candidates::best_of(removed, want));
         }
         w.aux = final_order;
 
@@ -458,11 +459,9 @@ fn validate(logits: &[f32]) -> Result<(f32, f64, f64), StepError> {
     if logits.len() > u32::MAX as usize {
         return Err(StepError::TooManyLogits { len: logits.len() });
     }
-    // Branch-free max first (vectorises); NaN and +inf are rare, so look for them only if the max
-    // or a comparison says one is there.
-    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let has_nan = logits.iter().any(|l| l.is_nan());
-    if has_nan || max == f32::INFINITY {
+    // One vectorised pass for the max and for NaN/+inf; find the culprit only if there is one.
+    let (max, bad) = softmax::scan(logits);
+    if bad {
         let index = logits
             .iter()
             .position(|l| l.is_nan() || *l == f32::INFINITY)

@@ -44,53 +44,115 @@ pub(crate) fn weight(l: f32, max: f32, inv_t: f32) -> f64 {
     f64::from(exp_f32((l - max) * inv_t))
 }
 
+/// Independent accumulators: float addition is not associative, so LLVM vectorises a reduction
+/// only when the code itself keeps LANES separate sums (then one simd128 register holds four).
+const LANES: usize = 8;
+
+/// Sums `f(x)` over `xs` in float32 lanes, folding into f64 every block (accurate for 151k terms).
+#[inline(always)]
+fn lane_sum(xs: &[f32], f: impl Fn(f32) -> f32) -> f64 {
+    let mut total = 0.0f64;
+    for block in xs.chunks(1024) {
+        let mut acc = [0.0f32; LANES];
+        let mut lanes = block.chunks_exact(LANES);
+        for group in &mut lanes {
+            for (a, &x) in acc.iter_mut().zip(group) {
+                *a += f(x);
+            }
+        }
+        let tail: f32 = lanes.remainder().iter().map(|&x| f(x)).sum();
+        total += f64::from(acc.iter().sum::<f32>() + tail);
+    }
+    total
+}
+
+/// One pass over the logits: the max finite-or-−inf value, and whether any entry is NaN or +inf.
+pub(crate) fn scan(logits: &[f32]) -> (f32, bool) {
+    let mut max = [f32::NEG_INFINITY; LANES];
+    let mut bad = [false; LANES];
+    let mut lanes = logits.chunks_exact(LANES);
+    for group in &mut lanes {
+        for ((m, b), &x) in max.iter_mut().zip(bad.iter_mut()).zip(group) {
+            *m = if x > *m { x } else { *m };
+            *b |= x.is_nan() || x == f32::INFINITY;
+        }
+    }
+    let mut m = max.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut b = bad.iter().any(|&b| b);
+    for &x in lanes.remainder() {
+        m = if x > m { x } else { m };
+        b |= x.is_nan() || x == f32::INFINITY;
+    }
+    (m, b)
+}
+
 /// Over a contiguous array: Σ e^(l − max) and Σ e^(l − max)·(l − max), the softmax normaliser and
 /// the sum that gives its entropy, H = ln z − Σ e·s / z. −inf entries contribute 0.
 pub(crate) fn raw_sums(logits: &[f32], max: f32) -> (f64, f64) {
     let (mut z, mut weighted) = (0.0f64, 0.0f64);
-    for chunk in logits.chunks(256) {
-        // float32 lanes inside a chunk (vectorised), f64 across chunks (accurate for 151k terms).
-        let (mut zc, mut wc) = (0.0f32, 0.0f32);
-        for &l in chunk {
+    for block in logits.chunks(1024) {
+        let (mut zs, mut ws) = ([0.0f32; LANES], [0.0f32; LANES]);
+        let mut lanes = block.chunks_exact(LANES);
+        for group in &mut lanes {
+            for ((za, wa), &l) in zs.iter_mut().zip(ws.iter_mut()).zip(group) {
+                let s = (l - max).max(EXP_MIN - 1.0);
+                let e = exp_f32(s);
+                *za += e;
+                *wa += e * s;
+            }
+        }
+        for &l in lanes.remainder() {
             let s = (l - max).max(EXP_MIN - 1.0);
             let e = exp_f32(s);
-            zc += e;
-            wc += e * s;
+            zs[0] += e;
+            ws[0] += e * s;
         }
-        z += f64::from(zc);
-        weighted += f64::from(wc);
+        z += f64::from(zs.iter().sum::<f32>());
+        weighted += f64::from(ws.iter().sum::<f32>());
     }
     (z, weighted)
 }
 
-/// Σ e^((l − max)·inv_t) over the ids in `ids`.
-pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) -> f64 {
-    let mut z = 0.0f64;
-    for block in ids.chunks(256) {
-        let mut zc = 0.0f32;
-        for &id in block {
-            let l = processed
-                .get(id as usize)
-                .copied()
-                .unwrap_or(f32::NEG_INFINITY);
-            zc += exp_f32((l - max) * inv_t);
-        }
-        z += f64::from(zc);
-    }
-    z
-}
-
 /// Σ e^((l − max)·inv_t) over a whole contiguous array (−inf entries give 0).
 pub(crate) fn sum_weights_all(processed: &[f32], max: f32, inv_t: f32) -> f64 {
-    let mut z = 0.0f64;
-    for chunk in processed.chunks(256) {
-        let mut zc = 0.0f32;
-        for &l in chunk {
-            zc += exp_f32((l - max) * inv_t);
+    lane_sum(processed, |l| exp_f32((l - max) * inv_t))
+}
+
+/// Σ e^((l − max)·inv_t) over the ids in `ids` (a gather: loads are scalar, the exps are not).
+pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) -> f64 {
+    let mut total = 0.0f64;
+    for block in ids.chunks(1024) {
+        let mut acc = [0.0f32; LANES];
+        let mut lanes = block.chunks_exact(LANES);
+        for group in &mut lanes {
+            let mut v = [f32::NEG_INFINITY; LANES];
+            for (slot, &id) in v.iter_mut().zip(group) {
+                *slot = processed
+                    .get(id as usize)
+                    .copied()
+                    .unwrap_or(f32::NEG_INFINITY);
+            }
+            for (a, &l) in acc.iter_mut().zip(&v) {
+                *a += exp_f32((l - max) * inv_t);
+            }
         }
-        z += f64::from(zc);
+        let tail: f32 = lanes
+            .remainder()
+            .iter()
+            .map(|&id| {
+                exp_f32(
+                    (processed
+                        .get(id as usize)
+                        .copied()
+                        .unwrap_or(f32::NEG_INFINITY)
+                        - max)
+                        * inv_t,
+                )
+            })
+            .sum();
+        total += f64::from(acc.iter().sum::<f32>() + tail);
     }
-    z
+    total
 }
 
 /// ln Σ e^l over finite logits in one fused pass: the benchmark's floor, the least work an exact
@@ -99,19 +161,16 @@ pub(crate) fn sum_weights_all(processed: &[f32], max: f32, inv_t: f32) -> f64 {
 pub fn log_sum_exp(logits: &[f32]) -> f64 {
     let mut max = f32::NEG_INFINITY;
     let mut sum = 0.0f64;
-    for chunk in logits.chunks(256) {
-        let block_max = chunk.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    for block in logits.chunks(1024) {
+        let (block_max, _) = scan(block);
         if block_max > max {
             if max != f32::NEG_INFINITY {
                 sum *= f64::from(exp_f32(max - block_max));
             }
             max = block_max;
         }
-        let mut zc = 0.0f32;
-        for &l in chunk {
-            zc += exp_f32(l - max);
-        }
-        sum += f64::from(zc);
+        let m = max;
+        sum += lane_sum(block, |l| exp_f32(l - m));
     }
     f64::from(max) + sum.ln()
 }

@@ -26,58 +26,70 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     let (z, max) = work.normaliser();
     let inv_t = work.inv_t;
     let n = work.kept.len();
+    let target = p * z;
     // Pre-filter (llama2.c's bound): tokens with probability below (1 − p)/(n − 1) hold less than
-    // 1 − p together, so the mass above each of them exceeds p and none can be kept. Walk only
-    // the others; if rounding makes that walk fall short, walk everything.
-    let mut limit = n;
+    // 1 − p together, so the mass above each of them exceeds p and none can be kept. In logit
+    // space the bound is a plain comparison, l ≥ max + ln((1 − p)/(n − 1) · z)·T. Walk only the
+    // tokens above it; if rounding makes that walk fall short, walk everything.
     if n > PREFILTER_MIN && s.min_keep <= 1 {
-        let cutoff = (1.0 - p) / (n - 1) as f64 * z;
-        let processed = std::mem::take(&mut work.processed);
-        limit = work.partition_front(|id| {
-            weight(
-                processed
+        let cut = f64::from(max) + ((1.0 - p) / (n - 1) as f64 * z).ln() / f64::from(inv_t);
+        let mut head = work.candidates_above(cut);
+        if !head.is_empty() {
+            let processed = &work.processed;
+            let (mut above, mut keep, mut sorted, mut block) = (0.0f64, 0usize, 0usize, 64usize);
+            'walk: while sorted < head.len() {
+                sorted = extend_sorted(&mut head, sorted, sorted + block, |&a, &b| {
+                    by_logit(processed, a, b)
+                });
+                while keep < sorted {
+                    if keep >= 1 && above >= target {
+                        break 'walk;
+                    }
+                    let id = head.get(keep).copied().unwrap_or_default();
+                    above += weight(
+                        processed
+                            .get(id as usize)
+                            .copied()
+                            .unwrap_or(f32::NEG_INFINITY),
+                        max,
+                        inv_t,
+                    );
+                    keep += 1;
+                }
+                block *= 2;
+            }
+            if above >= target || keep < head.len() {
+                head.truncate(keep);
+                work.keep_exactly(stage, &head, |_, _| false);
+                return Applied {
+                    value,
+                    threshold: Some((above / z).min(1.0)),
+                };
+            }
+        }
+    }
+    let (mut above, mut keep, mut block) = (0.0f64, 0usize, 64usize);
+    'walk: loop {
+        work.ensure_sorted(keep + block);
+        while keep < work.sorted {
+            if keep >= s.min_keep && above >= target {
+                break 'walk;
+            }
+            let id = work.kept.get(keep).copied().unwrap_or_default();
+            above += weight(
+                work.processed
                     .get(id as usize)
                     .copied()
                     .unwrap_or(f32::NEG_INFINITY),
                 max,
                 inv_t,
-            ) >= cutoff
-        });
-        work.processed = processed;
-    }
-    let walk = |work: &mut Work, limit: usize| -> (usize, f64, bool) {
-        let target = p * z;
-        let (mut above, mut keep, mut block) = (0.0f64, 0usize, 64usize);
-        loop {
-            let processed = &work.processed;
-            let head = work.kept.get_mut(..limit).unwrap_or_default();
-            work.sorted = extend_sorted(head, work.sorted.min(limit), keep + block, |&a, &b| {
-                by_logit(processed, a, b)
-            });
-            while keep < work.sorted {
-                if keep >= s.min_keep && above >= target {
-                    return (keep, above, true);
-                }
-                let id = work.kept.get(keep).copied().unwrap_or_default();
-                above += weight(
-                    work.processed
-                        .get(id as usize)
-                        .copied()
-                        .unwrap_or(f32::NEG_INFINITY),
-                    max,
-                    inv_t,
-                );
-                keep += 1;
-            }
-            if work.sorted >= limit {
-                return (keep, above, false);
-            }
-            block *= 2;
+            );
+            keep += 1;
         }
-    };
-    let (mut keep, mut above, done) = walk(work, limit);
-    if !done && limit < n {
-        (keep, above, _) = walk(work, n);
+        if work.sorted >= work.kept.len() {
+            break;
+        }
+        block *= 2;
     }
     work.truncate_sorted(stage, keep);
     Applied {
