@@ -113,3 +113,19 @@ export interface StepResult {
   chosen_rank: number;
   chosen: Candidate;
 }
+
+/** What `Generator.next()` / `force()` returns for one token. */
+export interface GeneratedToken {
+  token: number;
+  /** The vocabulary entry ("北京", "<0xE4>"). */
+  token_text: string;
+  /** Text completed by this token (empty while a character is still spelled out in bytes). */
+  piece: string;
+  /** Bytes of an unfinished character, carried to the next token. */
+  pending: number[];
+  /** The step's trace; null for a forced token. */
+  trace: StepResult | null;
+  /** Set when this token ended generation. */
+  stop: "eos" | "max_new_tokens" | "stop_sequence" | "user" | "context_full" | null;
+  stop_sequence: string | null;
+}
