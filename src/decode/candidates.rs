@@ -4,7 +4,7 @@
 //! Ordering is by selection, never by sorting the whole vocabulary: `ensure_sorted(n)` extends a
 //! sorted prefix only as far as a stage actually walks, and `best(k)` finds the top k in one pass.
 
-use super::softmax::{sum_weights, sum_weights_all};
+use super::softmax::{larger, scan, sum_weights, sum_weights_all};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -31,6 +31,8 @@ pub(crate) struct Work {
     /// True while `kept` is every finite id (no stage removed anything): sums can then run over
     /// `processed` contiguously, where they vectorise.
     pub all_kept: bool,
+    /// How many input logits were −inf (never kept).
+    pub input_removed: usize,
     /// Cached max processed logit of `kept`.
     max: Option<f32>,
     /// Cached normaliser: (inv_t it was computed at, z, max).
@@ -128,32 +130,40 @@ impl PartialOrd for Ranked {
 
 impl Work {
     /// Resets the working set for new logits; reuses every buffer.
-    pub fn reset(&mut self, logits: &[f32]) {
+    pub fn reset(&mut self, logits: &[f32], max: f32) {
         self.processed.clear();
         self.processed.extend_from_slice(logits);
+        // Branch-free, so both loops vectorise: 255 for a −inf input, 0 (kept) otherwise.
         self.removed_by.clear();
-        self.removed_by.extend(logits.iter().map(|&l| {
-            if l == f32::NEG_INFINITY {
-                REMOVED_BY_INPUT
-            } else {
-                KEPT
-            }
-        }));
-        self.kept.clear();
-        self.kept.extend(
+        self.removed_by.extend(
             logits
                 .iter()
-                .enumerate()
-                .filter(|(_, &l)| l != f32::NEG_INFINITY)
-                .map(|(i, _)| i as u32),
+                .map(|&l| u8::from(l == f32::NEG_INFINITY) * REMOVED_BY_INPUT),
         );
+        self.input_removed = self
+            .removed_by
+            .iter()
+            .map(|&rb| usize::from(rb != KEPT))
+            .sum();
+        self.kept.clear();
+        if self.input_removed == 0 {
+            self.kept.extend(0..logits.len() as u32);
+        } else {
+            self.kept.extend(
+                logits
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &l)| l != f32::NEG_INFINITY)
+                    .map(|(i, _)| i as u32),
+            );
+        }
         if self.scratch.len() < logits.len() {
             self.scratch.resize(logits.len(), 0.0);
         }
         self.sorted = 0;
         self.inv_t = 1.0;
         self.all_kept = true;
-        self.max = None;
+        self.max = Some(max);
         self.norm = None;
     }
 
@@ -190,16 +200,13 @@ impl Work {
                 .copied()
                 .unwrap_or(f32::NEG_INFINITY)
         } else if self.all_kept {
-            self.processed
-                .iter()
-                .copied()
-                .fold(f32::NEG_INFINITY, f32::max)
+            scan(&self.processed).0
         } else {
             self.kept
                 .iter()
                 .filter_map(|&id| self.processed.get(id as usize))
                 .copied()
-                .fold(f32::NEG_INFINITY, f32::max)
+                .fold(f32::NEG_INFINITY, larger)
         };
         self.max = Some(max);
         max

@@ -81,7 +81,7 @@ impl Decoder {
         let settings = config.resolve(logits.len(), seed)?;
         let s = &settings;
         let w = &mut self.work;
-        w.reset(logits);
+        w.reset(logits, raw_max);
 
         let order = s.engine.order(s.greedy);
         let mut applied: Vec<(StageKind, bool, usize, Applied, Option<StageInput>)> =
@@ -277,7 +277,7 @@ impl Decoder {
                 .iter()
                 .filter_map(|&id| w.processed.get(id as usize))
                 .copied()
-                .fold(f32::NEG_INFINITY, f32::max);
+                .fold(f32::NEG_INFINITY, softmax::larger);
             let t_inv = if s.greedy { 1.0 } else { inv_t };
             tempered_all = Some((
                 softmax::sum_weights(&w.processed, &survivors, pmax, t_inv),
@@ -385,7 +385,7 @@ impl Decoder {
                 }
             })
             .collect::<Vec<_>>();
-        let stages = with_kept_counts(stages, logits.len() - count_input_removed(&w.removed_by));
+        let stages = with_kept_counts(stages, logits.len() - w.input_removed);
 
         Ok(Trace {
             token: chosen,
@@ -409,13 +409,6 @@ impl Decoder {
             chosen: chosen_entry,
         })
     }
-}
-
-fn count_input_removed(removed_by: &[u8]) -> usize {
-    removed_by
-        .iter()
-        .filter(|&&rb| rb == REMOVED_BY_INPUT)
-        .count()
 }
 
 /// Fills each stage's `kept_count` from the running total.

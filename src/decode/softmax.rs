@@ -38,6 +38,27 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     }
 }
 
+/// `x` raised to at least `floor`, as a comparison: `f32::max` is a libm call (`fmaxf`) in wasm,
+/// because wasm's own `f32.max` treats NaN differently.
+#[inline(always)]
+pub(crate) fn above(x: f32, floor: f32) -> f32 {
+    if x < floor {
+        floor
+    } else {
+        x
+    }
+}
+
+/// The larger of two floats as a comparison (see `above`).
+#[inline(always)]
+pub(crate) fn larger(a: f32, b: f32) -> f32 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
 /// The unnormalised weight of a logit: e^((l − max)·inv_t), as f64 for summing.
 #[inline(always)]
 pub(crate) fn weight(l: f32, max: f32, inv_t: f32) -> f64 {
@@ -77,7 +98,7 @@ pub(crate) fn scan(logits: &[f32]) -> (f32, bool) {
             *b |= x.is_nan() || x == f32::INFINITY;
         }
     }
-    let mut m = max.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut m = max.iter().copied().fold(f32::NEG_INFINITY, larger);
     let mut b = bad.iter().any(|&b| b);
     for &x in lanes.remainder() {
         m = if x > m { x } else { m };
@@ -95,14 +116,14 @@ pub(crate) fn raw_sums(logits: &[f32], max: f32) -> (f64, f64) {
         let mut lanes = block.chunks_exact(LANES);
         for group in &mut lanes {
             for ((za, wa), &l) in zs.iter_mut().zip(ws.iter_mut()).zip(group) {
-                let s = (l - max).max(EXP_MIN - 1.0);
+                let s = above(l - max, EXP_MIN - 1.0);
                 let e = exp_f32(s);
                 *za += e;
                 *wa += e * s;
             }
         }
         for &l in lanes.remainder() {
-            let s = (l - max).max(EXP_MIN - 1.0);
+            let s = above(l - max, EXP_MIN - 1.0);
             let e = exp_f32(s);
             zs[0] += e;
             ws[0] += e * s;
