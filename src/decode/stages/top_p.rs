@@ -14,6 +14,54 @@ use super::Applied;
 /// Below this many candidates the pre-filter costs more than it saves.
 const PREFILTER_MIN: usize = 1024;
 
+/// Where a walk down the logit order stopped.
+struct Walk {
+    /// Tokens kept: the first `keep` of the order.
+    keep: usize,
+    /// Their unnormalised mass.
+    mass: f64,
+    /// How much of `ids` is now sorted.
+    sorted: usize,
+}
+
+/// Walks `ids` in logit order (extending its sorted prefix from `sorted` block by block) until
+/// the mass above the next token reaches `target` and at least `min_keep` are kept.
+fn walk(
+    ids: &mut [u32],
+    sorted: usize,
+    processed: &[f32],
+    max: f32,
+    inv_t: f32,
+    target: f64,
+    min_keep: usize,
+) -> Walk {
+    let (mut mass, mut keep, mut sorted, mut block) = (0.0f64, 0usize, sorted, 64usize);
+    loop {
+        sorted = extend_sorted(ids, sorted, keep + block, |&a, &b| {
+            by_logit(processed, a, b)
+        });
+        while keep < sorted {
+            if keep >= min_keep && mass >= target {
+                return Walk { keep, mass, sorted };
+            }
+            let id = ids.get(keep).copied().unwrap_or_default();
+            mass += weight(
+                processed
+                    .get(id as usize)
+                    .copied()
+                    .unwrap_or(f32::NEG_INFINITY),
+                max,
+                inv_t,
+            );
+            keep += 1;
+        }
+        if sorted >= ids.len() {
+            return Walk { keep, mass, sorted };
+        }
+        block *= 2;
+    }
+}
+
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     let p = s.top_p;
     let value = Some(p);
@@ -34,66 +82,31 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     if n > PREFILTER_MIN && s.min_keep <= 1 {
         let cut = f64::from(max) + ((1.0 - p) / (n - 1) as f64 * z).ln() / f64::from(inv_t);
         let mut head = work.candidates_above(cut);
-        if !head.is_empty() {
-            let processed = &work.processed;
-            let (mut above, mut keep, mut sorted, mut block) = (0.0f64, 0usize, 0usize, 64usize);
-            'walk: while sorted < head.len() {
-                sorted = extend_sorted(&mut head, sorted, sorted + block, |&a, &b| {
-                    by_logit(processed, a, b)
-                });
-                while keep < sorted {
-                    if keep >= 1 && above >= target {
-                        break 'walk;
-                    }
-                    let id = head.get(keep).copied().unwrap_or_default();
-                    above += weight(
-                        processed
-                            .get(id as usize)
-                            .copied()
-                            .unwrap_or(f32::NEG_INFINITY),
-                        max,
-                        inv_t,
-                    );
-                    keep += 1;
-                }
-                block *= 2;
-            }
-            if above >= target || keep < head.len() {
-                head.truncate(keep);
-                work.keep_exactly(stage, &head, |_, _| false);
-                return Applied {
-                    value,
-                    threshold: Some((above / z).min(1.0)),
-                };
-            }
+        let w = walk(&mut head, 0, &work.processed, max, inv_t, target, 1);
+        if !head.is_empty() && (w.mass >= target || w.keep < head.len()) {
+            head.truncate(w.keep);
+            work.keep_exactly(stage, &head, |_, _| false);
+            return Applied {
+                value,
+                threshold: Some((w.mass / z).min(1.0)),
+            };
         }
     }
-    let (mut above, mut keep, mut block) = (0.0f64, 0usize, 64usize);
-    'walk: loop {
-        work.ensure_sorted(keep + block);
-        while keep < work.sorted {
-            if keep >= s.min_keep && above >= target {
-                break 'walk;
-            }
-            let id = work.kept.get(keep).copied().unwrap_or_default();
-            above += weight(
-                work.processed
-                    .get(id as usize)
-                    .copied()
-                    .unwrap_or(f32::NEG_INFINITY),
-                max,
-                inv_t,
-            );
-            keep += 1;
-        }
-        if work.sorted >= work.kept.len() {
-            break;
-        }
-        block *= 2;
-    }
-    work.truncate_sorted(stage, keep);
+    let mut kept = std::mem::take(&mut work.kept);
+    let w = walk(
+        &mut kept,
+        work.sorted,
+        &work.processed,
+        max,
+        inv_t,
+        target,
+        s.min_keep,
+    );
+    work.kept = kept;
+    work.sorted = w.sorted;
+    work.truncate_sorted(stage, w.keep);
     Applied {
         value,
-        threshold: Some((above / z).min(1.0)),
+        threshold: Some((w.mass / z).min(1.0)),
     }
 }
