@@ -19,6 +19,7 @@ const TYPES = {
   ".json": "application/json",
   ".svg": "image/svg+xml",
   ".bin": "application/octet-stream",
+  ".safetensors": "application/octet-stream",
 };
 
 /** The Content-Security-Policy the page must work under (also sent as a header). */
@@ -38,6 +39,7 @@ export function serveDist() {
       const body = readFileSync(file);
       res.writeHead(200, {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "content-length": String(body.length),
         "content-security-policy": CSP,
         "cache-control": "no-store",
       });
@@ -71,9 +73,14 @@ export async function launch() {
 
 /**
  * Open the page in a fresh context; collects console errors, page errors and foreign requests.
- * Resolves once the core is loaded (body[data-ready]).
+ * Resolves once the core and the model are loaded (body[data-ready]) unless `waitReady` is false;
+ * `beforeGoto(page)` runs before navigation (e.g. to throttle the network).
  */
-export async function openPage(browser, baseUrl, { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce" } = {}) {
+export async function openPage(
+  browser,
+  baseUrl,
+  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true } = {},
+) {
   const context = await browser.newContext({ viewport, reducedMotion, locale: "en-US" });
   const page = await context.newPage();
   const problems = { console: [], foreign: [] };
@@ -88,8 +95,9 @@ export async function openPage(browser, baseUrl, { query = "", viewport = { widt
     problems.foreign.push(url);
     return route.abort();
   });
+  if (beforeGoto) await beforeGoto(page);
   await page.goto(`${baseUrl}${query}`);
-  await page.waitForSelector("body[data-ready='true']");
+  if (waitReady) await page.waitForSelector("body[data-ready='true']");
   return { page, context, problems };
 }
 

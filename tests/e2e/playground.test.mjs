@@ -18,9 +18,13 @@ after(async () => {
   await server?.close();
 });
 
-/** Open the page; every test starts from a fresh context. */
+/**
+ * Open the page; every test starts from a fresh context. These tests read the hand-made tables, so
+ * they ask for "manual logits" (the embedded model is the default; model.test.mjs covers it).
+ */
 async function open(query = "?lang=en", options = {}) {
-  const opened = await openPage(browser, server.url, { query, ...options });
+  const withSource = query.includes("source=") ? query : `${query}${query.includes("?") ? "&" : "?"}source=manual`;
+  const opened = await openPage(browser, server.url, { query: withSource, ...options });
   return opened;
 }
 

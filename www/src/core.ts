@@ -1,9 +1,19 @@
 // The only importer of ../pkg: loads the wasm decoding core and turns its thrown Errors into values,
-// so every view receives either a trace or a message and never has to catch.
-import init, { step } from "../pkg/nexttoken.js";
+// so every view receives either a trace or a message and never has to catch. The embedded model's
+// `Generator` is created here too; `source.ts` wraps it behind the page's `Source` interface.
+import init, { Generator, step } from "../pkg/nexttoken.js";
 import type { StepConfig, StepResult } from "../pkg/nexttoken.js";
 
-export type { Candidate, Engine, StageName, StageTrace, StepConfig, StepResult } from "../pkg/nexttoken.js";
+export type {
+  Candidate,
+  Engine,
+  GeneratedToken,
+  StageName,
+  StageTrace,
+  StepConfig,
+  StepResult,
+} from "../pkg/nexttoken.js";
+export type { Generator };
 
 export type StepOutcome = { ok: true; result: StepResult } | { ok: false; message: string };
 
@@ -20,6 +30,16 @@ export function runStep(logits: Float32Array, config: StepConfig): StepOutcome {
   try {
     return { ok: true, result: step(logits, config) };
   } catch (err) {
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+    return { ok: false, message: messageOf(err) };
   }
+}
+
+/** The embedded model from its safetensors bytes and tokenizer.json text (after `initCore`). */
+export function createGenerator(weights: Uint8Array, tokenizerJson: string): Generator {
+  return new Generator(weights, tokenizerJson);
+}
+
+/** A thrown value as a message. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -27,3 +27,25 @@ export function chipParts(token: string): { space: boolean; text: string } {
   const space = token.startsWith(" ");
   return { space, text: (space ? token.slice(1) : token).replace(/\n/g, "↵") || (space ? "" : "∅") };
 }
+
+/** A vocabulary entry for display: byte tokens `<0xE4>` as `<E4>`, everything else as is. */
+export function tokenLabel(entry: string): string {
+  const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(entry);
+  return byte ? `<${(byte[1] ?? "").toUpperCase()}>` : entry;
+}
+
+/** Whether a vocabulary entry is a single-byte fallback token. */
+export function isByteToken(entry: string): boolean {
+  return /^<0x[0-9A-Fa-f]{2}>$/.test(entry);
+}
+
+/** Bytes of an unfinished character as `<E4><B8>` (never decoded, so never U+FFFD). */
+export function bytesLabel(bytes: readonly number[]): string {
+  return bytes.map((b) => `<${b.toString(16).toUpperCase().padStart(2, "0")}>`).join("");
+}
+
+/** A byte count as kB / MB. */
+export function bytesSize(n: number): string {
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} kB`;
+  return `${(n / (1024 * 1024)).toFixed(2)} MB`;
+}

@@ -1,16 +1,18 @@
 // Boot and the one-way loop: an input event changes `state`, the core's `step` runs on the source's
 // logits, and every view redraws from the state and the trace. Views never call each other or wasm.
-import { initCore, runStep } from "./core";
-import type { StepOutcome, StepResult } from "./core";
-import { visible } from "./format";
+import weightsUrl from "../model/model.safetensors?url";
+import tokenizerUrl from "../model/tokenizer.json?url";
+import { initCore, messageOf, runStep } from "./core";
+import type { Candidate, GeneratedToken, StepOutcome, StepResult } from "./core";
+import { bytesLabel, bytesSize, visible } from "./format";
 import { lang, setLang, t, translateDocument } from "./i18n/index";
 import type { Lang } from "./i18n/index";
 import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
-import { ManualSource } from "./source";
-import type { TableRow } from "./source";
+import { loadModel, ManualSource, ModelSource } from "./source";
+import type { LoadProgress, TableRow } from "./source";
 import { DEFAULT_PARAMS, stepConfig } from "./state";
-import type { AppState, PathEntry, StopReason } from "./state";
+import type { AppState, PathEntry, SourceKind, StopReason } from "./state";
 import { browserLang, readUrl, writeUrl } from "./url";
 import { createControls, el } from "./views/controls";
 import { buildView, createInspector } from "./views/inspector";
@@ -19,15 +21,19 @@ import { createSample } from "./views/sample";
 import type { SampleRun } from "./views/sample";
 import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
+import type { ChipDisplay } from "./views/tokens";
 import { createTree } from "./views/tree";
 
-const initialLang: Lang = readUrl().lang ?? browserLang();
+const initialUrl = readUrl();
+const initialLang: Lang = initialUrl.lang ?? browserLang();
 setLang(initialLang);
-const firstPreset = PRESETS.find((p) => p.lang === initialLang) ?? PRESETS[0];
-if (firstPreset === undefined) throw new Error("no presets");
+const foundPreset = PRESETS.find((p) => p.lang === initialLang) ?? PRESETS[0];
+if (foundPreset === undefined) throw new Error("no presets");
+const firstPreset: ManualPreset = foundPreset;
 
 const state: AppState = {
   lang: initialLang,
+  source: "manual",
   presetId: firstPreset.id,
   prompt: firstPreset.prompt,
   params: { ...DEFAULT_PARAMS },
@@ -39,7 +45,9 @@ const state: AppState = {
   playing: false,
   tokensPerSecond: 3,
 };
-let source = new ManualSource(firstPreset);
+let source: ManualSource | ModelSource = new ManualSource(firstPreset);
+/** The embedded model once loaded (null while loading or if it failed). */
+let model: ModelSource | null = null;
 /** The trace of the next step under the current settings (what Step would do now). */
 let preview: StepOutcome | null = null;
 let sampleRun: SampleRun | null = null;
@@ -51,8 +59,11 @@ const controls = createControls({
   onParams(change) {
     const maxChanged = change.max_new_tokens !== undefined;
     state.params = { ...state.params, ...change };
+    syncLimits();
     if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
       state.stopReason = null;
+      branchStops.set(state.currentBranch, null);
+      if (source instanceof ModelSource) source.resume();
     }
     refresh();
   },
@@ -71,7 +82,7 @@ const tokens = createTokens({
 });
 const table = createTable({
   onRows(rows: TableRow[]) {
-    source.setCurrentRows(rows);
+    if (source instanceof ManualSource) source.setCurrentRows(rows);
     refresh();
   },
 });
@@ -87,6 +98,25 @@ const tree = createTree({ onSwitch: switchBranch });
 
 const label = (id: number): string => visible(source.tokenText(id));
 
+/** How a generated token reads on its chip (model: the text it completed, or its pending byte). */
+function chipDisplay(entry: PathEntry): ChipDisplay {
+  const token = source.tokenText(entry.id);
+  if (source.isEos(entry.id)) return { text: token, token, kind: "eos" };
+  if (entry.piece === undefined) return { text: token, token, kind: "text" };
+  // bytes that cannot form a character come back spelled `<0xE4>`; shown like byte tokens, `<E4>`
+  if (entry.piece !== "") return { text: entry.piece.replace(/<0x([0-9A-F]{2})>/g, "<$1>"), token, kind: "text" };
+  if (entry.pending !== undefined && entry.pending.length > 0) {
+    return { text: token, token, kind: "pending", pending: bytesLabel(entry.pending) };
+  }
+  return { text: token, token, kind: "text" };
+}
+
+/** A path entry's text for the path tree. */
+function entryText(entry: PathEntry): string {
+  const shown = chipDisplay(entry);
+  return shown.kind === "eos" ? "" : shown.text;
+}
+
 // ---- actions -------------------------------------------------------------------------------
 
 function finished(): boolean {
@@ -94,44 +124,110 @@ function finished(): boolean {
 }
 
 /** The next step's trace under the current settings, or the core's message. */
-function computeNext(): StepOutcome {
-  const config = stepConfig(state.params, source.history(), source.promptLength(), state.path.length);
-  return runStep(source.logits(), config);
+function config() {
+  return stepConfig(state.params, source.history(), source.promptLength(), state.path.length);
 }
 
-/** Append a token (chosen by the core or forced) and check the stop conditions. */
-function commit(id: number, result: StepResult, forced: boolean): void {
-  const rank = result.candidates.findIndex((c) => c.id === id);
-  const chosen = forced ? result.candidates[rank] : result.chosen;
-  if (chosen === undefined) return;
-  source.append(id);
-  const entry: PathEntry = { id, result, chosen, rank: forced ? rank : result.chosen_rank, forced };
+function computeNext(): StepOutcome {
+  if (source instanceof ModelSource && source.promptError !== null) return { ok: false, message: source.promptError };
+  return runStep(source.logits(), config());
+}
+
+/** The model's generator applies max new tokens and stop sequences itself. */
+function syncLimits(): void {
+  if (source instanceof ModelSource) source.setLimits(state.params.max_new_tokens, state.params.stop);
+}
+
+/** The generator's stop name as the page's stop reason. */
+function stopOf(out: GeneratedToken): StopReason | null {
+  switch (out.stop) {
+    case null:
+      return null;
+    case "eos":
+      return { kind: "eos" };
+    case "max_new_tokens":
+      return { kind: "max_tokens", n: state.params.max_new_tokens };
+    case "stop_sequence":
+      return { kind: "stop_sequence", sequence: out.stop_sequence ?? "" };
+    case "user":
+      return { kind: "user" };
+    case "context_full":
+      return { kind: "context_full" };
+  }
+}
+
+/**
+ * Record an appended token (chosen by the core or forced). The manual source is appended here and
+ * its stop conditions checked here; the model has already appended it in wasm (`out`) and says
+ * itself whether generation stopped.
+ */
+function commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, out?: GeneratedToken): void {
+  const entry: PathEntry = { id, result, chosen, rank, forced };
+  if (out !== undefined) {
+    entry.piece = out.piece;
+    entry.pending = out.pending;
+  } else {
+    source.append(id);
+  }
   state.path = [...state.path, entry];
   const branch = state.branches[state.currentBranch];
   if (branch) {
     branch.entries = [...state.path];
     branch.ids = state.path.map((e) => e.id);
   }
-  const text = source.text();
-  const matched = state.params.stop.find((s) => s !== "" && text.includes(s));
-  if (source.isEos(id)) state.stopReason = { kind: "eos" };
-  else if (matched !== undefined) state.stopReason = { kind: "stop_sequence", sequence: matched };
-  else if (state.path.length >= state.params.max_new_tokens) state.stopReason = { kind: "max_tokens", n: state.params.max_new_tokens };
+  if (out !== undefined) {
+    state.stopReason = stopOf(out);
+  } else {
+    const text = source.text();
+    const matched = state.params.stop.find((s) => s !== "" && text.includes(s));
+    if (source.isEos(id)) state.stopReason = { kind: "eos" };
+    else if (matched !== undefined) state.stopReason = { kind: "stop_sequence", sequence: matched };
+    else if (state.path.length >= state.params.max_new_tokens) state.stopReason = { kind: "max_tokens", n: state.params.max_new_tokens };
+  }
   branchStops.set(state.currentBranch, state.stopReason);
   state.viewing = null;
 }
 
+function fail(message: string): void {
+  preview = { ok: false, message };
+  render();
+}
+
 function stepOnce(): boolean {
   if (finished()) return false;
+  if (source instanceof ModelSource) {
+    if (source.promptError !== null) {
+      fail(source.promptError);
+      return false;
+    }
+    // the model chooses in wasm: logits → step → append, with the same config the preview used
+    let out: GeneratedToken;
+    try {
+      out = source.next(config());
+    } catch (err) {
+      fail(messageOf(err));
+      return false;
+    }
+    const trace = out.trace;
+    if (trace === null) return false;
+    commit(out.token, trace, trace.chosen, trace.chosen_rank, false, out);
+    refresh();
+    return true;
+  }
   const next = computeNext();
   if (!next.ok) {
-    preview = next;
-    render();
+    fail(next.message);
     return false;
   }
-  commit(next.result.token, next.result, false);
+  commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false);
   refresh();
   return true;
+}
+
+/** Drop generated tokens until `n` remain. */
+function rewindTo(n: number): void {
+  if (source instanceof ModelSource) source.rewind(source.length - n);
+  else while (source.length > n) source.rewind();
 }
 
 /** Force `id` at the inspected step: earlier steps are kept, later ones move to a new branch. */
@@ -145,29 +241,71 @@ function force(id: number): void {
     const kept = state.path.slice(0, at);
     state.branches.push({ ids: kept.map((e) => e.id), entries: kept, parent, forkAt: at });
     state.currentBranch = state.branches.length - 1;
-    while (source.length > at) source.rewind();
+    rewindTo(at);
     state.path = kept;
     state.stopReason = null;
   }
   const next = computeNext();
   if (!next.ok) {
-    preview = next;
-    render();
+    fail(next.message);
     return;
   }
-  commit(id, next.result, true);
+  let chosen = next.result.candidates.find((c) => c.id === id);
+  let rank = next.result.candidates.findIndex((c) => c.id === id);
+  if (chosen === undefined) {
+    // a typed token outside the listed candidates: list the whole vocabulary once to find its record
+    const full = runStep(source.logits(), { ...config(), trace_top: next.result.vocab_size });
+    if (!full.ok) return fail(full.message);
+    rank = full.result.candidates.findIndex((c) => c.id === id);
+    chosen = full.result.candidates[rank];
+    if (chosen === undefined) return;
+  }
+  if (source instanceof ModelSource) {
+    let out: GeneratedToken;
+    try {
+      out = source.force(id);
+    } catch (err) {
+      return fail(messageOf(err));
+    }
+    commit(id, next.result, chosen, rank, true, out);
+  } else {
+    commit(id, next.result, chosen, rank, true);
+  }
   refresh();
+}
+
+/** Force a token the user typed (its text, or `<E4>` for a byte token) at the inspected step. */
+function forceTyped(text: string): void {
+  const message = el("force-msg");
+  const id = source.idOf(text);
+  if (id === undefined) {
+    message.textContent = t("force.unknown", { token: text });
+    return;
+  }
+  message.textContent = "";
+  el<HTMLInputElement>("force-token").value = "";
+  force(id);
 }
 
 function switchBranch(index: number): void {
   const branch = state.branches[index];
   if (branch === undefined) return;
   pause();
-  while (source.length > 0) source.rewind();
-  for (const e of branch.entries) source.append(e.id);
+  if (source instanceof ModelSource) {
+    try {
+      source.replay(branch.ids, state.params.max_new_tokens, state.params.stop);
+    } catch (err) {
+      return fail(messageOf(err));
+    }
+  } else {
+    rewindTo(0);
+    for (const e of branch.entries) source.append(e.id);
+  }
   state.path = [...branch.entries];
   state.currentBranch = index;
   state.stopReason = branchStops.get(index) ?? null;
+  // the generator refuses to continue a path that had stopped, as the page does
+  if (source instanceof ModelSource && state.stopReason !== null) source.stop();
   state.viewing = null;
   refresh();
 }
@@ -182,20 +320,30 @@ function reset(): void {
   state.viewing = null;
   preview = null;
   render();
-  // a model source may need time to read the prompt; the next step is computed once it is ready
-  void source.reset(state.prompt).then(refresh);
+  syncLimits();
+  // a model source reads the whole prompt first; the next step is computed once it is ready
+  source.reset(state.prompt).then(refresh, (err: unknown) => fail(messageOf(err)));
 }
 
 function selectPreset(preset: ManualPreset): void {
   state.presetId = preset.id;
   state.prompt = preset.prompt;
-  source = new ManualSource(preset);
+  if (state.source === "manual") source = new ManualSource(preset);
+  reset();
+}
+
+function selectSource(kind: SourceKind): void {
+  state.source = kind === "model" && model !== null ? "model" : "manual";
+  if (state.source === "model" && model !== null) source = model;
+  else source = new ManualSource(findPreset(state.presetId) ?? firstPreset);
+  writeUrl({ lang: state.lang, source: state.source });
   reset();
 }
 
 function userStop(): void {
   pause();
   if (!finished()) {
+    if (source instanceof ModelSource) source.stop();
     state.stopReason = { kind: "user" };
     branchStops.set(state.currentBranch, state.stopReason);
   }
@@ -267,27 +415,35 @@ function inspected(): InspectorInput | null {
 }
 
 function render(): void {
+  const input = inspected();
   controls.render(state.params);
   const prompt = el<HTMLTextAreaElement>("prompt");
   if (document.activeElement !== prompt) prompt.value = state.prompt;
   el<HTMLSelectElement>("preset").value = state.presetId;
-  tokens.render(state, (id) => source.tokenText(id), (id) => source.isEos(id));
-  table.render(source.currentRows(), source.preset.eos, !finished());
-  tree.render(state, (id) => source.tokenText(id));
+  el<HTMLSelectElement>("source").value = state.source;
+  document.body.dataset["source"] = state.source;
+  tokens.render(state, chipDisplay);
+  if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished());
+  tree.render(state, entryText);
 
   const error = el("error");
   error.hidden = preview === null || preview.ok;
-  if (preview !== null && !preview.ok) error.textContent = `${t("error.prefix")} ${preview.message}`;
+  if (preview !== null && !preview.ok) {
+    const prefix = source instanceof ModelSource && source.promptError !== null ? t("error.prompt") : t("error.prefix");
+    error.textContent = `${prefix} ${preview.message}`;
+  }
+  el<HTMLFormElement>("force-form").hidden = input === null;
 
-  const input = inspected();
   inspector.render(input);
   const view = preview?.ok && state.viewing === null ? buildView({ result: preview.result, chosenId: preview.result.token, forced: false, stepNumber: 0, past: false, returnable: false, label }, force) : null;
   sample.render(view, sampleRun, view !== null);
 
-  el<HTMLButtonElement>("step").disabled = finished() || state.playing;
+  // a prompt the model cannot read leaves nothing to step
+  const blocked = source instanceof ModelSource && source.promptError !== null;
+  el<HTMLButtonElement>("step").disabled = finished() || state.playing || blocked;
   const playButton = el<HTMLButtonElement>("play");
   playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
-  playButton.disabled = finished() && !state.playing;
+  playButton.disabled = (finished() || blocked) && !state.playing;
   el<HTMLButtonElement>("stop").disabled = finished();
   el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
   el("generated").dataset["finished"] = String(finished());
@@ -303,6 +459,8 @@ function stopText(reason: StopReason): string {
       return t("stop.stop_sequence", { s: reason.sequence });
     case "user":
       return t("stop.user");
+    case "context_full":
+      return t("stop.context_full");
   }
 }
 
@@ -328,7 +486,7 @@ function switchLang(next: Lang): void {
   state.lang = next;
   setLang(next);
   translateDocument();
-  writeUrl({ lang: next });
+  writeUrl({ lang: next, source: state.source });
   render();
 }
 
@@ -349,6 +507,15 @@ function wire(): void {
     const preset = findPreset((event.target as HTMLSelectElement).value);
     if (preset) selectPreset(preset);
   });
+  el<HTMLSelectElement>("source").addEventListener("change", (event) => {
+    selectSource((event.target as HTMLSelectElement).value === "model" ? "model" : "manual");
+  });
+  const forceForm = el<HTMLFormElement>("force-form");
+  forceForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = el<HTMLInputElement>("force-token");
+    if (input.value !== "") forceTyped(input.value);
+  });
   const prompt = el<HTMLTextAreaElement>("prompt");
   prompt.value = state.prompt;
   prompt.addEventListener("change", () => {
@@ -357,21 +524,75 @@ function wire(): void {
   });
 }
 
+/** The loading line: what is loading and, for the model, a progress bar over the bytes received. */
+function showProgress(progress: LoadProgress | null): void {
+  const bar = el<HTMLProgressElement>("load-progress");
+  const bytes = el("load-bytes");
+  if (progress === null) {
+    bar.removeAttribute("value");
+    bytes.textContent = "";
+    return;
+  }
+  if (progress.total === null) {
+    bar.removeAttribute("value");
+    bytes.textContent = bytesSize(progress.loaded);
+  } else {
+    bar.max = progress.total;
+    bar.value = progress.loaded;
+    bytes.textContent = t("loading.bytes", { loaded: bytesSize(progress.loaded), total: bytesSize(progress.total) });
+  }
+}
+
 async function boot(): Promise<void> {
   translateDocument();
   fillPresets();
   wire();
+  const loadingText = el("loading-text");
+  loadingText.textContent = t("loading");
+  showProgress(null);
+  // while loading, the page shows its settings but cannot be used (and says it is busy)
+  const layout = document.querySelector<HTMLElement>("main.layout");
+  layout?.setAttribute("inert", "");
+  layout?.setAttribute("aria-busy", "true");
+  document.body.dataset["loading"] = "true";
+  document.body.dataset["source"] = initialUrl.source ?? "model";
+  controls.render(state.params);
   try {
     await initCore();
   } catch (err) {
+    el("loading").hidden = true;
+    delete document.body.dataset["loading"];
     const error = el("error");
     error.hidden = false;
-    error.textContent = err instanceof Error ? err.message : String(err);
+    error.textContent = messageOf(err);
     return;
-  } finally {
-    el("loading").hidden = true;
   }
-  writeUrl({ lang: state.lang });
+  loadingText.textContent = t("loading.model");
+  showProgress({ loaded: 0, total: null });
+  try {
+    model = await loadModel({ weights: weightsUrl, tokenizer: tokenizerUrl }, showProgress);
+  } catch (err) {
+    const alert = el("model-error");
+    alert.hidden = false;
+    alert.textContent = t("model.failed", { message: messageOf(err) });
+  }
+  el("loading").hidden = true;
+  layout?.removeAttribute("inert");
+  layout?.removeAttribute("aria-busy");
+  delete document.body.dataset["loading"];
+  el<HTMLOptionElement>("source-model").disabled = model === null;
+  const wanted: SourceKind = initialUrl.source ?? "model";
+  state.source = wanted === "model" && model !== null ? "model" : "manual";
+  if (state.source === "model" && model !== null) {
+    source = model;
+    syncLimits();
+    try {
+      await source.reset(state.prompt);
+    } catch {
+      // shown by refresh() through the source's prompt error
+    }
+  }
+  writeUrl({ lang: state.lang, source: state.source });
   refresh();
   document.body.dataset["ready"] = "true";
 }

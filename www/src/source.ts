@@ -1,5 +1,9 @@
-// Where logits come from. The page only talks to a `Source`, so the hand-made tables used now and
-// the embedded language model plugged in later are interchangeable; neither one ever samples.
+// Where logits come from. The page only talks to a `Source`, so the hand-made tables and the
+// embedded language model are interchangeable; neither one ever samples in TypeScript (the model's
+// `next` runs the core's `step` inside wasm).
+import { createGenerator, messageOf } from "./core";
+import type { GeneratedToken, Generator, StepConfig } from "./core";
+import { isByteToken, tokenLabel } from "./format";
 import type { LogitTable, ManualPreset } from "./presets";
 
 export interface Source {
@@ -24,6 +28,8 @@ export interface Source {
   text(): string;
   /** Whether choosing `id` ends generation (end-of-sequence). */
   isEos(id: number): boolean;
+  /** The id of a token typed by the user (its display text, or `<E4>` for a byte), if any. */
+  idOf(text: string): number | undefined;
 }
 
 /** Editable rows of the table the next step reads. */
@@ -125,6 +131,10 @@ export class ManualSource implements Source {
     return id === this.eosId;
   }
 
+  idOf(text: string): number | undefined {
+    return this.ids.get(text) ?? this.ids.get(text.replace(/␣/g, " "));
+  }
+
   private intern(token: string): number {
     const known = this.ids.get(token);
     if (known !== undefined) return known;
@@ -132,4 +142,200 @@ export class ManualSource implements Source {
     this.ids.set(token, this.vocab.length - 1);
     return this.vocab.length - 1;
   }
+}
+
+/**
+ * The embedded model: a wasm `Generator` (weights + tokenizer + KV cache). It chooses tokens with
+ * `next(config)` (logits → the core's `step` → append, stop conditions checked in Rust), `force`s a
+ * token for branching and `rewind`s exactly. `logits()` lets the page re-run `step` under other
+ * settings without appending.
+ */
+export class ModelSource implements Source {
+  readonly kind = "model";
+  private readonly gen: Generator;
+  /** Display text by id (byte tokens as `<E4>`). */
+  private readonly labels: string[];
+  private readonly raw: string[];
+  private readonly lookup = new Map<string, number>();
+  private readonly eos: number | undefined;
+  /** Why the last prompt could not be read, if it could not. */
+  promptError: string | null = null;
+
+  constructor(gen: Generator) {
+    this.gen = gen;
+    this.raw = gen.vocab();
+    this.labels = this.raw.map(tokenLabel);
+    this.raw.forEach((entry, id) => {
+      this.lookup.set(entry, id);
+      this.lookup.set(tokenLabel(entry), id);
+    });
+    this.eos = gen.eosId;
+  }
+
+  get length(): number {
+    return this.gen.tokens().length - this.gen.promptLength;
+  }
+
+  get vocabSize(): number {
+    return this.raw.length;
+  }
+
+  async reset(prompt: string): Promise<void> {
+    try {
+      this.gen.setPrompt(prompt);
+      this.promptError = null;
+    } catch (err) {
+      this.promptError = messageOf(err);
+      throw err;
+    }
+  }
+
+  logits(): Float32Array {
+    return this.gen.logits();
+  }
+
+  /** Choose and append the next token in wasm (throws the core's or the generator's Error). */
+  next(config: StepConfig): GeneratedToken {
+    return this.gen.next(config);
+  }
+
+  /** Force `id` (throws if generation has stopped). */
+  force(id: number): GeneratedToken {
+    return this.gen.force(id);
+  }
+
+  append(id: number): void {
+    this.gen.force(id);
+  }
+
+  rewind(n = 1): void {
+    this.gen.rewind(n);
+  }
+
+  /** Clear a stop (the generator refuses `next` after one) without changing any token. */
+  resume(): void {
+    this.gen.rewind(0);
+  }
+
+  /** The user's stop. */
+  stop(): void {
+    this.gen.stop();
+  }
+
+  setLimits(maxNewTokens: number, stopSequences: readonly string[]): void {
+    this.gen.setMaxNewTokens(maxNewTokens);
+    this.gen.setStopSequences([...stopSequences]);
+  }
+
+  /** Replace every generated token by `ids` (forced in order, limits off while replaying). */
+  replay(ids: readonly number[], maxNewTokens: number, stopSequences: readonly string[]): void {
+    this.gen.rewind(this.length);
+    this.gen.setMaxNewTokens(0xffffffff);
+    this.gen.setStopSequences([]);
+    try {
+      for (const id of ids) this.gen.force(id);
+    } finally {
+      this.setLimits(maxNewTokens, stopSequences);
+    }
+  }
+
+  history(): number[] {
+    return Array.from(this.gen.tokens());
+  }
+
+  promptLength(): number {
+    return this.gen.promptLength;
+  }
+
+  tokenText(id: number): string {
+    return this.labels[id] ?? "";
+  }
+
+  /** The vocabulary entry as stored (`<0xE4>`, `</s>`). */
+  rawText(id: number): string {
+    return this.raw[id] ?? "";
+  }
+
+  isByte(id: number): boolean {
+    return isByteToken(this.raw[id] ?? "");
+  }
+
+  text(): string {
+    return this.gen.text();
+  }
+
+  isEos(id: number): boolean {
+    return id === this.eos;
+  }
+
+  idOf(text: string): number | undefined {
+    return this.lookup.get(text) ?? this.lookup.get(text.replace(/␣/g, " ")) ?? this.lookup.get(text.toUpperCase());
+  }
+}
+
+/** Bytes received so far of everything being loaded; `total` is null when the server does not say. */
+export interface LoadProgress {
+  loaded: number;
+  total: number | null;
+}
+
+/** Fetch one same-origin file, streaming its body so progress can be counted. */
+async function fetchBytes(url: string, onBytes: (delta: number) => void, onTotal: (n: number | null) => void): Promise<Uint8Array> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.split("/").pop() ?? url}: HTTP ${response.status}`);
+  const length = Number(response.headers.get("content-length"));
+  // a compressed response reports its compressed size: the count would overshoot, so drop it
+  const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+  onTotal(Number.isFinite(length) && length > 0 && !encoded ? length : null);
+  if (response.body === null) {
+    const whole = new Uint8Array(await response.arrayBuffer());
+    onBytes(whole.length);
+    return whole;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    onBytes(value.length);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** Load the bundled weights and tokenizer (after `initCore`), reporting bytes as they arrive. */
+export async function loadModel(
+  urls: { weights: string; tokenizer: string },
+  onProgress: (progress: LoadProgress) => void,
+): Promise<ModelSource> {
+  let loaded = 0;
+  const totals: Array<number | null | undefined> = [undefined, undefined];
+  const report = (): void => {
+    const known = totals.every((x) => typeof x === "number");
+    const total = known ? totals.reduce<number>((sum, x) => sum + (x ?? 0), 0) : null;
+    onProgress({ loaded, total: total !== null && loaded <= total ? total : null });
+  };
+  const bytes = (delta: number): void => {
+    loaded += delta;
+    report();
+  };
+  const [weights, tokenizer] = await Promise.all([
+    fetchBytes(urls.weights, bytes, (n) => {
+      totals[0] = n;
+      report();
+    }),
+    fetchBytes(urls.tokenizer, bytes, (n) => {
+      totals[1] = n;
+      report();
+    }),
+  ]);
+  return new ModelSource(createGenerator(weights, new TextDecoder().decode(tokenizer)));
 }

@@ -23,7 +23,11 @@ export type StopReason =
   | { kind: "eos" }
   | { kind: "max_tokens"; n: number }
   | { kind: "stop_sequence"; sequence: string }
-  | { kind: "user" };
+  | { kind: "user" }
+  | { kind: "context_full" };
+
+/** Where logits come from: the embedded model or the hand-made tables. */
+export type SourceKind = "model" | "manual";
 
 /** One generated token and the trace of the step that produced it. */
 export interface PathEntry {
@@ -34,6 +38,9 @@ export interface PathEntry {
   /** Its position in the trace's candidate order (0 = most likely after decoding). */
   rank: number;
   forced: boolean;
+  /** Model only: text this token completed, and bytes of a character it left unfinished. */
+  piece?: string;
+  pending?: number[];
 }
 
 /** A path kept after forcing a different token: the tokens, where it left its parent. */
@@ -46,6 +53,7 @@ export interface Branch {
 
 export interface AppState {
   lang: Lang;
+  source: SourceKind;
   presetId: string;
   prompt: string;
   params: Params;

@@ -136,7 +136,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 
     values
       .selectAll<SVGTextElement, BarItem>("text")
-      .data(items.filter((d) => d.state !== "removed-before" && d.note === null), key)
+      .data(readableValues(items, x.step()), key)
       .join("text")
       .attr("class", (d) => `value ${d.state}`)
       .attr("text-anchor", "middle")
@@ -161,7 +161,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 
     // axes: token labels under the bars (rotated when crowded), values on the left
     const widest = d3.max(items, (d) => labelWidth(view.label(d.id))) ?? 0;
-    const crowded = items.length > 1 && widest > x.step() + 4;
+    const crowded = items.length > 1 && widest > x.step() - 3;
     labels
       .selectAll<SVGTextElement, BarItem>("text")
       .data(items, key)
@@ -213,6 +213,23 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 /** Candidates worth drawing: listed ones with a finite input logit. */
 export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
   return view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, 16);
+}
+
+/**
+ * The bars whose value is written above them. When bars are narrower than their numbers (a model's
+ * many small probabilities), only every k-th value is written, and always the chosen token's, so
+ * the numbers never overlap.
+ */
+function readableValues(items: BarItem[], step: number): BarItem[] {
+  const candidates = items.map((d, i) => ({ d, i })).filter(({ d }) => d.state !== "removed-before" && d.note === null);
+  // monospace 11px: about 6.6 viewBox units per character, plus a little air
+  const widest = d3.max(candidates, ({ d }) => d.valueText.length * 6.6 + 3) ?? 0;
+  const every = Math.max(1, Math.ceil(widest / step));
+  if (every === 1) return candidates.map(({ d }) => d);
+  const chosen = candidates.find(({ d }) => d.state === "chosen");
+  return candidates
+    .filter(({ d, i }) => d === chosen?.d || (i % every === 0 && (chosen === undefined || Math.abs(i - chosen.i) >= every)))
+    .map(({ d }) => d);
 }
 
 /** Rough rendered width of a label in viewBox units (CJK characters are about twice as wide). */

@@ -38,12 +38,14 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
       threshold.transition().duration(ms).attr("transform", `translate(0,${chart.y(p)})`);
       const right = chart.x.range()[1];
       rule.attr("x2", right);
-      // the label sits past the end of the line when there is room, else at its start (the curve ends right)
+      // the label sits past the end of the line when there is room, else at its right end (where the
+      // bars are small) on the side the curve is not: below when the curve ends above the line
       const outside = right < 340;
+      const curveAbove = (totals.at(-1) ?? 1) >= p;
       text
-        .attr("x", outside ? right + 4 : MARGIN.left + 4)
-        .attr("y", outside ? 4 : -4)
-        .attr("text-anchor", "start")
+        .attr("x", outside ? right + 4 : right - 4)
+        .attr("y", outside ? 4 : curveAbove ? 12 : -4)
+        .attr("text-anchor", outside ? "start" : "end")
         .text(lineLabel(p));
     },
   };

@@ -25,10 +25,14 @@ export function t(key: MessageKey, vars: Record<string, string | number> = {}): 
   );
 }
 
-/** Fill every `[data-i18n]` element's text and `[data-i18n-label]` element's aria-label. */
+/** Fill every `[data-i18n]` element's text, `[data-i18n-label]` element's aria-label and
+ * `[data-i18n-placeholder]` input's placeholder. */
 export function translateDocument(root: ParentNode = document): void {
   for (const el of root.querySelectorAll<HTMLElement>("[data-i18n]")) {
     el.textContent = t(el.dataset["i18n"] as MessageKey);
+  }
+  for (const el of root.querySelectorAll<HTMLElement>("[data-i18n-placeholder]")) {
+    el.setAttribute("placeholder", t(el.dataset["i18nPlaceholder"] as MessageKey));
   }
   for (const el of root.querySelectorAll<HTMLElement>("[data-i18n-label]")) {
     el.setAttribute("aria-label", t(el.dataset["i18nLabel"] as MessageKey));

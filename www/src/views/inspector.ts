@@ -167,9 +167,13 @@ function displayOrder(candidates: Candidate[]): Array<{ c: Candidate; i: number 
     .sort((a, b) => (b.c.logit_processed ?? -Infinity) - (a.c.logit_processed ?? -Infinity) || a.c.id - b.c.id);
 }
 
-/** Tokens with a finite logit (the hand-made tables give the rest −∞). */
+/**
+ * Tokens with a finite logit. The hand-made tables give the rest −∞, and the trace then reaches
+ * them, so counting the listed ones is exact; a model scores its whole vocabulary.
+ */
 function visibleCount(r: StepResult): number {
-  return r.candidates.filter((c) => c.removed_by !== "logits").length;
+  const listedInfinite = r.candidates.some((c) => c.removed_by === "logits");
+  return listedInfinite ? r.candidates.filter((c) => c.removed_by !== "logits").length : r.vocab_size;
 }
 
 function fillPanel(p: Panel, kind: PanelKind, stage: StageTrace | null, view: StepView): void {

@@ -1,17 +1,28 @@
 // The generated text as chips: one list item per token, tinted by the probability it had when
-// chosen; a click inspects that step.
+// chosen; a click inspects that step. A token that ends inside a UTF-8 character shows its byte
+// (`<E4>`) as a pending chip, never a replacement character.
 import { chipParts, percent } from "../format";
 import { t } from "../i18n/index";
-import type { AppState } from "../state";
+import type { AppState, PathEntry } from "../state";
 import { el } from "./controls";
 
+/** How one generated token reads on its chip. */
+export interface ChipDisplay {
+  text: string;
+  /** The vocabulary entry, for the tooltip when it differs from `text`. */
+  token: string;
+  kind: "text" | "eos" | "pending";
+  /** For a pending chip: the unfinished character's bytes so far (`<E4><B8>`). */
+  pending?: string;
+}
+
 export function createTokens(handlers: { onInspect(index: number): void }): {
-  render(state: AppState, tokenText: (id: number) => string, isEos: (id: number) => boolean): void;
+  render(state: AppState, display: (entry: PathEntry) => ChipDisplay): void;
 } {
   const list = el<HTMLOListElement>("chips");
   const promptEcho = el<HTMLSpanElement>("prompt-echo");
   return {
-    render(state, tokenText, isEos) {
+    render(state, display) {
       promptEcho.textContent = state.prompt;
       const items = state.path.map((entry, index) => {
         const li = list.children[index] instanceof HTMLLIElement ? (list.children[index] as HTMLLIElement) : document.createElement("li");
@@ -19,12 +30,15 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
         button.type = "button";
         button.className = "chip";
         button.replaceChildren();
-        const text = tokenText(entry.id);
-        if (isEos(entry.id)) {
+        const shown = display(entry);
+        if (shown.kind === "eos") {
           button.classList.add("eos");
-          button.append(text);
+          button.append(shown.text);
+        } else if (shown.kind === "pending") {
+          button.classList.add("pending");
+          button.append(shown.text);
         } else {
-          const parts = chipParts(text);
+          const parts = chipParts(shown.text);
           if (parts.space) {
             const space = document.createElement("span");
             space.className = "space";
@@ -38,13 +52,13 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
         li.style.setProperty("--p", String(p));
         li.dataset["rank"] = String(entry.rank);
         li.dataset["forced"] = String(entry.forced);
+        li.dataset["kind"] = shown.kind;
         li.classList.toggle("forced", entry.forced);
         li.classList.toggle("viewing", state.viewing === index);
-        button.title = t("chip.title", {
-          token: text,
-          p: percent(p),
-          forced: entry.forced ? t("chip.forced") : "",
-        });
+        const token = shown.token !== shown.text ? `${shown.text} (${shown.token})` : shown.text;
+        button.title =
+          t("chip.title", { token, p: percent(p), forced: entry.forced ? t("chip.forced") : "" }) +
+          (shown.kind === "pending" ? ` ${t("chip.pending", { bytes: shown.pending ?? shown.text })}` : "");
         button.setAttribute("aria-pressed", String(state.viewing === index));
         button.onclick = () => handlers.onInspect(index);
         return li;

@@ -2,15 +2,15 @@
 // log-probability under the source, so students see an early choice change everything after it.
 import { num } from "../format";
 import { t } from "../i18n/index";
-import type { AppState, Branch } from "../state";
+import type { AppState, Branch, PathEntry } from "../state";
 import { el } from "./controls";
 
 export function createTree(handlers: { onSwitch(index: number): void }): {
-  render(state: AppState, tokenText: (id: number) => string): void;
+  render(state: AppState, entryText: (entry: PathEntry) => string): void;
 } {
   const root = el<HTMLDivElement>("tree");
   return {
-    render(state, tokenText) {
+    render(state, entryText) {
       if (state.branches.length <= 1) {
         const p = document.createElement("p");
         p.className = "note";
@@ -27,8 +27,8 @@ export function createTree(handlers: { onSwitch(index: number): void }): {
           const button = document.createElement("button");
           button.type = "button";
           button.className = "path";
-          const shared = branch.entries.slice(0, branch.forkAt).map((e) => tokenText(e.id)).join("");
-          const own = branch.entries.slice(branch.forkAt).map((e) => tokenText(e.id)).join("");
+          const shared = branch.entries.slice(0, branch.forkAt).map(entryText).join("");
+          const own = branch.entries.slice(branch.forkAt).map(entryText).join("");
           const prefix = document.createElement("span");
           prefix.className = "shared";
           prefix.textContent = shared.length > 8 ? `…${shared.slice(-8)}` : shared;
