@@ -93,14 +93,54 @@ pub(crate) fn best_of(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<
         let entry = Ranked { logit, id };
         if heap.len() < k {
             heap.push(entry);
-        } else if heap.peek().is_some_and(|worst| entry < *worst) {
-            heap.pop();
-            heap.push(entry);
-        } else {
-            continue;
+        } else if let Some(mut worst) = heap.peek_mut() {
+            if entry < *worst {
+                *worst = entry; // PeekMut sifts it down once on drop
+            } else {
+                continue;
+            }
         }
         if heap.len() == k {
             floor = heap.peek().map_or(f32::NEG_INFINITY, |w| w.logit);
+        }
+    }
+    heap.into_sorted_vec().iter().map(|r| r.id).collect()
+}
+
+/// `best_of` over a whole contiguous logits array (−inf entries never enter), skipping every block
+/// of 64 whose maximum is below the current k-th logit: after the heap fills, one vectorised max
+/// per block is all most of a peaked vocabulary costs.
+pub(crate) fn best_of_all(logits: &[f32], k: usize) -> Vec<u32> {
+    const BLOCK: usize = 64;
+    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
+    if k == 0 {
+        return Vec::new();
+    }
+    let mut floor = f32::NEG_INFINITY;
+    for (b, block) in logits.chunks(BLOCK).enumerate() {
+        if heap.len() == k && scan(block).0 < floor {
+            continue;
+        }
+        for (j, &logit) in block.iter().enumerate() {
+            if logit < floor || logit == f32::NEG_INFINITY {
+                continue;
+            }
+            let entry = Ranked {
+                logit,
+                id: (b * BLOCK + j) as u32,
+            };
+            if heap.len() < k {
+                heap.push(entry);
+            } else if let Some(mut worst) = heap.peek_mut() {
+                if entry < *worst {
+                    *worst = entry;
+                } else {
+                    continue;
+                }
+            }
+            if heap.len() == k {
+                floor = heap.peek().map_or(f32::NEG_INFINITY, |w| w.logit);
+            }
         }
     }
     heap.into_sorted_vec().iter().map(|r| r.id).collect()
@@ -230,6 +270,14 @@ impl Work {
         (z, max)
     }
 
+    /// Supplies the normaliser at the current `inv_t` when it was computed elsewhere (fused with the
+    /// raw softmax's pass); valid only while nothing has been removed or changed.
+    pub fn seed_normaliser(&mut self, z: f64, max: f32) {
+        if self.all_kept && self.max == Some(max) {
+            self.norm = Some((self.inv_t, z, max));
+        }
+    }
+
     /// Removes every kept token for which `keep` is false, marking it with `stage`. Keeps the
     /// sorted-prefix invariant: survivors of the prefix are still the best survivors, in order.
     pub fn retain(&mut self, stage: u8, mut keep: impl FnMut(u32) -> bool) -> usize {
@@ -265,7 +313,7 @@ impl Work {
             return self.truncate_sorted(stage, n);
         }
         let best = self.best(n).to_vec();
-        self.keep_exactly(stage, &best, |_, _| false)
+        self.keep_exactly(stage, &best, false, |_, _| false)
     }
 
     /// Keeps `kept[..n]`, which the caller has made the n best, in order.
@@ -288,16 +336,7 @@ impl Work {
     /// no selection over all n ids). Written into `aux`.
     pub fn best(&mut self, k: usize) -> &[u32] {
         let ranked = if self.all_kept {
-            // Contiguous: −inf inputs are exactly the ids not kept, and can never enter the top k
-            // ahead of a finite logit, but they must not enter at all.
-            best_of(
-                self.processed
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, l)| **l != f32::NEG_INFINITY)
-                    .map(|(i, &l)| (i as u32, l)),
-                k,
-            )
+            best_of_all(&self.processed, k)
         } else {
             let processed = &self.processed;
             best_of(
@@ -324,6 +363,7 @@ impl Work {
         &mut self,
         stage: u8,
         ids: &[u32],
+        also_needed: bool,
         mut also: impl FnMut(u32, f32) -> bool,
     ) -> usize {
         let before = self.kept.len();
@@ -333,7 +373,12 @@ impl Work {
             }
         }
         let mut extra = Vec::new();
-        if self.all_kept {
+        if self.all_kept && !also_needed {
+            // Branch-free select over the u8 array (vectorises): every still-kept id → `stage`.
+            for slot in self.removed_by.iter_mut() {
+                *slot = if *slot == KEPT { stage } else { *slot };
+            }
+        } else if self.all_kept {
             // Contiguous pass (no gather through `kept`): every still-kept id is a candidate.
             for (i, (slot, &l)) in self.removed_by.iter_mut().zip(&self.processed).enumerate() {
                 if *slot == KEPT {
@@ -372,6 +417,18 @@ impl Work {
             self.kept_changed();
         }
         before - self.kept.len()
+    }
+
+    /// How many kept tokens have a processed logit ≥ `cut`.
+    pub fn count_at_least(&self, cut: f32) -> usize {
+        if self.all_kept {
+            self.processed.iter().map(|&l| usize::from(l >= cut)).sum()
+        } else {
+            self.kept
+                .iter()
+                .filter(|&&id| self.processed.get(id as usize).is_some_and(|&l| l >= cut))
+                .count()
+        }
     }
 
     /// The kept ids whose processed logit is ≥ `cut`, in id order.

@@ -77,9 +77,22 @@ impl Decoder {
     }
 
     fn run(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Trace, StepError> {
-        let (raw_max, raw_z, raw_entropy_bits) = validate(logits)?;
+        if logits.is_empty() {
+            return Err(StepError::EmptyLogits);
+        }
         let settings = config.resolve(logits.len(), seed)?;
         let s = &settings;
+        // When temperature is the first thing to touch the logits (HF, vLLM, no bias or penalties),
+        // its normaliser comes from the same pass as the raw softmax's: one read of the array.
+        let temper_first = !s.greedy
+            && s.engine != Engine::LlamaCpp
+            && s.dynatemp_range == 0.0
+            && s.logit_bias.is_empty()
+            && !stages::penalties::active(s)
+            && s.temperature != 1.0;
+        let inv_t = 1.0 / s.temperature;
+        let (raw_max, raw_z, raw_entropy_bits, tempered_z) =
+            validate(logits, temper_first.then_some(inv_t))?;
         let w = &mut self.work;
         w.reset(logits, raw_max);
 
@@ -127,7 +140,13 @@ impl Decoder {
                     greedy_done = s.engine.greedy_skips_rest();
                     stages::greedy::apply(w, code)
                 }
-                StageKind::Temperature => stages::temperature::apply(w, s),
+                StageKind::Temperature => {
+                    let applied = stages::temperature::apply(w, s);
+                    if let Some(z) = tempered_z {
+                        w.seed_normaliser(z, raw_max);
+                    }
+                    applied
+                }
                 StageKind::TopK => stages::top_k::apply(w, s, code),
                 StageKind::TopP => stages::top_p::apply(w, s, code),
                 StageKind::MinP => stages::min_p::apply(w, s, code),
@@ -445,7 +464,10 @@ fn stage_active(kind: StageKind, s: &Settings) -> bool {
 
 /// Checks the logits; returns the max finite logit, the raw softmax's normaliser Σ e^(l − max)
 /// and its entropy in bits, all from two contiguous passes.
-fn validate(logits: &[f32]) -> Result<(f32, f64, f64), StepError> {
+fn validate(
+    logits: &[f32],
+    tempered_inv_t: Option<f32>,
+) -> Result<(f32, f64, f64, Option<f64>), StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
@@ -467,9 +489,18 @@ fn validate(logits: &[f32]) -> Result<(f32, f64, f64), StepError> {
     if max == f32::NEG_INFINITY {
         return Err(StepError::AllNegativeInfinity);
     }
-    let (z, weighted) = softmax::raw_sums(logits, max);
+    let (z, weighted, tempered) = match tempered_inv_t {
+        Some(inv_t) => {
+            let (z, weighted, z_t) = softmax::raw_and_tempered_sums(logits, max, inv_t);
+            (z, weighted, Some(z_t))
+        }
+        None => {
+            let (z, weighted) = softmax::raw_sums(logits, max);
+            (z, weighted, None)
+        }
+    };
     let entropy_bits = ((z.ln() - weighted / z) / std::f64::consts::LN_2).max(0.0);
-    Ok((max, z, entropy_bits))
+    Ok((max, z, entropy_bits, tempered))
 }
 
 /// A fresh seed from the platform's entropy source.

@@ -134,6 +134,40 @@ pub(crate) fn raw_sums(logits: &[f32], max: f32) -> (f64, f64) {
     (z, weighted)
 }
 
+/// `raw_sums` plus Σ e^((l − max)·inv_t) from the same read of the array.
+pub(crate) fn raw_and_tempered_sums(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64, f64) {
+    let (mut z, mut weighted, mut z_t) = (0.0f64, 0.0f64, 0.0f64);
+    for block in logits.chunks(1024) {
+        let (mut zs, mut ws, mut ts) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
+        let mut lanes = block.chunks_exact(LANES);
+        for group in &mut lanes {
+            for (((za, wa), ta), &l) in zs
+                .iter_mut()
+                .zip(ws.iter_mut())
+                .zip(ts.iter_mut())
+                .zip(group)
+            {
+                let s = above(l - max, EXP_MIN - 1.0);
+                let e = exp_f32(s);
+                *za += e;
+                *wa += e * s;
+                *ta += exp_f32((l - max) * inv_t);
+            }
+        }
+        for &l in lanes.remainder() {
+            let s = above(l - max, EXP_MIN - 1.0);
+            let e = exp_f32(s);
+            zs[0] += e;
+            ws[0] += e * s;
+            ts[0] += exp_f32((l - max) * inv_t);
+        }
+        z += f64::from(zs.iter().sum::<f32>());
+        weighted += f64::from(ws.iter().sum::<f32>());
+        z_t += f64::from(ts.iter().sum::<f32>());
+    }
+    (z, weighted, z_t)
+}
+
 /// Σ e^((l − max)·inv_t) over a whole contiguous array (−inf entries give 0).
 pub(crate) fn sum_weights_all(processed: &[f32], max: f32, inv_t: f32) -> f64 {
     lane_sum(processed, |l| exp_f32((l - max) * inv_t))

@@ -33,7 +33,10 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         return applied;
     };
     let keep_ties = s.engine != Engine::LlamaCpp;
-    work.keep_exactly(stage, &best, |_, l| keep_ties && l >= kth);
+    // Tokens tied with the k-th logit beyond the k found: only HF and vLLM keep them, and only a
+    // count says whether there are any (usually not, and then the marking pass vectorises).
+    let ties = keep_ties && work.count_at_least(kth) > best.len();
+    work.keep_exactly(stage, &best, ties, |_, l| l >= kth);
     Applied {
         threshold: Some(f64::from(kth)),
         ..applied

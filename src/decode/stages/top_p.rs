@@ -85,7 +85,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         let w = walk(&mut head, 0, &work.processed, max, inv_t, target, 1);
         if !head.is_empty() && (w.mass >= target || w.keep < head.len()) {
             head.truncate(w.keep);
-            work.keep_exactly(stage, &head, |_, _| false);
+            work.keep_exactly(stage, &head, false, |_, _| false);
             return Applied {
                 value,
                 threshold: Some((w.mass / z).min(1.0)),
