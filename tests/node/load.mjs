@@ -5,4 +5,4 @@ import * as pkg from "../../www/pkg/nexttoken.js";
 
 const wasmPath = fileURLToPath(new URL("../../www/pkg/nexttoken_bg.wasm", import.meta.url));
 export const wasm = pkg.initSync({ module: readFileSync(wasmPath) });
-export const { step, logSumExp } = pkg;
+export const { step, logSumExp, Generator } = pkg;
