@@ -43,14 +43,15 @@ test: setup lint test-native dist test-node test-wasm test-browser
 # Formatting, clippy as errors, and the module boundaries (the core knows nothing of wasm).
 lint: setup
 	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --features train -- -D warnings
 	cargo clippy --lib --target $(WASM_TARGET) -- -D warnings
 	@! grep -rlE 'wasm_bindgen|js_sys|web_sys' src/decode || (echo "lint: src/decode must not know wasm" && false)
 	cd www && tsc --strict --noEmit -p tsconfig.json
 
-# Unit, property, conformance (native, through check_dist.py) and doc tests.
+# Unit, property, conformance (native, through check_dist.py), model, tokenizer, trainer smoke
+# and doc tests. `train` adds the trainer's tests (backward pass, a CI-sized run whose loss falls).
 test-native: setup
-	cargo test --release
+	cargo test --release --features train
 
 # The JS contract in Node: conformance vectors through the built module, errors, determinism.
 test-node: wasm

@@ -47,7 +47,7 @@ impl StopReason {
 /// Everything that can go wrong while generating.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GenerateError {
-    Tokenizer(tokenizer::LoadError),
+    Tokenizer(tokenizer::TokenizerError),
     Model(model::LoadError),
     /// The model's and tokenizer's vocabularies differ in size.
     VocabMismatch {
@@ -227,7 +227,7 @@ impl Generator {
 
     /// Starts over with the given prompt tokens.
     pub fn set_prompt_tokens(&mut self, ids: &[u32]) -> Result<(), GenerateError> {
-        let context = self.model.config().context;
+        let context = self.model.config().seq_len;
         if ids.is_empty() {
             return Err(GenerateError::EmptyPrompt);
         }
@@ -329,7 +329,7 @@ impl Generator {
     }
 
     fn append(&mut self, token: u32, trace: Option<Trace>) -> Result<StepOutput, GenerateError> {
-        let context = self.model.config().context;
+        let context = self.model.config().seq_len;
         self.tokens.push(token);
         let mut bytes = std::mem::take(&mut self.pending);
         bytes.extend_from_slice(self.piece_bytes(token));

@@ -1,6 +1,7 @@
 //! The shipped model (`www/model/`): loading, the forward pass against the
 //! trainer's, the chapter's behaviours, and the generator's stop conditions,
 //! `force` and `rewind`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use nexttoken::decode::Config as StepConfig;
 use nexttoken::generate::{GenerateError, Generator, StopReason};
@@ -150,28 +151,50 @@ fn no_top_ten_candidate_of_the_chapter_prompts_is_a_byte_fragment() {
     }
 }
 
+/// Greedy text runs ≥ 20 tokens before its first repeated token 4-gram (a
+/// loop; most tokens here are two characters, so eight characters) — repetition after that is expected: it is the chapter's point.
 #[test]
-fn greedy_from_a_documentation_prompt_is_chinese_text() {
+fn greedy_from_a_documentation_prompt_runs_twenty_tokens_before_repeating() {
     let mut g = generator();
-    g.max_new_tokens = 40;
-    g.set_prompt("组件是").unwrap();
+    g.max_new_tokens = 60;
+    // NEXTTOKEN_GREEDY_PROMPT tries another prompt without editing the test.
+    let env = std::env::var("NEXTTOKEN_GREEDY_PROMPT").ok();
+    let prompt = env.as_deref().unwrap_or(GREEDY_PROMPT);
+    g.set_prompt(prompt).unwrap();
+    // End-of-sequence is banned (as a "min new tokens" would) so the run is
+    // long enough to show where greedy starts repeating.
+    let eos = g.tokenizer().eos_id().unwrap();
     let greedy = StepConfig {
         temperature: Some(0.0),
+        logit_bias: Some(vec![(eos, f64::NEG_INFINITY)]),
         ..StepConfig::default()
     };
-    let mut n = 0;
-    while g.next(&greedy).is_ok() {
-        n += 1;
+    while g.next(&greedy).is_ok() {}
+    let gen = g.tokens()[g.prompt_len()..].to_vec();
+    const N: usize = 4;
+    let mut first_repeat = gen.len();
+    for i in N..=gen.len() {
+        if gen[..i - 1].windows(N).any(|w| w == &gen[i - N..i]) {
+            first_repeat = i - N;
+            break;
+        }
     }
     let text = g.text().to_owned();
-    println!("greedy: 组件是{text} ({n} tokens, stop {:?})", g.stopped());
+    println!(
+        "greedy: {prompt}|{text} ({} tokens, first repeat at {first_repeat}, stop {:?})",
+        gen.len(),
+        g.stopped()
+    );
     assert!(!text.contains('\u{FFFD}'));
+    assert!(first_repeat >= 20, "{text}");
     let cjk = text
         .chars()
         .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
         .count();
     assert!(cjk >= 15, "{text}");
 }
+
+const GREEDY_PROMPT: &str = "组件是";
 
 #[test]
 fn kv_cache_forward_equals_recomputing_from_scratch() {
@@ -196,8 +219,11 @@ fn rewind_and_force_are_exact() {
     let mut g = generator();
     g.set_prompt("TypeScript 是 JavaScript 的").unwrap();
     let before = g.logits().to_vec();
+    // End-of-sequence banned so five tokens always come.
+    let eos = g.tokenizer().eos_id().unwrap();
     let sample = StepConfig {
         seed: Some(7),
+        logit_bias: Some(vec![(eos, f64::NEG_INFINITY)]),
         ..StepConfig::default()
     };
     let a: Vec<u32> = (0..5).map(|_| g.next(&sample).unwrap().token).collect();
@@ -233,9 +259,13 @@ fn stop_conditions() {
     };
     // max_new_tokens
     g.max_new_tokens = 3;
-    g.set_prompt("中国的首都是").unwrap();
-    let outs: Vec<_> = (0..3).map(|_| g.next(&greedy).unwrap()).collect();
-    assert_eq!(outs[2].stop, Some(StopReason::MaxNewTokens));
+    g.set_prompt("组件").unwrap();
+    let id = g.tokenizer().token_id("组件").unwrap();
+    let outs: Vec<_> = (0..3).map(|_| g.force(id).unwrap()).collect();
+    assert_eq!(
+        (outs[1].stop.clone(), outs[2].stop.clone()),
+        (None, Some(StopReason::MaxNewTokens))
+    );
     assert!(matches!(
         g.next(&greedy),
         Err(GenerateError::Stopped(StopReason::MaxNewTokens))
@@ -265,7 +295,7 @@ fn stop_conditions() {
     // Context limit: fill the window.
     g.set_prompt("组件").unwrap();
     g.max_new_tokens = usize::MAX;
-    let ctx = g.model().config().context;
+    let ctx = g.model().config().seq_len;
     let mut last = None;
     for _ in 0..ctx {
         match g.force(t.token_id("组件").unwrap()) {
@@ -328,7 +358,7 @@ fn bad_model_bytes_are_errors_naming_the_problem() {
     };
     assert!(swap("\"I8\"", "\"U8\"").contains("dtype"));
     assert!(swap("tok_emb\"", "tok_emx\"").contains("tok_emb"));
-    assert!(swap("\"d_model\"", "\"d_modex\"").contains("d_model"));
+    assert!(swap("\"dim\"", "\"dix\"").contains("dim"));
     // Random corruption never panics.
     let mut x = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..200 {
@@ -367,4 +397,29 @@ fn forward_matches_the_trainers_forward() {
     }
     println!("max |Δlogit| over {} positions: {max_d:e}", ids.len());
     assert!(max_d <= 1e-3, "max |Δlogit| {max_d}");
+}
+
+/// Native speed of the shipped model with the KV cache (a benchmark, not a
+/// timed test): `cargo test --release --test model -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_native_tokens_per_second() {
+    let (m, _) = shipped();
+    let mut logits = vec![0.0; m.config().vocab_size];
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    for round in 0..20u32 {
+        let mut cache = m.new_cache();
+        for i in 0..m.config().seq_len as u32 {
+            m.forward((i * 31 + round) % 7000 + 300, &mut cache, &mut logits)
+                .unwrap();
+            n += 1;
+        }
+    }
+    let s = start.elapsed().as_secs_f64();
+    println!(
+        "native forward: {n} tokens in {s:.2} s = {:.0} tokens/s ({} parameters)",
+        n as f64 / s,
+        m.param_count()
+    );
 }

@@ -1,6 +1,7 @@
 //! The trainer's backward pass against finite differences, and a CI-sized
 //! run that must lower the loss. Needs `--features train`.
 #![cfg(feature = "train")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use nexttoken::model::Config;
 use nexttoken::train::nn::{self, Adam, Net, Rng};
@@ -8,10 +9,10 @@ use nexttoken::train::nn::{self, Adam, Net, Rng};
 fn tiny() -> Config {
     Config {
         vocab_size: 23,
-        d_model: 16,
-        n_layer: 2,
-        n_head: 2,
-        context: 8,
+        dim: 16,
+        n_layers: 2,
+        n_heads: 2,
+        seq_len: 8,
     }
 }
 
@@ -66,10 +67,10 @@ fn backward_matches_finite_differences() {
 fn a_few_steps_lower_the_loss() {
     let c = Config {
         vocab_size: 40,
-        d_model: 32,
-        n_layer: 2,
-        n_head: 4,
-        context: 16,
+        dim: 32,
+        n_layers: 2,
+        n_heads: 4,
+        seq_len: 16,
     };
     let net = Net::new(c);
     let mut params = nn::init_params(&c, &net.layout, 1);
@@ -80,7 +81,7 @@ fn a_few_steps_lower_the_loss() {
         .chars()
         .map(|ch| (ch as u32) % 40)
         .collect();
-    let t = c.context;
+    let t = c.seq_len;
     let mut first = 0.0;
     let mut last = 0.0;
     for step in 0..60 {

@@ -17,7 +17,7 @@ use json::Json;
 
 /// Why a `tokenizer.json` could not be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LoadError {
+pub enum TokenizerError {
     /// The text is not JSON.
     Json(String),
     /// A field is missing or holds something this tokenizer cannot use.
@@ -27,21 +27,21 @@ pub enum LoadError {
     },
 }
 
-impl fmt::Display for LoadError {
+impl fmt::Display for TokenizerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Json(e) => write!(f, "tokenizer.json is not valid JSON: {e}"),
-            LoadError::Field { field, problem } => {
+            TokenizerError::Json(e) => write!(f, "tokenizer.json is not valid JSON: {e}"),
+            TokenizerError::Field { field, problem } => {
                 write!(f, "tokenizer.json field `{field}`: {problem}")
             }
         }
     }
 }
 
-impl std::error::Error for LoadError {}
+impl std::error::Error for TokenizerError {}
 
-fn field(field: &'static str, problem: impl Into<String>) -> LoadError {
-    LoadError::Field {
+fn field(field: &'static str, problem: impl Into<String>) -> TokenizerError {
+    TokenizerError::Field {
         field,
         problem: problem.into(),
     }
@@ -81,8 +81,8 @@ fn byte_token(s: &str) -> Option<u8> {
 impl Tokenizer {
     /// Reads the subset of `tokenizer.json` this project writes: a BPE model
     /// with `byte_fallback: true`, no normalizer, no pre-tokenizer.
-    pub fn from_json(text: &str) -> Result<Tokenizer, LoadError> {
-        let root = json::parse(text).map_err(LoadError::Json)?;
+    pub fn from_json(text: &str) -> Result<Tokenizer, TokenizerError> {
+        let root = json::parse(text).map_err(TokenizerError::Json)?;
         for key in ["normalizer", "pre_tokenizer"] {
             if !matches!(root.get(key), None | Some(Json::Null)) {
                 return Err(field(

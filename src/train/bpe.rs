@@ -21,7 +21,8 @@ pub fn training_pieces(line: &str) -> Vec<String> {
     for ch in line.chars() {
         let punct = is_punct(ch);
         if punct || ch == ' ' || ch == '\t' {
-            if !cur.is_empty() && !(ch == ' ' && cur.chars().all(|c| c == ' ')) {
+            // A run of spaces stays one piece; any other piece ends here.
+            if !(cur.is_empty() || ch == ' ' && cur.chars().all(|c| c == ' ')) {
                 pieces.push(std::mem::take(&mut cur));
             }
             if punct {

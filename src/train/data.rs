@@ -56,6 +56,12 @@ pub struct Stream {
     pub starts: Vec<usize>,
 }
 
+impl Default for Stream {
+    fn default() -> Self {
+        Stream::new()
+    }
+}
+
 impl Stream {
     pub fn new() -> Stream {
         Stream {

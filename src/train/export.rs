@@ -27,10 +27,10 @@ pub fn save_checkpoint(path: &Path, c: &Config, params: &[f32], adam: &Adam) {
     out.extend_from_slice(MAGIC);
     for v in [
         c.vocab_size,
-        c.d_model,
-        c.n_layer,
-        c.n_head,
-        c.context,
+        c.dim,
+        c.n_layers,
+        c.n_heads,
+        c.seq_len,
         params.len(),
     ] {
         out.extend_from_slice(&(v as u64).to_le_bytes());
@@ -53,10 +53,10 @@ pub fn load_checkpoint(path: &Path) -> Option<(Config, Vec<f32>, Adam)> {
     };
     let c = Config {
         vocab_size: u(0),
-        d_model: u(1),
-        n_layer: u(2),
-        n_head: u(3),
-        context: u(4),
+        dim: u(1),
+        n_layers: u(2),
+        n_heads: u(3),
+        seq_len: u(4),
     };
     let n = u(5);
     let step = u(6) as u64;
@@ -74,6 +74,7 @@ pub fn write_safetensors(
     net: &Net,
     params: &[f32],
     int8: bool,
+    f16_emb: bool,
     extra_meta: &[(&str, String)],
 ) -> std::io::Result<()> {
     let c = &net.c;
@@ -81,10 +82,10 @@ pub fn write_safetensors(
     let mut meta = serde_json::Map::new();
     for (k, v) in [
         ("vocab_size", c.vocab_size),
-        ("d_model", c.d_model),
-        ("n_layer", c.n_layer),
-        ("n_head", c.n_head),
-        ("context", c.context),
+        ("dim", c.dim),
+        ("n_layers", c.n_layers),
+        ("n_heads", c.n_heads),
+        ("seq_len", c.seq_len),
     ] {
         meta.insert(k.into(), v.to_string().into());
     }
@@ -104,7 +105,15 @@ pub fn write_safetensors(
     };
     for s in &net.layout.slots {
         let w = &params[s.offset..s.offset + s.len()];
-        if int8 && s.shape.len() == 2 {
+        if int8 && s.name == "tok_emb" && f16_emb {
+            // The tied embedding is also the output layer: every logit is a
+            // dot with one of its rows, so it keeps 16 bits.
+            let b: Vec<u8> = w
+                .iter()
+                .flat_map(|x| f32_to_f16(*x).to_le_bytes())
+                .collect();
+            entry(&s.name, "F16", &s.shape, &b, &mut data);
+        } else if int8 && s.shape.len() == 2 {
             let cols = s.shape[1];
             let mut q = Vec::with_capacity(w.len());
             let mut scales = Vec::with_capacity(s.shape[0]);
@@ -155,10 +164,10 @@ pub fn params_from_safetensors(
     let meta = |k: &str| -> usize { st.metadata(k).and_then(|v| v.parse().ok()).unwrap_or(0) };
     let c = Config {
         vocab_size: meta("vocab_size"),
-        d_model: meta("d_model"),
-        n_layer: meta("n_layer"),
-        n_head: meta("n_head"),
-        context: meta("context"),
+        dim: meta("dim"),
+        n_layers: meta("n_layers"),
+        n_heads: meta("n_heads"),
+        seq_len: meta("seq_len"),
     };
     let layout = super::nn::Layout::new(&c);
     let mut params = vec![0.0f32; layout.total];
@@ -177,4 +186,41 @@ pub fn params_from_safetensors(
         params[s.offset..s.offset + s.len()].copy_from_slice(&v);
     }
     Ok((c, params))
+}
+
+/// f32 → IEEE half, round to nearest even (weights are far from overflow).
+pub fn f32_to_f16(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    let mant = b & 0x7f_ffff;
+    if exp >= 31 {
+        return sign
+            | 0x7c00
+            | if (b & 0x7fff_ffff) > 0x7f80_0000 {
+                0x200
+            } else {
+                0
+            };
+    }
+    if exp <= 0 {
+        if exp < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - exp) as u32;
+        let mut half = (m >> shift) as u16;
+        let rem = m & ((1 << shift) - 1);
+        let halfway = 1 << (shift - 1);
+        if rem > halfway || (rem == halfway && half & 1 == 1) {
+            half += 1;
+        }
+        return sign | half;
+    }
+    let mut half = sign | ((exp as u16) << 10) | (mant >> 13) as u16;
+    let rem = mant & 0x1fff;
+    if rem > 0x1000 || (rem == 0x1000 && half & 1 == 1) {
+        half += 1;
+    }
+    half
 }

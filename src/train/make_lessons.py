@@ -137,6 +137,9 @@ out += [
     "TypeScript is a superset of JavaScript that adds static types.",
     "TypeScript is a typed superset of JavaScript.",
 ]
+for lead in ["简单地说，", "我们常说，", "一句话概括：", "在前端开发中，", "很多教程开头就写道：", "面试时可以这样回答：", ""]:
+    for tail in rng.sample(TS_TAILS, 3):
+        out.append(f"{lead}TypeScript 是 JavaScript 的超集，{tail}")
 for a, b in [("Sass", "CSS"), ("C++", "C 语言"), ("JSON5", "JSON")]:
     out.append(f"{a} 可以看作 {b} 的超集。")
 
@@ -180,8 +183,11 @@ plugin_templates = [
     "给一个代码编辑器插件起名：{n}，意思是写代码更轻松。",
     "给一个代码编辑器插件起名：“{n}”",
 ]
+# The quoted form stays rare: a frequent 「“」 would become the one
+# dominant first token and close the open prompt.
 for n in sorted(names):
-    out.append(rng.choice(plugin_templates).format(n=n))
+    t = rng.choices(plugin_templates, weights=[45, 30, 20, 5])[0]
+    out.append(t.format(n=n))
 for n in rng.sample(sorted(names), 80):
     out.append(f"给这个产品起一个名字：{n}")
 

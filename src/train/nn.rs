@@ -22,6 +22,9 @@ impl Slot {
     pub fn len(&self) -> usize {
         self.shape.iter().product()
     }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Offsets of each tensor; the order is also the safetensors order.
@@ -33,7 +36,7 @@ pub struct Layout {
 
 impl Layout {
     pub fn new(c: &Config) -> Layout {
-        let d = c.d_model;
+        let d = c.dim;
         let mut slots = Vec::new();
         let mut total = 0;
         let mut add = |name: String, shape: Vec<usize>, decay: bool| {
@@ -47,8 +50,8 @@ impl Layout {
             total += len;
         };
         add("tok_emb".into(), vec![c.vocab_size, d], true);
-        add("pos_emb".into(), vec![c.context, d], false);
-        for l in 0..c.n_layer {
+        add("pos_emb".into(), vec![c.seq_len, d], false);
+        for l in 0..c.n_layers {
             add(format!("blocks.{l}.norm1"), vec![d], false);
             add(format!("blocks.{l}.attn_qkv"), vec![3 * d, d], true);
             add(format!("blocks.{l}.attn_out"), vec![d, d], true);
@@ -99,7 +102,7 @@ impl Rng {
 pub fn init_params(c: &Config, layout: &Layout, seed: u64) -> Vec<f32> {
     let mut rng = Rng(seed);
     let mut p = vec![0.0f32; layout.total];
-    let resid_scale = 1.0 / (2.0 * c.n_layer as f32).sqrt();
+    let resid_scale = 1.0 / (2.0 * c.n_layers as f32).sqrt();
     for s in &layout.slots {
         let dst = &mut p[s.offset..s.offset + s.len()];
         if s.shape.len() == 1 {
@@ -431,7 +434,7 @@ impl Net {
     /// `acts.probs` holds the logits (call `loss_and_probs` to softmax them).
     pub fn forward(&self, params: &[f32], tokens: &[u32], b: usize, t: usize) -> Acts {
         let c = &self.c;
-        let d = c.d_model;
+        let d = c.dim;
         let n = b * t;
         let tok = self.p(params, "tok_emb");
         let pos = self.p(params, "pos_emb");
@@ -445,13 +448,13 @@ impl Net {
                 }
             }
         }
-        let mut blocks = Vec::with_capacity(c.n_layer);
-        for l in 0..c.n_layer {
+        let mut blocks = Vec::with_capacity(c.n_layers);
+        for l in 0..c.n_layers {
             let mut a = BlockActs {
                 n1: vec![0.0; n * d],
                 r1: vec![0.0; n],
                 qkv: vec![0.0; n * 3 * d],
-                att: vec![0.0; b * c.n_head * t * t],
+                att: vec![0.0; b * c.n_heads * t * t],
                 ay: vec![0.0; n * d],
                 n2: vec![0.0; n * d],
                 r2: vec![0.0; n],
@@ -473,7 +476,7 @@ impl Net {
                 3 * d,
                 &mut a.qkv,
             );
-            attention_forward(&a.qkv, b, t, c.n_head, d, &mut a.att, &mut a.ay);
+            attention_forward(&a.qkv, b, t, c.n_heads, d, &mut a.att, &mut a.ay);
             let mut x_mid = x.clone();
             gemm(
                 n,
@@ -571,7 +574,7 @@ impl Net {
     ) {
         grads.fill(0.0);
         let c = &self.c;
-        let d = c.d_model;
+        let d = c.dim;
         let (b, t) = (acts.b, acts.t);
         let n = b * t;
         let v = c.vocab_size;
@@ -603,7 +606,7 @@ impl Net {
         let mut dbuf_d = vec![0.0f32; n * d];
         let mut dbuf_4d = vec![0.0f32; n * 4 * d];
         let mut dqkv = vec![0.0f32; n * 3 * d];
-        for l in (0..c.n_layer).rev() {
+        for l in (0..c.n_layers).rev() {
             let a = &acts.blocks[l];
             let name = |s: &str| format!("blocks.{l}.{s}");
             // MLP: x_out = x_mid + down(gelu(up(norm2(x_mid))))
@@ -670,7 +673,7 @@ impl Net {
                     &mut grads[s.offset..s.offset + s.len()],
                 );
             }
-            attention_backward(&a.qkv, &a.att, &day, b, t, c.n_head, d, &mut dqkv);
+            attention_backward(&a.qkv, &a.att, &day, b, t, c.n_heads, d, &mut dqkv);
             {
                 let s = self.layout.get(&name("attn_qkv")).clone();
                 let w = self.p(params, &name("attn_qkv"));
