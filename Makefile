@@ -17,7 +17,7 @@ WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --en
 WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
 PORT ?= 8080
 
-.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz clean
+.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train clean
 
 setup:
 	@bash tests/tools/setup.sh
@@ -69,6 +69,17 @@ test-browser: dist
 bench: wasm
 	cargo bench --bench step
 	node tests/bench/step.mjs
+	node tests/bench/model.mjs
+
+# Retrains the embedded model from ../shared/corpus (hours of CPU; resumable: rerun to continue).
+# Steps: the tokenizer, the training run (checkpoints in $(TRAIN_DIR)), then the int8 export into
+# www/model/. See the model card in README.md for the settings the shipped weights used.
+TRAIN_DIR ?= target/train-run
+train: setup
+	cargo run --release --features train --bin train -- tokenizer
+	MATMUL_NUM_THREADS=2 cargo run --release --features train --bin train -- run --dir $(TRAIN_DIR)
+	cargo run --release --features train --bin train -- export --dir $(TRAIN_DIR)
+	cargo run --release --features train --bin train -- eval --dir $(TRAIN_DIR)
 
 # A million random logits/configs (arbitrary floats, keys and types) through step: no panic.
 fuzz: setup
