@@ -40,8 +40,9 @@ serve: dist
 test: setup lint test-native dist test-node test-wasm test-browser
 	@echo "all tests passed"
 
-# Formatting, clippy as errors, and the module boundaries (the core knows nothing of wasm).
-lint: setup
+# Formatting, clippy as errors, the module boundaries (the core knows nothing of wasm), and the
+# page's TypeScript under --strict (it needs the generated www/pkg types, hence `wasm`).
+lint: wasm
 	cargo fmt --check
 	cargo clippy --all-targets --features train -- -D warnings
 	cargo clippy --lib --target $(WASM_TARGET) -- -D warnings
