@@ -3,7 +3,7 @@
 import weightsUrl from "../model/model.safetensors?url";
 import tokenizerUrl from "../model/tokenizer.json?url";
 import { initCore, messageOf, runStep } from "./core";
-import type { Candidate, GeneratedToken, StepOutcome, StepResult } from "./core";
+import type { Candidate, GeneratedToken, Generator, StepOutcome, StepResult } from "./core";
 import { bytesLabel, bytesSize, visible } from "./format";
 import { lang, setLang, t, translateDocument } from "./i18n/index";
 import type { Lang } from "./i18n/index";
@@ -14,6 +14,8 @@ import type { LoadProgress, TableRow } from "./source";
 import { DEFAULT_PARAMS, stepConfig } from "./state";
 import type { AppState, PathEntry, SourceKind, StopReason } from "./state";
 import { browserLang, readUrl, writeUrl } from "./url";
+import { COMPARE_SETTINGS, createCompare } from "./views/compare";
+import type { CompareColumn, CompareRun, CompareToken } from "./views/compare";
 import { createControls, el } from "./views/controls";
 import { buildView, createInspector } from "./views/inspector";
 import type { InspectorInput } from "./views/inspector";
@@ -95,8 +97,46 @@ const inspector = createInspector({
 });
 const sample = createSample({ onSample: (n) => void sampleN(n) });
 const tree = createTree({ onSwitch: switchBranch });
+const compare = createCompare({ onRun: runCompare });
+/** The comparison's own Generator (same weights, separate KV cache), created on first use. */
+let compareGen: Generator | null = null;
+let compareRun: CompareRun | null = null;
 
 const label = (id: number): string => visible(source.tokenText(id));
+
+/**
+ * Generate from the current prompt and seed under each comparison setting, on a separate Generator
+ * so the main path is untouched. Every token is chosen in wasm (`next`); only the trace is kept.
+ */
+function runCompare(): void {
+  if (!(source instanceof ModelSource) || source.promptError !== null) return;
+  compareGen ??= source.spawnGenerator();
+  const gen = compareGen;
+  if (gen === null) return;
+  const columns: CompareColumn[] = COMPARE_SETTINGS.map((setting) => {
+    const params = { ...state.params, ...setting.params };
+    const tokens: CompareToken[] = [];
+    let stop: StopReason | null = null;
+    try {
+      gen.setPrompt(state.prompt);
+      gen.setMaxNewTokens(params.max_new_tokens);
+      gen.setStopSequences([...params.stop]);
+      for (let i = 0; i < params.max_new_tokens && stop === null; i++) {
+        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i));
+        const trace = out.trace;
+        if (trace === null) break;
+        const entry: PathEntry = { id: out.token, result: trace, chosen: trace.chosen, rank: trace.chosen_rank, forced: false, piece: out.piece, pending: out.pending };
+        tokens.push({ display: chipDisplay(entry), p: trace.chosen.p, pRaw: trace.chosen.p_raw });
+        stop = stopOf(out);
+      }
+    } catch (err) {
+      return { id: setting.id, tokens, stop, error: messageOf(err) };
+    }
+    return { id: setting.id, tokens, stop, error: null };
+  });
+  compareRun = { prompt: state.prompt, seed: state.params.seed, maxNewTokens: state.params.max_new_tokens, columns };
+  render();
+}
 
 /** How a generated token reads on its chip (model: the text it completed, or its pending byte). */
 function chipDisplay(entry: PathEntry): ChipDisplay {
@@ -447,6 +487,7 @@ function render(): void {
   el<HTMLButtonElement>("stop").disabled = finished();
   el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
   el("generated").dataset["finished"] = String(finished());
+  compare.render(compareRun, source instanceof ModelSource && source.promptError === null && !state.playing, !(source instanceof ModelSource), stopText);
 }
 
 function stopText(reason: StopReason): string {

@@ -161,8 +161,12 @@ export class ModelSource implements Source {
   /** Why the last prompt could not be read, if it could not. */
   promptError: string | null = null;
 
-  constructor(gen: Generator) {
+  /** Makes another Generator from the same loaded bytes (for side-by-side comparisons). */
+  private readonly spawn: (() => Generator) | null;
+
+  constructor(gen: Generator, spawn: (() => Generator) | null = null) {
     this.gen = gen;
+    this.spawn = spawn;
     this.raw = gen.vocab();
     this.labels = this.raw.map(tokenLabel);
     this.raw.forEach((entry, id) => {
@@ -174,6 +178,11 @@ export class ModelSource implements Source {
 
   get length(): number {
     return this.gen.tokens().length - this.gen.promptLength;
+  }
+
+  /** A separate Generator over the same weights and tokenizer (its own KV cache), or null. */
+  spawnGenerator(): Generator | null {
+    return this.spawn === null ? null : this.spawn();
   }
 
   get vocabSize(): number {
@@ -337,5 +346,6 @@ export async function loadModel(
       report();
     }),
   ]);
-  return new ModelSource(createGenerator(weights, new TextDecoder().decode(tokenizer)));
+  const tokenizerJson = new TextDecoder().decode(tokenizer);
+  return new ModelSource(createGenerator(weights, tokenizerJson), () => createGenerator(weights, tokenizerJson));
 }

@@ -129,6 +129,17 @@ export const en = {
   "tree.empty": "One path so far. Click a bar in the inspector to force a different token.",
   "tree.open": "Switch to this path",
   "tree.logp": "Σ log p = {v}",
+  "compare.heading": "Compare settings",
+  "compare.explain": "The same prompt and the same seed, generated under different settings side by side. Each chip is tinted by the probability the token had when it was chosen. On a tiny model, greedy often loops: always taking the top token is not the same as writing well.",
+  "compare.run": "Run comparison",
+  "compare.greedy": "Greedy",
+  "compare.focused": "T 0.7 · top-p 0.9",
+  "compare.wild": "T 1.5 · top-p 1.0",
+  "compare.current": "Current controls",
+  "compare.empty": "Press “Run comparison” to generate from the current prompt and seed, up to the current max new tokens. The main text is not changed.",
+  "compare.ran": "Prompt “{prompt}”, seed {seed}, up to {n} new tokens — the same seed in every column.",
+  "compare.manual": "Comparison needs the embedded model: the hand-made tables are a lookup of a few tokens, not a model that writes. Switch the logits source to the embedded model.",
+  "compare.chipTitle": "{token}: p = {p} when chosen (the model alone, at T = 1: {raw})",
   "footer.note": "All decoding maths runs in the WebAssembly core; this page only draws its trace. No network requests.",
 } as const;
 

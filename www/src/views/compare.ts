@@ -1,0 +1,128 @@
+// "Compare settings": the same prompt and seed generated under a few decoding settings, side by
+// side, each token a chip tinted by the probability it had when chosen. The tokens come from a
+// separate wasm Generator (main.ts), so the main text never changes; this view only draws them.
+import { chipParts, percent } from "../format";
+import { t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
+import type { Params, StopReason } from "../state";
+import { el } from "./controls";
+import type { ChipDisplay } from "./tokens";
+
+export type CompareId = "greedy" | "focused" | "wild" | "current";
+
+/** The columns: fixed presets (their sampling knobs replace the controls') and the current controls. */
+export const COMPARE_SETTINGS: ReadonlyArray<{ id: CompareId; params: Partial<Params> }> = [
+  { id: "greedy", params: { strategy: "greedy" } },
+  { id: "focused", params: { strategy: "sample", temperature: 0.7, top_k: 0, top_p: 0.9, min_p: 0, typical_p: 1 } },
+  { id: "wild", params: { strategy: "sample", temperature: 1.5, top_k: 0, top_p: 1, min_p: 0, typical_p: 1 } },
+  { id: "current", params: {} },
+];
+
+export interface CompareToken {
+  display: ChipDisplay;
+  /** The probability the token had when chosen (the trace's `chosen.p`). */
+  p: number;
+  /** Its probability under the model alone (softmax at T = 1, `chosen.p_raw`). */
+  pRaw: number;
+}
+
+export interface CompareColumn {
+  id: CompareId;
+  tokens: CompareToken[];
+  stop: StopReason | null;
+  error: string | null;
+}
+
+export interface CompareRun {
+  prompt: string;
+  seed: number;
+  maxNewTokens: number;
+  columns: CompareColumn[];
+}
+
+const LABELS: Record<CompareId, MessageKey> = {
+  greedy: "compare.greedy",
+  focused: "compare.focused",
+  wild: "compare.wild",
+  current: "compare.current",
+};
+
+export function createCompare(handlers: { onRun(): void }): {
+  render(run: CompareRun | null, enabled: boolean, manual: boolean, stopText: (reason: StopReason) => string): void;
+} {
+  const button = el<HTMLButtonElement>("compare-run");
+  const note = el("compare-note");
+  const grid = el("compare-grid");
+  button.addEventListener("click", () => handlers.onRun());
+  return {
+    render(run, enabled, manual, stopText) {
+      button.disabled = !enabled || manual;
+      // manual logits: a lookup table does not write, so there is nothing to compare (and no columns)
+      if (manual) run = null;
+      note.textContent = manual
+        ? t("compare.manual")
+        : run === null
+          ? t("compare.empty")
+          : t("compare.ran", { prompt: run.prompt, seed: run.seed, n: run.maxNewTokens });
+      grid.hidden = run === null;
+      if (run === null) {
+        grid.replaceChildren();
+        return;
+      }
+      grid.replaceChildren(
+        ...run.columns.map((column) => {
+          const section = document.createElement("section");
+          section.className = "compare-col";
+          section.dataset["setting"] = column.id;
+          const headingId = `compare-h-${column.id}`;
+          section.setAttribute("role", "region");
+          section.setAttribute("aria-labelledby", headingId);
+          const heading = document.createElement("h3");
+          heading.id = headingId;
+          heading.textContent = t(LABELS[column.id]);
+          const list = document.createElement("ol");
+          list.className = "chips compare-chips";
+          for (const token of column.tokens) {
+            const li = document.createElement("li");
+            li.style.setProperty("--p", String(token.p));
+            li.dataset["kind"] = token.display.kind;
+            li.dataset["p"] = String(token.p);
+            const chip = document.createElement("span");
+            chip.className = "chip";
+            if (token.display.kind !== "text") chip.classList.add(token.display.kind);
+            const text = document.createElement("span");
+            text.className = "chip-text";
+            if (token.display.kind === "text") {
+              const parts = chipParts(token.display.text);
+              if (parts.space) {
+                const space = document.createElement("span");
+                space.className = "space";
+                space.setAttribute("aria-hidden", "true");
+                space.textContent = "␣";
+                chip.append(space);
+                text.textContent = ` ${parts.text}`;
+              } else {
+                text.textContent = parts.text;
+              }
+            } else {
+              text.textContent = token.display.text;
+            }
+            const prob = document.createElement("span");
+            prob.className = "chip-p";
+            prob.textContent = percent(token.p);
+            chip.append(text, prob);
+            chip.title = t("compare.chipTitle", { token: token.display.text, p: percent(token.p), raw: percent(token.pRaw) });
+            li.append(chip);
+            list.append(li);
+          }
+          const stop = document.createElement("p");
+          stop.className = "stop-reason compare-stop";
+          stop.textContent =
+            column.error !== null ? `${t("error.prefix")} ${column.error}` : column.stop === null ? "" : stopText(column.stop);
+          section.append(heading, list, stop);
+          return section;
+        }),
+      );
+    },
+  };
+}
