@@ -78,33 +78,61 @@ where
     want
 }
 
-/// The k best (id, logit) pairs by (logit desc, id asc), best first: one pass with a k-entry heap.
-/// A plain float comparison against the current k-th logit rejects almost every entry cheaply.
-pub(crate) fn best_of(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u32> {
-    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
-    let mut floor = f32::NEG_INFINITY;
-    if k == 0 {
-        return Vec::new();
+/// The best k (id, logit) pairs seen so far by (logit desc, id asc), in a k-entry heap whose top
+/// is the worst of them. `floor` (the k-th logit once full) lets callers reject almost every
+/// entry with one float comparison.
+struct BestK {
+    heap: BinaryHeap<Ranked>,
+    k: usize,
+    floor: f32,
+}
+
+impl BestK {
+    fn new(k: usize) -> BestK {
+        BestK {
+            heap: BinaryHeap::with_capacity(k + 1),
+            k,
+            floor: f32::NEG_INFINITY,
+        }
     }
-    for (id, logit) in items {
-        if logit < floor {
-            continue;
+
+    fn full(&self) -> bool {
+        self.heap.len() == self.k
+    }
+
+    #[inline]
+    fn offer(&mut self, id: u32, logit: f32) {
+        if self.k == 0 || logit < self.floor {
+            return;
         }
         let entry = Ranked { logit, id };
-        if heap.len() < k {
-            heap.push(entry);
-        } else if let Some(mut worst) = heap.peek_mut() {
+        if self.heap.len() < self.k {
+            self.heap.push(entry);
+        } else if let Some(mut worst) = self.heap.peek_mut() {
             if entry < *worst {
                 *worst = entry; // PeekMut sifts it down once on drop
             } else {
-                continue;
+                return;
             }
         }
-        if heap.len() == k {
-            floor = heap.peek().map_or(f32::NEG_INFINITY, |w| w.logit);
+        if self.full() {
+            self.floor = self.heap.peek().map_or(f32::NEG_INFINITY, |w| w.logit);
         }
     }
-    heap.into_sorted_vec().iter().map(|r| r.id).collect()
+
+    /// The ids, best first.
+    fn into_ids(self) -> Vec<u32> {
+        self.heap.into_sorted_vec().iter().map(|r| r.id).collect()
+    }
+}
+
+/// The k best (id, logit) pairs by (logit desc, id asc), best first: one pass with a k-entry heap.
+pub(crate) fn best_of(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u32> {
+    let mut best = BestK::new(k);
+    for (id, logit) in items {
+        best.offer(id, logit);
+    }
+    best.into_ids()
 }
 
 /// `best_of` over a whole contiguous logits array (−inf entries never enter), skipping every block
@@ -112,38 +140,18 @@ pub(crate) fn best_of(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<
 /// per block is all most of a peaked vocabulary costs.
 pub(crate) fn best_of_all(logits: &[f32], k: usize) -> Vec<u32> {
     const BLOCK: usize = 64;
-    let mut heap: BinaryHeap<Ranked> = BinaryHeap::with_capacity(k + 1);
-    if k == 0 {
-        return Vec::new();
-    }
-    let mut floor = f32::NEG_INFINITY;
+    let mut best = BestK::new(k);
     for (b, block) in logits.chunks(BLOCK).enumerate() {
-        if heap.len() == k && scan(block).0 < floor {
+        if best.full() && scan(block).0 < best.floor {
             continue;
         }
         for (j, &logit) in block.iter().enumerate() {
-            if logit < floor || logit == f32::NEG_INFINITY {
-                continue;
-            }
-            let entry = Ranked {
-                logit,
-                id: (b * BLOCK + j) as u32,
-            };
-            if heap.len() < k {
-                heap.push(entry);
-            } else if let Some(mut worst) = heap.peek_mut() {
-                if entry < *worst {
-                    *worst = entry;
-                } else {
-                    continue;
-                }
-            }
-            if heap.len() == k {
-                floor = heap.peek().map_or(f32::NEG_INFINITY, |w| w.logit);
+            if logit != f32::NEG_INFINITY {
+                best.offer((b * BLOCK + j) as u32, logit);
             }
         }
     }
-    heap.into_sorted_vec().iter().map(|r| r.id).collect()
+    best.into_ids()
 }
 
 /// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.
