@@ -110,33 +110,30 @@ pub(crate) fn scan(logits: &[f32]) -> (f32, bool) {
 /// Over a contiguous array: Σ e^(l − max) and Σ e^(l − max)·(l − max), the softmax normaliser and
 /// the sum that gives its entropy, H = ln z − Σ e·s / z. −inf entries contribute 0.
 pub(crate) fn raw_sums(logits: &[f32], max: f32) -> (f64, f64) {
-    let (mut z, mut weighted) = (0.0f64, 0.0f64);
-    for block in logits.chunks(1024) {
-        let (mut zs, mut ws) = ([0.0f32; LANES], [0.0f32; LANES]);
-        let mut lanes = block.chunks_exact(LANES);
-        for group in &mut lanes {
-            for ((za, wa), &l) in zs.iter_mut().zip(ws.iter_mut()).zip(group) {
-                let s = above(l - max, EXP_MIN - 1.0);
-                let e = exp_f32(s);
-                *za += e;
-                *wa += e * s;
-            }
-        }
-        for &l in lanes.remainder() {
-            let s = above(l - max, EXP_MIN - 1.0);
-            let e = exp_f32(s);
-            zs[0] += e;
-            ws[0] += e * s;
-        }
-        z += f64::from(zs.iter().sum::<f32>());
-        weighted += f64::from(ws.iter().sum::<f32>());
-    }
+    let (z, weighted, _) = sums::<false>(logits, max, 1.0);
     (z, weighted)
 }
 
 /// `raw_sums` plus Σ e^((l − max)·inv_t) from the same read of the array.
 pub(crate) fn raw_and_tempered_sums(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64, f64) {
+    sums::<true>(logits, max, inv_t)
+}
+
+/// The one loop behind both: float32 lanes inside a block, f64 across blocks; the tempered sum
+/// is compiled in only when asked for (it costs a second exp per entry).
+#[inline(always)]
+fn sums<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64, f64) {
     let (mut z, mut weighted, mut z_t) = (0.0f64, 0.0f64, 0.0f64);
+    let term = |l: f32| {
+        let s = above(l - max, EXP_MIN - 1.0);
+        let e = exp_f32(s);
+        let t = if TEMPERED {
+            exp_f32((l - max) * inv_t)
+        } else {
+            0.0
+        };
+        (e, e * s, t)
+    };
     for block in logits.chunks(1024) {
         let (mut zs, mut ws, mut ts) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
         let mut lanes = block.chunks_exact(LANES);
@@ -147,19 +144,17 @@ pub(crate) fn raw_and_tempered_sums(logits: &[f32], max: f32, inv_t: f32) -> (f6
                 .zip(ts.iter_mut())
                 .zip(group)
             {
-                let s = above(l - max, EXP_MIN - 1.0);
-                let e = exp_f32(s);
+                let (e, es, t) = term(l);
                 *za += e;
-                *wa += e * s;
-                *ta += exp_f32((l - max) * inv_t);
+                *wa += es;
+                *ta += t;
             }
         }
         for &l in lanes.remainder() {
-            let s = above(l - max, EXP_MIN - 1.0);
-            let e = exp_f32(s);
+            let (e, es, t) = term(l);
             zs[0] += e;
-            ws[0] += e * s;
-            ts[0] += exp_f32((l - max) * inv_t);
+            ws[0] += es;
+            ts[0] += t;
         }
         z += f64::from(zs.iter().sum::<f32>());
         weighted += f64::from(ws.iter().sum::<f32>());

@@ -1,24 +1,11 @@
 // "Compare settings": the same prompt and seed under several settings, side by side, from a
 // separate Generator. Asserts properties (determinism, greedy = what Step in greedy mode gives,
 // the main text untouched), never exact generated text, since the model may be retrained.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openPage, screenshot, serveDist } from "./harness.mjs";
+import { browserSuite, screenshot } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const open = (query = "?lang=en", options = {}) => openPage(browser, server.url, { query, ...options });
+const open = browserSuite();
 
 /** Every column as { setting, tokens: [{ text, p }], stop }. */
 async function columns(page) {

@@ -1,3 +1,4 @@
+import { after, before } from "node:test";
 // Shared harness for the browser tests: a tiny static server over dist/ on a free port, and
 // Debian's Chromium driven by playwright-core. Every request outside the page's origin is recorded
 // (and aborted) so a test can assert there were none.
@@ -104,4 +105,22 @@ export async function openPage(
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, name), fullPage: false });
+}
+
+/**
+ * Registers the suite's shared static server and browser (started once, closed at the end) and
+ * returns `open(query, options)`, which opens a fresh page on the built dist/.
+ */
+export function browserSuite() {
+  let server;
+  let browser;
+  before(async () => {
+    server = await serveDist();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return (query = "?lang=en", options = {}) => openPage(browser, server.url, { query, ...options });
 }

@@ -2,24 +2,11 @@
 // so these tests assert properties (determinism, one token per step, greedy = rank 0, stop reasons,
 // no U+FFFD), never exact generated text. The chapter's own guarantees (issue 3: 用户 then 界面 first
 // after 「React 是一个用于构建」) are the only outputs relied on.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openPage, screenshot, serveDist } from "./harness.mjs";
+import { browserSuite, screenshot } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const open = (query = "?lang=en", options = {}) => openPage(browser, server.url, { query, ...options });
+const open = browserSuite();
 
 const region = (page, name = "Generated text") => page.getByRole("region", { name });
 const chips = (page, name) => region(page, name).getByRole("listitem");

@@ -1,22 +1,11 @@
 // The playground in a real browser: Debian's Chromium, driven by playwright-core, against the built
 // dist/ served by a throwaway static server with the page's strict CSP. Controls are found by their
 // accessible names, in both languages, never by CSS class.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, openPage, screenshot, serveDist } from "./harness.mjs";
+import { browserSuite, screenshot } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const openFresh = browserSuite();
 
 /**
  * Open the page; every test starts from a fresh context. These tests read the hand-made tables, so
@@ -24,7 +13,7 @@ after(async () => {
  */
 async function open(query = "?lang=en", options = {}) {
   const withSource = query.includes("source=") ? query : `${query}${query.includes("?") ? "&" : "?"}source=manual`;
-  const opened = await openPage(browser, server.url, { query: withSource, ...options });
+  const opened = await openFresh(withSource, options);
   return opened;
 }
 
