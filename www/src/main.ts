@@ -1,19 +1,25 @@
 // Boot and the one-way loop: an input event changes `state`, the core's `step` runs on the source's
 // logits, and every view redraws from the state and the trace. Views never call each other or wasm.
-import weightsUrl from "../model/model.safetensors?url";
-import tokenizerUrl from "../model/tokenizer.json?url";
 import { initCore, messageOf, runStep } from "./core";
 import type { Candidate, GeneratedToken, Generator, StepOutcome, StepResult } from "./core";
 import { bytesLabel, bytesSize, visible } from "./format";
 import { lang, setLang, t, translateDocument } from "./i18n/index";
 import type { Lang } from "./i18n/index";
+import { MODEL_FILES } from "./payload";
 import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
 import { loadModel, ManualSource, ModelSource } from "./source";
 import type { LoadProgress, TableRow } from "./source";
 import { DEFAULT_PARAMS, stepConfig } from "./state";
-import type { AppState, PathEntry, SourceKind, StopReason } from "./state";
-import { browserLang, readUrl, writeUrl } from "./url";
+import type { AppState, Params, PathEntry, SourceKind, StopReason } from "./state";
+import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
+import type { UrlProblem } from "./url";
+import type { Actions, Glimpse } from "./actions";
+import { isLessonId, LESSON_IDS } from "./lessons/catalog";
+import { installShortcuts } from "./keyboard";
+import { createLessons } from "./views/lessons";
+import { createProjector } from "./views/projector";
+import type { PageModes, Scenario, ScenarioRequest, ScenarioToken } from "./scenario";
 import { COMPARE_SETTINGS, createCompare } from "./views/compare";
 import type { CompareColumn, CompareRun, CompareToken } from "./views/compare";
 import { createControls, el } from "./views/controls";
@@ -26,7 +32,10 @@ import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
 import { createTree } from "./views/tree";
 
-const initialUrl = readUrl();
+const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
+  preset: (id) => findPreset(id) !== undefined,
+  lesson: isLessonId,
+});
 const initialLang: Lang = initialUrl.lang ?? browserLang();
 setLang(initialLang);
 const foundPreset = PRESETS.find((p) => p.lang === initialLang) ?? PRESETS[0];
@@ -376,7 +385,6 @@ function selectSource(kind: SourceKind): void {
   state.source = kind === "model" && model !== null ? "model" : "manual";
   if (state.source === "model" && model !== null) source = model;
   else source = new ManualSource(findPreset(state.presetId) ?? firstPreset);
-  writeUrl({ lang: state.lang, source: state.source });
   reset();
 }
 
@@ -410,6 +418,196 @@ function pause(): void {
   window.clearTimeout(playTimer);
   render();
 }
+
+/** Drop the last generated token of the path on screen (the model rewinds its KV cache exactly). */
+function back(): void {
+  if (state.path.length === 0) return;
+  pause();
+  rewindTo(state.path.length - 1);
+  state.path = state.path.slice(0, -1);
+  const branch = state.branches[state.currentBranch];
+  if (branch) {
+    branch.entries = [...state.path];
+    branch.ids = state.path.map((e) => e.id);
+  }
+  // rewinding clears a stop, in the generator and here
+  state.stopReason = null;
+  branchStops.set(state.currentBranch, null);
+  state.viewing = null;
+  refresh();
+}
+
+/** A token of a scenario as an id of the current source, if it is one. */
+function resolveToken(token: number | string): number | undefined {
+  if (typeof token === "string") return source.idOf(token);
+  const size = source instanceof ModelSource ? source.vocabSize : source.logits().length;
+  return Number.isInteger(token) && token >= 0 && token < size ? token : undefined;
+}
+
+/**
+ * Append `tokens` to the path on screen: a token the core chose is re-chosen by the core (same seed
+ * and draw, so the same token and trace); a forced one, or one the core would not choose under
+ * these settings, is forced. Stops at the first token that cannot be appended and says why.
+ */
+function replay(tokens: readonly ScenarioToken[], problems: string[], where: string): boolean {
+  for (const [i, token] of tokens.entries()) {
+    const id = resolveToken(token.token);
+    const at = `${where} ${t("url.token", { n: i + 1 })}`;
+    if (id === undefined) {
+      problems.push(t("url.badToken", { at, token: String(token.token) }));
+      return false;
+    }
+    if (finished()) {
+      problems.push(t("url.pastStop", { at }));
+      return false;
+    }
+    const before = state.path.length;
+    if (!token.forced && preview?.ok === true && preview.result.token === id) stepOnce();
+    else force(id);
+    if (state.path.length !== before + 1) {
+      problems.push(t("url.badToken", { at, token: String(token.token) }));
+      return false;
+    }
+  }
+  return true;
+}
+
+/** While a scenario replays, draw nothing (one render at the end). */
+let replaying = false;
+/** The lesson open in the lessons panel, and the page modes, as the URL records them. */
+const modes: PageModes = { lang: state.lang, lesson: null, projector: false, embed: false };
+
+/**
+ * Put the page in a scenario's exact state: input, every parameter, then the tokens of every path
+ * replayed through the core. Fields left out take their defaults (a lesson is reproducible).
+ */
+async function apply(wanted: ScenarioRequest): Promise<string[]> {
+  const problems: string[] = [];
+  pause();
+  const preset = findPreset(wanted.presetId ?? "") ?? (wanted.presetId === undefined ? findPreset(state.presetId) : undefined) ?? firstPreset;
+  state.presetId = preset.id;
+  state.prompt = wanted.prompt ?? preset.prompt;
+  state.params = { ...DEFAULT_PARAMS, ...wanted.params };
+  const kind = wanted.source ?? state.source;
+  if (kind === "model" && model === null) problems.push(t("url.noModel"));
+  state.source = kind === "model" && model !== null ? "model" : "manual";
+  source = state.source === "model" && model !== null ? model : new ManualSource(preset);
+  compareRun = null;
+  state.path = [];
+  state.branches = [{ ids: [], entries: [], parent: null, forkAt: 0 }];
+  state.currentBranch = 0;
+  branchStops.clear();
+  state.stopReason = null;
+  state.viewing = null;
+  syncLimits();
+  replaying = true;
+  try {
+    try {
+      await source.reset(state.prompt);
+    } catch {
+      refresh(); // the prompt error is shown; nothing can be replayed
+      return problems;
+    }
+    refresh();
+    if (!replay(wanted.path ?? [], problems, t("url.path", { n: 1 }))) return problems;
+    for (const [i, branch] of (wanted.branches ?? []).entries()) {
+      const parent = state.branches[branch.parent];
+      const first = branch.tokens[0];
+      const where = t("url.path", { n: i + 2 });
+      if (parent === undefined || first === undefined || branch.forkAt >= parent.entries.length) {
+        problems.push(t("url.badBranch", { at: where }));
+        break;
+      }
+      switchBranch(branch.parent);
+      state.viewing = branch.forkAt;
+      const id = resolveToken(first.token);
+      const count = state.branches.length;
+      if (id !== undefined) force(id);
+      if (id === undefined || state.branches.length !== count + 1) {
+        problems.push(t("url.badBranch", { at: where }));
+        break;
+      }
+      if (!replay(branch.tokens.slice(1), problems, where)) break;
+    }
+    const current = wanted.current ?? state.branches.length - 1;
+    if (wanted.branches !== undefined && current < state.branches.length && current !== state.currentBranch) switchBranch(current);
+    if (wanted.stopped === true) userStop();
+    if (wanted.viewing !== undefined && wanted.viewing !== null && wanted.viewing < state.path.length) state.viewing = wanted.viewing;
+  } finally {
+    replaying = false;
+    render();
+  }
+  return problems;
+}
+
+/** The page's state as a scenario (what a link records). */
+function snapshot(): Scenario {
+  const tokensOf = (entries: readonly PathEntry[]): ScenarioToken[] => entries.map((e) => ({ token: e.id, forced: e.forced }));
+  return {
+    source: state.source,
+    presetId: state.presetId,
+    prompt: state.prompt,
+    params: { ...state.params, stop: [...state.params.stop] },
+    path: tokensOf(state.branches[0]?.entries ?? []),
+    branches: state.branches.slice(1).map((b) => ({ parent: b.parent ?? 0, forkAt: b.forkAt, tokens: tokensOf(b.entries.slice(b.forkAt)) })),
+    current: state.currentBranch,
+    stopped: state.stopReason?.kind === "user",
+    viewing: state.viewing,
+  };
+}
+
+/** The model's next-token distribution after another prompt, on its own generator. */
+let glimpseGen: Generator | null = null;
+function glimpse(prompt: string, params: Params): Glimpse | string {
+  if (model === null) return t("url.noModel");
+  glimpseGen ??= model.spawnGenerator();
+  if (glimpseGen === null) return t("url.noModel");
+  try {
+    glimpseGen.setPrompt(prompt);
+    const out = runStep(glimpseGen.logits(), { ...stepConfig(params, [], 0, 0), trace_top: 64 });
+    if (!out.ok) return out.message;
+    const text = (id: number): string => visible(model?.tokenText(id) ?? "");
+    const byRaw = [...out.result.candidates].sort((a, b) => b.p_raw - a.p_raw);
+    return {
+      kept: out.result.candidates.filter((c) => c.kept).map((c) => ({ text: text(c.id), p: c.p })),
+      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw })),
+      keptCount: out.result.kept_count,
+      vocabSize: out.result.vocab_size,
+    };
+  } catch (err) {
+    return messageOf(err);
+  }
+}
+
+const renderListeners: Array<() => void> = [];
+
+const actions: Actions = {
+  apply,
+  snapshot,
+  step: stepOnce,
+  back,
+  reset,
+  togglePlay: () => (state.playing ? pause() : play()),
+  state: () => state,
+  preview: () => preview,
+  modelReady: () => model !== null,
+  onRender: (listener) => renderListeners.push(listener),
+  glimpse,
+  tokenText: (id) => visible(source.tokenText(id)),
+};
+
+const lessons = createLessons(actions, {
+  onLesson(id) {
+    modes.lesson = id;
+    render();
+  },
+});
+const projector = createProjector(actions, {
+  onChange(on) {
+    modes.projector = on;
+    render();
+  },
+});
 
 /** N draws of the next token (draw = 0 … N−1 of the seed), in chunks so the page stays responsive. */
 async function sampleN(n: number): Promise<void> {
@@ -455,6 +653,7 @@ function inspected(): InspectorInput | null {
 }
 
 function render(): void {
+  if (replaying) return;
   const input = inspected();
   controls.render(state.params);
   const prompt = el<HTMLTextAreaElement>("prompt");
@@ -488,6 +687,8 @@ function render(): void {
   el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
   el("generated").dataset["finished"] = String(finished());
   compare.render(compareRun, source instanceof ModelSource && source.promptError === null && !state.playing, !(source instanceof ModelSource), stopText);
+  if (document.body.dataset["ready"] === "true") writeUrl(scenarioQuery(snapshot(), { ...modes, lang: state.lang }));
+  for (const listener of renderListeners) listener();
 }
 
 function stopText(reason: StopReason): string {
@@ -527,7 +728,7 @@ function switchLang(next: Lang): void {
   state.lang = next;
   setLang(next);
   translateDocument();
-  writeUrl({ lang: next, source: state.source });
+  modes.lang = next;
   render();
 }
 
@@ -538,6 +739,9 @@ function wire(): void {
   el<HTMLButtonElement>("play").addEventListener("click", () => (state.playing ? pause() : play()));
   el<HTMLButtonElement>("stop").addEventListener("click", userStop);
   el<HTMLButtonElement>("reset").addEventListener("click", reset);
+  el<HTMLButtonElement>("url-notice-close").addEventListener("click", () => {
+    el("url-notice").hidden = true;
+  });
   el<HTMLButtonElement>("lang-toggle").addEventListener("click", () => switchLang(lang() === "zh" ? "en" : "zh"));
   const speed = el<HTMLInputElement>("speed");
   speed.value = String(state.tokensPerSecond);
@@ -563,6 +767,44 @@ function wire(): void {
     state.prompt = prompt.value;
     reset();
   });
+}
+
+/** One ignored field of the link, in words: field, value received, the rule it broke. */
+function problemText(problem: UrlProblem): string {
+  const rule = problem.rule;
+  let because: string;
+  switch (rule.kind) {
+    case "range":
+      because = t(rule.integer ? "url.rule.integer" : "url.rule.number", { min: rule.min, max: rule.max });
+      break;
+    case "oneOf":
+      because = t("url.rule.oneOf", { options: rule.options.join(", ") });
+      break;
+    case "tooLong":
+      because = t("url.rule.tooLong", { max: rule.max });
+      break;
+    case "tokens":
+      because = t("url.rule.tokens");
+      break;
+    case "unknown":
+      because = t("url.rule.unknown");
+      break;
+  }
+  return t("url.ignored", { field: problem.field, value: problem.value, rule: because });
+}
+
+/** What the link asked for and the page could not do (plain text; nothing from a URL is markup). */
+function showNotice(problems: readonly string[]): void {
+  const notice = el("url-notice");
+  notice.hidden = problems.length === 0;
+  const list = el("url-notice-list");
+  list.replaceChildren(
+    ...problems.map((text) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      return li;
+    }),
+  );
 }
 
 /** The loading line: what is loading and, for the model, a progress bar over the bytes received. */
@@ -611,7 +853,7 @@ async function boot(): Promise<void> {
   loadingText.textContent = t("loading.model");
   showProgress({ loaded: 0, total: null });
   try {
-    model = await loadModel({ weights: weightsUrl, tokenizer: tokenizerUrl }, showProgress);
+    model = await loadModel(MODEL_FILES, showProgress);
   } catch (err) {
     const alert = el("model-error");
     alert.hidden = false;
@@ -622,20 +864,35 @@ async function boot(): Promise<void> {
   layout?.removeAttribute("aria-busy");
   delete document.body.dataset["loading"];
   el<HTMLOptionElement>("source-model").disabled = model === null;
+  // the link's state, replayed exactly (its problems, field by field, in one visible notice)
+  const problems = urlProblems.map(problemText);
   const wanted: SourceKind = initialUrl.source ?? "model";
-  state.source = wanted === "model" && model !== null ? "model" : "manual";
-  if (state.source === "model" && model !== null) {
-    source = model;
-    syncLimits();
-    try {
-      await source.reset(state.prompt);
-    } catch {
-      // shown by refresh() through the source's prompt error
-    }
-  }
-  writeUrl({ lang: state.lang, source: state.source });
-  refresh();
+  problems.push(
+    ...(await apply({
+      source: wanted,
+      presetId: initialUrl.presetId ?? firstPreset.id,
+      prompt: initialUrl.prompt,
+      params: initialUrl.params,
+      path: initialUrl.path,
+      branches: initialUrl.branches,
+      current: initialUrl.current,
+      stopped: initialUrl.stopped,
+      viewing: initialUrl.viewing,
+    })),
+  );
+  showNotice(problems);
+  if (initialUrl.projector) projector.set(true);
+  if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, false);
+  installShortcuts(actions, {
+    toggleProjector: () => projector.toggle(),
+    toggleFullscreen: () => projector.toggleFullscreen(),
+    openLesson: (index) => {
+      const id = LESSON_IDS[index];
+      if (id !== undefined) lessons.open(id);
+    },
+  });
   document.body.dataset["ready"] = "true";
+  render();
 }
 
 void boot();

@@ -84,6 +84,21 @@ export const DEFAULT_PARAMS: Params = {
   stop: [],
 };
 
+/** Numeric parameters and the range a control (and so a link) can set. */
+export type NumericParam = Exclude<keyof Params, "strategy" | "engine" | "stop">;
+export const PARAM_LIMITS: Record<NumericParam, { min: number; max: number; integer: boolean }> = {
+  temperature: { min: 0, max: 2, integer: false },
+  top_k: { min: 0, max: 50, integer: true },
+  top_p: { min: 0.01, max: 1, integer: false },
+  min_p: { min: 0, max: 1, integer: false },
+  typical_p: { min: 0.01, max: 1, integer: false },
+  repetition_penalty: { min: 0.5, max: 2, integer: false },
+  frequency_penalty: { min: -2, max: 2, integer: false },
+  presence_penalty: { min: -2, max: 2, integer: false },
+  seed: { min: 0, max: 0xffffffff, integer: true },
+  max_new_tokens: { min: 1, max: 512, integer: true },
+};
+
 /** How many candidates each trace lists. */
 export const TRACE_TOP = 24;
 

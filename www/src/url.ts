@@ -1,26 +1,202 @@
-// The URL's share of the state. For now the language (?lang=zh|en) and the logits source
-// (?source=model|manual); the full shareable state
-// (issue 5) extends `readUrl`/`writeUrl` field by field.
+// The URL holds the whole state (scenario + page modes) so a link reproduces exactly what its author
+// saw. Reading is field by field: a malformed or hostile field falls back to its default and is
+// reported (field, value, rule) for a visible notice; nothing read here ever becomes markup.
 import type { Lang } from "./i18n/index";
-import type { SourceKind } from "./state";
+import type { Scenario, ScenarioBranch, ScenarioToken, PageModes } from "./scenario";
+import { PARAM_LIMITS } from "./state";
+import type { NumericParam, Params, SourceKind } from "./state";
+import type { Engine } from "./core";
 
-export interface UrlState {
-  lang: Lang | null;
-  source: SourceKind | null;
+/** Longest prompt a link may carry (the model reads at most 128 tokens anyway). */
+export const MAX_PROMPT_CHARS = 2000;
+/** Most tokens a link may replay over all its paths. */
+export const MAX_LINK_TOKENS = 4096;
+export const MAX_BRANCHES = 64;
+const ENGINES: readonly Engine[] = ["hf", "llama.cpp", "vllm"];
+
+/** Why one field of the link was ignored. `rule` is a message key's variables, filled by the view. */
+export interface UrlProblem {
+  field: string;
+  value: string;
+  rule: UrlRule;
+}
+export type UrlRule =
+  | { kind: "range"; min: number; max: number; integer: boolean }
+  | { kind: "oneOf"; options: readonly string[] }
+  | { kind: "tooLong"; max: number }
+  | { kind: "tokens" }
+  | { kind: "unknown" };
+
+/** What a link asked for: every field present and valid, or undefined. */
+export interface UrlRequest {
+  lang?: Lang;
+  source?: SourceKind;
+  presetId?: string;
+  prompt?: string;
+  params: Partial<Params>;
+  path?: ScenarioToken[];
+  branches?: ScenarioBranch[];
+  current?: number;
+  stopped?: boolean;
+  viewing?: number;
+  lesson?: string;
+  projector: boolean;
+  embed: boolean;
 }
 
-export function readUrl(search: string = location.search): UrlState {
-  const params = new URLSearchParams(search);
-  const lang = params.get("lang");
-  const source = params.get("source");
-  return { lang: lang === "zh" || lang === "en" ? lang : null, source: source === "model" || source === "manual" ? source : null };
+/** The keys this page writes and reads; anything else in a link is reported as unknown. */
+const KNOWN = new Set([
+  "lang", "source", "preset", "prompt", "strategy", "engine", "stop",
+  "path", "branch", "at", "stopped", "step", "lesson", "projector", "embed",
+  ...(Object.keys(PARAM_LIMITS) as NumericParam[]),
+]);
+
+/** Reads `?a=b…` (and `#embed`) field by field. `knownPreset`/`knownLesson` validate ids. */
+export function readUrl(
+  search: string,
+  hash: string,
+  known: { preset(id: string): boolean; lesson(id: string): boolean },
+): { request: UrlRequest; problems: UrlProblem[] } {
+  const query = new URLSearchParams(search);
+  const problems: UrlProblem[] = [];
+  const request: UrlRequest = { params: {}, projector: false, embed: false };
+  const bad = (field: string, value: string, rule: UrlRule): void => {
+    problems.push({ field, value: value.length > 40 ? `${value.slice(0, 40)}…` : value, rule });
+  };
+  const oneOf = <T extends string>(field: string, options: readonly T[]): T | undefined => {
+    const value = query.get(field);
+    if (value === null) return undefined;
+    if ((options as readonly string[]).includes(value)) return value as T;
+    bad(field, value, { kind: "oneOf", options });
+    return undefined;
+  };
+  const flag = (field: string): boolean => oneOf(field, ["0", "1"]) === "1";
+
+  for (const key of new Set(query.keys())) if (!KNOWN.has(key)) bad(key, query.get(key) ?? "", { kind: "unknown" });
+
+  request.lang = oneOf("lang", ["zh", "en"]);
+  request.source = oneOf("source", ["model", "manual"]);
+  const preset = query.get("preset");
+  if (preset !== null) {
+    if (known.preset(preset)) request.presetId = preset;
+    else bad("preset", preset, { kind: "unknown" });
+  }
+  const prompt = query.get("prompt");
+  if (prompt !== null) {
+    if (prompt.length <= MAX_PROMPT_CHARS) request.prompt = prompt;
+    else bad("prompt", prompt, { kind: "tooLong", max: MAX_PROMPT_CHARS });
+  }
+  const strategy = oneOf("strategy", ["sample", "greedy"]);
+  if (strategy !== undefined) request.params.strategy = strategy;
+  const engine = oneOf("engine", ENGINES);
+  if (engine !== undefined) request.params.engine = engine;
+  for (const [key, limit] of Object.entries(PARAM_LIMITS) as Array<[NumericParam, (typeof PARAM_LIMITS)[NumericParam]]>) {
+    const value = query.get(key);
+    if (value === null) continue;
+    const n = value.trim() === "" ? Number.NaN : Number(value);
+    if (Number.isFinite(n) && n >= limit.min && n <= limit.max && (!limit.integer || Number.isInteger(n))) {
+      request.params[key] = n;
+    } else {
+      bad(key, value, { kind: "range", ...limit });
+    }
+  }
+  const stops = query.getAll("stop");
+  if (stops.length > 0) {
+    if (stops.length <= 8 && stops.every((s) => s.length > 0 && s.length <= 64)) request.params.stop = stops;
+    else bad("stop", stops.join(" "), { kind: "tooLong", max: 64 });
+  }
+
+  let budget = MAX_LINK_TOKENS;
+  const path = query.get("path");
+  if (path !== null) {
+    const tokens = parseTokens(path, budget);
+    if (tokens === null) bad("path", path, { kind: "tokens" });
+    else {
+      request.path = tokens;
+      budget -= tokens.length;
+    }
+  }
+  const branches: ScenarioBranch[] = [];
+  for (const text of query.getAll("branch")) {
+    const match = /^(\d{1,4})_(\d{1,4})_(.*)$/.exec(text);
+    const tokens = match === null ? null : parseTokens(match[3] ?? "", budget);
+    if (match === null || tokens === null || branches.length >= MAX_BRANCHES) {
+      bad("branch", text, { kind: "tokens" });
+      break; // later paths may hang off this one: stop here
+    }
+    branches.push({ parent: Number(match[1]), forkAt: Number(match[2]), tokens });
+    budget -= tokens.length;
+  }
+  if (branches.length > 0) request.branches = branches;
+  const at = query.get("at");
+  if (at !== null) {
+    const n = Number(at);
+    if (/^\d{1,4}$/.test(at) && n <= branches.length) request.current = n;
+    else bad("at", at, { kind: "range", min: 0, max: branches.length, integer: true });
+  }
+  request.stopped = flag("stopped");
+  const step = query.get("step");
+  if (step !== null) {
+    if (/^\d{1,5}$/.test(step) && Number(step) >= 1) request.viewing = Number(step) - 1;
+    else bad("step", step, { kind: "range", min: 1, max: MAX_LINK_TOKENS, integer: true });
+  }
+  const lesson = query.get("lesson");
+  if (lesson !== null) {
+    if (known.lesson(lesson)) request.lesson = lesson;
+    else bad("lesson", lesson, { kind: "unknown" });
+  }
+  request.projector = flag("projector");
+  request.embed = flag("embed") || hash.replace(/^#/, "").split("&").includes("embed");
+  return { request, problems };
 }
 
-export function writeUrl(state: { lang: Lang; source: SourceKind }): void {
+/** `12.34f.56` → tokens (`f` = forced); null if malformed or over `budget` tokens. */
+function parseTokens(text: string, budget: number): ScenarioToken[] | null {
+  if (text === "") return [];
+  const parts = text.split(".");
+  if (parts.length > budget) return null;
+  const tokens: ScenarioToken[] = [];
+  for (const part of parts) {
+    const match = /^(\d{1,7})(f?)$/.exec(part);
+    if (match === null) return null;
+    tokens.push({ token: Number(match[1]), forced: match[2] === "f" });
+  }
+  return tokens;
+}
+
+function formatTokens(tokens: readonly ScenarioToken[]): string {
+  return tokens.map((t) => `${t.token}${t.forced ? "f" : ""}`).join(".");
+}
+
+/** The query string for a scenario and the page's modes (every parameter written out explicitly). */
+export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchParams {
+  const query = new URLSearchParams();
+  query.set("lang", modes.lang);
+  query.set("source", scenario.source);
+  query.set("preset", scenario.presetId);
+  query.set("prompt", scenario.prompt);
+  const p = scenario.params;
+  query.set("strategy", p.strategy);
+  query.set("engine", p.engine);
+  for (const key of Object.keys(PARAM_LIMITS) as NumericParam[]) query.set(key, String(p[key]));
+  for (const s of p.stop) query.append("stop", s);
+  if (scenario.path.length > 0) query.set("path", formatTokens(scenario.path));
+  for (const b of scenario.branches) query.append("branch", `${b.parent}_${b.forkAt}_${formatTokens(b.tokens)}`);
+  if (scenario.current !== 0) query.set("at", String(scenario.current));
+  if (scenario.stopped) query.set("stopped", "1");
+  if (scenario.viewing !== null) query.set("step", String(scenario.viewing + 1));
+  if (modes.lesson !== null) query.set("lesson", modes.lesson);
+  if (modes.projector) query.set("projector", "1");
+  if (modes.embed) query.set("embed", "1");
+  return query;
+}
+
+/** Keep the address bar in step with the page (no history entry per change). */
+export function writeUrl(query: URLSearchParams): void {
   const url = new URL(location.href);
-  url.searchParams.set("lang", state.lang);
-  url.searchParams.set("source", state.source);
-  history.replaceState(null, "", url);
+  url.search = query.toString();
+  url.hash = "";
+  if (url.href !== location.href) history.replaceState(null, "", url);
 }
 
 /** The browser's preference: Chinese if its first language is Chinese. */

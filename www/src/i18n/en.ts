@@ -1,4 +1,8 @@
 // English interface text. Keys are shared with zh.ts (the type makes a missing key a compile error).
+// Larger features keep their text in their own pair of files (e.g. lessons.en.ts / lessons.zh.ts).
+import { lessonsEn } from "./lessons.en";
+import { projectorEn } from "./projector.en";
+import { shareEn } from "./share.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -141,6 +145,9 @@ export const en = {
   "compare.manual": "Comparison needs the embedded model: the hand-made tables are a lookup of a few tokens, not a model that writes. Switch the logits source to the embedded model.",
   "compare.chipTitle": "{token}: p = {p} when chosen (the model alone, at T = 1: {raw})",
   "footer.note": "All decoding maths runs in the WebAssembly core; this page only draws its trace. No network requests.",
+  ...shareEn,
+  ...lessonsEn,
+  ...projectorEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

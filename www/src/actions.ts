@@ -1,0 +1,41 @@
+// What views beyond the playground itself (lessons, projector mode, keyboard, share dialog) may ask
+// of the page. main.ts implements it; views receive it and never reach into the page's internals.
+import type { StepOutcome } from "./core";
+import type { Scenario, ScenarioRequest } from "./scenario";
+import type { AppState, Params } from "./state";
+
+/** The next-token distribution of another prompt (the page's own path is untouched). */
+export interface Glimpse {
+  /** Candidates kept by decoding, most likely first: display text and final probability. */
+  kept: Array<{ text: string; p: number }>;
+  /** The top candidates before any filtering: display text and softmax probability. */
+  top: Array<{ text: string; p: number }>;
+  /** How many candidates decoding keeps (may exceed `kept.length`, which is capped by the trace). */
+  keptCount: number;
+  vocabSize: number;
+}
+
+export interface Actions {
+  /** Put the page in `scenario`'s exact state (replays its tokens); resolves with any problems. */
+  apply(scenario: ScenarioRequest): Promise<string[]>;
+  /** The page's state as a complete scenario. */
+  snapshot(): Scenario;
+  /** One decoding step; false if it could not step (finished, blocked, error). */
+  step(): boolean;
+  /** Drop the last generated token (and its trace). */
+  back(): void;
+  reset(): void;
+  togglePlay(): void;
+  /** Read-only view of the state (do not mutate). */
+  state(): Readonly<AppState>;
+  /** The trace of the next step under the current settings, if any. */
+  preview(): StepOutcome | null;
+  /** Whether the embedded model is loaded (lessons with the model need it). */
+  modelReady(): boolean;
+  /** Called after every render. */
+  onRender(listener: () => void): void;
+  /** The next-token distribution after `prompt` under `params`, on a separate generator (model only). */
+  glimpse(prompt: string, params: Params): Glimpse | string;
+  /** Display text of a token id in the current source. */
+  tokenText(id: number): string;
+}
