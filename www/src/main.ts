@@ -19,6 +19,7 @@ import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
 import { createLessons } from "./views/lessons";
 import { createProjector } from "./views/projector";
+import { createShare } from "./views/share";
 import type { PageModes, Scenario, ScenarioRequest, ScenarioToken } from "./scenario";
 import { COMPARE_SETTINGS, createCompare } from "./views/compare";
 import type { CompareColumn, CompareRun, CompareToken } from "./views/compare";
@@ -37,6 +38,8 @@ const { request: initialUrl, problems: urlProblems } = readUrl(location.search, 
   lesson: isLessonId,
 });
 const initialLang: Lang = initialUrl.lang ?? browserLang();
+// embed mode (?embed=1 or #embed): minimal chrome for an iframe, set before the first paint
+if (initialUrl.embed) document.body.dataset["embed"] = "true";
 setLang(initialLang);
 const foundPreset = PRESETS.find((p) => p.lang === initialLang) ?? PRESETS[0];
 if (foundPreset === undefined) throw new Error("no presets");
@@ -475,7 +478,7 @@ function replay(tokens: readonly ScenarioToken[], problems: string[], where: str
 /** While a scenario replays, draw nothing (one render at the end). */
 let replaying = false;
 /** The lesson open in the lessons panel, and the page modes, as the URL records them. */
-const modes: PageModes = { lang: state.lang, lesson: null, projector: false, embed: false };
+const modes: PageModes = { lang: state.lang, lesson: null, projector: false, embed: initialUrl.embed };
 
 /**
  * Put the page in a scenario's exact state: input, every parameter, then the tokens of every path
@@ -602,6 +605,14 @@ const lessons = createLessons(actions, {
     render();
   },
 });
+const share = createShare(() => ({ query: pageQuery(false), title: state.prompt }));
+
+/** The query for the page's state; `forAddressBar` keeps the page's own modes (embed, projector). */
+function pageQuery(forAddressBar: boolean): URLSearchParams {
+  const query = scenarioQuery(snapshot(), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector });
+  return query;
+}
+
 const projector = createProjector(actions, {
   onChange(on) {
     modes.projector = on;
@@ -687,7 +698,14 @@ function render(): void {
   el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
   el("generated").dataset["finished"] = String(finished());
   compare.render(compareRun, source instanceof ModelSource && source.promptError === null && !state.playing, !(source instanceof ModelSource), stopText);
-  if (document.body.dataset["ready"] === "true") writeUrl(scenarioQuery(snapshot(), { ...modes, lang: state.lang }));
+  if (document.body.dataset["ready"] === "true") {
+    const query = pageQuery(true);
+    writeUrl(query);
+    // embed mode's way out: the same state in a full page
+    const full = new URLSearchParams(query);
+    full.delete("embed");
+    el<HTMLAnchorElement>("open-full").href = `?${full.toString()}`;
+  }
   for (const listener of renderListeners) listener();
 }
 
@@ -739,6 +757,7 @@ function wire(): void {
   el<HTMLButtonElement>("play").addEventListener("click", () => (state.playing ? pause() : play()));
   el<HTMLButtonElement>("stop").addEventListener("click", userStop);
   el<HTMLButtonElement>("reset").addEventListener("click", reset);
+  el<HTMLButtonElement>("share-open").addEventListener("click", () => share.open());
   el<HTMLButtonElement>("url-notice-close").addEventListener("click", () => {
     el("url-notice").hidden = true;
   });

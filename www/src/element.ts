@@ -1,0 +1,73 @@
+// <nexttoken-playground>: the playground for course pages that include this one script
+// (dist/nexttoken-element.js, next to the page). It shows the page in embed mode in a sandboxed
+// iframe whose URL carries the element's attributes, so the same link rules (and the same
+// field-by-field checking) apply, and the course page's styles and scripts never mix with ours.
+//
+//   <script src="https://example.org/nexttoken/nexttoken-element.js"></script>
+//
+// A classic script (not a module), so a course page on another origin can include it without CORS.
+//   <nexttoken-playground preset="react-zh" prompt="React 是一个用于构建" strategy="greedy" seed="7" lang="zh">
+//   </nexttoken-playground>
+
+/** Attributes passed through to the page's URL (HF/OpenAI parameter names). */
+export const ELEMENT_ATTRIBUTES = [
+  "lang", "source", "preset", "prompt", "lesson", "strategy", "engine", "seed", "temperature", "top_k",
+  "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty",
+  "max_new_tokens", "path",
+] as const;
+
+/** The page's address for an element's attributes: always embed mode. */
+export function embedUrl(page: URL, attributes: (name: string) => string | null): URL {
+  const url = new URL(page.href);
+  url.search = "";
+  for (const name of ELEMENT_ATTRIBUTES) {
+    // `top-p` reads as well as `top_p`: HTML authors write hyphens
+    const value = attributes(name) ?? attributes(name.replace(/_/g, "-"));
+    if (value !== null) url.searchParams.set(name, value);
+  }
+  url.searchParams.set("embed", "1");
+  return url;
+}
+
+/** Where this script was loaded from: the page sits next to it. Read while the script first runs. */
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? location.href;
+
+class NextTokenPlayground extends HTMLElement {
+  static get observedAttributes(): string[] {
+    return [...ELEMENT_ATTRIBUTES, ...ELEMENT_ATTRIBUTES.map((n) => n.replace(/_/g, "-")), "height", "title"];
+  }
+
+  private readonly frame: HTMLIFrameElement;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: "open" });
+    const style = document.createElement("style");
+    style.textContent = ":host{display:block;min-width:280px}iframe{display:block;width:100%;border:0;border-radius:8px}";
+    this.frame = document.createElement("iframe");
+    this.frame.setAttribute("allow", "fullscreen; clipboard-write");
+    this.frame.setAttribute("loading", "lazy");
+    root.append(style, this.frame);
+  }
+
+  connectedCallback(): void {
+    this.update();
+  }
+
+  attributeChangedCallback(): void {
+    if (this.isConnected) this.update();
+  }
+
+  private update(): void {
+    const page = new URL("./index.html", scriptUrl);
+    const src = embedUrl(page, (name) => this.getAttribute(name)).href;
+    if (this.frame.src !== src) this.frame.src = src;
+    const height = Number(this.getAttribute("height") ?? "640");
+    this.frame.style.height = `${Number.isFinite(height) && height >= 240 ? height : 640}px`;
+    this.frame.title = this.getAttribute("title") ?? "nexttoken";
+  }
+}
+
+if (customElements.get("nexttoken-playground") === undefined) {
+  customElements.define("nexttoken-playground", NextTokenPlayground);
+}
