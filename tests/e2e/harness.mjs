@@ -80,9 +80,9 @@ export async function launch() {
 export async function openPage(
   browser,
   baseUrl,
-  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true } = {},
+  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true, locale = "en-US" } = {},
 ) {
-  const context = await browser.newContext({ viewport, reducedMotion, locale: "en-US" });
+  const context = await browser.newContext({ viewport, reducedMotion, locale });
   const page = await context.newPage();
   const problems = { console: [], foreign: [] };
   const origin = new URL(baseUrl).origin;

@@ -3,7 +3,7 @@
 import { initCore, messageOf, runStep } from "./core";
 import type { Candidate, GeneratedToken, Generator, StepOutcome, StepResult } from "./core";
 import { bytesLabel, bytesSize, visible } from "./format";
-import { lang, setLang, t, translateDocument } from "./i18n/index";
+import { coreMessage, lang, setLang, t, translateDocument } from "./i18n/index";
 import type { Lang } from "./i18n/index";
 import { MODEL_FILES } from "./payload";
 import { findPreset, PRESETS } from "./presets";
@@ -680,7 +680,7 @@ function render(): void {
   error.hidden = preview === null || preview.ok;
   if (preview !== null && !preview.ok) {
     const prefix = source instanceof ModelSource && source.promptError !== null ? t("error.prompt") : t("error.prefix");
-    error.textContent = `${prefix} ${preview.message}`;
+    error.textContent = `${prefix} ${coreMessage(preview.message)}`;
   }
   el<HTMLFormElement>("force-form").hidden = input === null;
 
@@ -876,7 +876,7 @@ async function boot(): Promise<void> {
   } catch (err) {
     const alert = el("model-error");
     alert.hidden = false;
-    alert.textContent = t("model.failed", { message: messageOf(err) });
+    alert.textContent = t("model.failed", { message: coreMessage(messageOf(err)) });
   }
   el("loading").hidden = true;
   layout?.removeAttribute("inert");

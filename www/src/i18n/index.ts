@@ -40,3 +40,29 @@ export function translateDocument(root: ParentNode = document): void {
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
   document.title = t("doc.title");
 }
+
+/**
+ * A message from the wasm core or the model, in the page's language. The core words its errors in
+ * English in a fixed, tested shape (field first, then the rule, then the value received), so the
+ * Chinese page rewrites those shapes; anything else is shown as the core said it.
+ */
+export function coreMessage(message: string): string {
+  if (current !== "zh") return message;
+  const rules: Array<[RegExp, (...m: string[]) => string]> = [
+    [/^prompt must contain at least one character$/, () => "提示词至少要有一个字符"],
+    [/^prompt must be at most (\d+) tokens, got (\d+)$/, (n, got) => `提示词最多 ${n} 个 Token，现在有 ${got} 个`],
+    [/^the context is full \((\d+) tokens\)$/, (n) => `上下文已满（${n} 个 Token）`],
+    [/^generation has stopped \((.+)\); rewind or set a new prompt$/, (why) => `生成已经停止（${why}）；请回退或重新设置提示词`],
+    [/^(\S+) must leave at least one token, but removed every remaining one$/, (stage) => `${stage} 必须至少保留一个 Token，但它去掉了剩下的全部候选`],
+    [/^(\S+) has no stage in engine "(.+)"; leave it at (.+)$/, (field, engine, off) => `引擎「${engine}」没有 ${field} 这一步；请把它保持为 ${off}`],
+    [/^logits must contain at least one finite value, got all -inf$/, () => "logits 至少要有一个有限值，现在全部是 -inf"],
+    [/^logits\[(\d+)\] overflows float32 after (\S+); use a penalty closer to its off value$/, (i, stage) => `logits[${i}] 经过 ${stage} 后超出 float32 范围；请把惩罚参数调得更接近关闭值`],
+    [/^unknown key "(.+)" in config$/, (key) => `配置里有未知的键「${key}」`],
+    [/^(\S+) must be (.+), got (.+)$/, (field, allowed, got) => `${field} 应为 ${allowed}，实际为 ${got}`],
+  ];
+  for (const [pattern, say] of rules) {
+    const match = pattern.exec(message);
+    if (match !== null) return say(...match.slice(1).map((s) => s ?? ""));
+  }
+  return message;
+}

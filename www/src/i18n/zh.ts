@@ -45,7 +45,7 @@ export const zh: Record<MessageKey, string> = {
   "strategy.sample": "采样（sampling）",
   "strategy.greedy": "贪心（greedy）",
   "temperature.label": "温度",
-  "temperature.hint": "0 = greedy",
+  "temperature.hint": "0 = greedy（贪心）",
   "topk.label": "Top-k",
   "topk.hint": "0 = 关闭",
   "topp.label": "Top-p",

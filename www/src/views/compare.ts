@@ -2,7 +2,7 @@
 // side, each token a chip tinted by the probability it had when chosen. The tokens come from a
 // separate wasm Generator (main.ts), so the main text never changes; this view only draws them.
 import { chipParts, percent } from "../format";
-import { t } from "../i18n/index";
+import { coreMessage, t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import type { Params, StopReason } from "../state";
 import { el } from "./controls";
@@ -118,7 +118,7 @@ export function createCompare(handlers: { onRun(): void }): {
           const stop = document.createElement("p");
           stop.className = "stop-reason compare-stop";
           stop.textContent =
-            column.error !== null ? `${t("error.prefix")} ${column.error}` : column.stop === null ? "" : stopText(column.stop);
+            column.error !== null ? `${t("error.prefix")} ${coreMessage(column.error)}` : column.stop === null ? "" : stopText(column.stop);
           section.append(heading, list, stop);
           return section;
         }),
