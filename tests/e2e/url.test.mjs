@@ -97,3 +97,49 @@ describe("URL state", () => {
     await context.close();
   });
 });
+
+describe("URL state under random input", () => {
+  /** A small seeded PRNG (mulberry32), so a failure names a reproducible case. */
+  function rng(seed) {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const KEYS = ["lang", "source", "preset", "prompt", "strategy", "engine", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty", "seed", "max_new_tokens", "stop", "path", "branch", "at", "stopped", "step", "lesson", "projector", "embed", "x"];
+  const VALUES = ["", "0", "1", "-1", "0.5", "1e309", "NaN", "Infinity", "-0", "4294967296", "zh", "en", "model", "manual", "greedy", "hf", "vllm", "react-zh", "exp3",
+    "<script>alert(1)</script>", "\u0000", "💥".repeat(300), "a".repeat(5000), "1.2.3f.4", "0_0_1f.2", "0_9_1f", "99999999", "3.x", "1f.1f.1f", "%E4%B8"];
+  function randomQuery(next) {
+    const parts = [];
+    const n = 1 + Math.floor(next() * 8);
+    for (let i = 0; i < n; i++) {
+      const key = KEYS[Math.floor(next() * KEYS.length)];
+      let value = VALUES[Math.floor(next() * VALUES.length)];
+      if (key === "path" || key === "branch") {
+        const ids = Array.from({ length: Math.floor(next() * 6) }, () => `${Math.floor(next() * 9000)}${next() < 0.3 ? "f" : ""}`).join(".");
+        value = key === "branch" ? `${Math.floor(next() * 3)}_${Math.floor(next() * 4)}_${ids}` : ids;
+      }
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
+    }
+    return `?${parts.join("&")}`;
+  }
+
+  test("random links never break the page, and the link the page then writes reads back cleanly", async () => {
+    const next = rng(20261130);
+    const { page, context, problems } = await open("?lang=en");
+    for (let i = 0; i < 12; i++) {
+      const q = randomQuery(next);
+      await page.goto(`${new URL(page.url()).origin}/${q}`);
+      await page.waitForSelector("body[data-ready='true']");
+      assert.deepEqual(problems.console, [], `case ${i}: ${q}`);
+      // whatever was asked, the page's own address is always a clean link
+      const own = page.url();
+      await page.goto(own);
+      await page.waitForSelector("body[data-ready='true']");
+      assert.ok(await page.locator("#url-notice").isHidden(), `case ${i}: the page wrote a link it cannot read: ${own}`);
+    }
+    await context.close();
+  });
+});
