@@ -29,7 +29,8 @@ wasm: setup
 	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
 	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'
 
-# The static site (TypeScript checked, then bundled by Vite with the wasm) in dist/.
+# The static site (TypeScript checked, then bundled by Vite with the wasm) in dist/, and the same
+# page as one self-contained file for use from disk, dist/nexttoken.html (www/scripts/single-file.mjs).
 dist: wasm
 	cd www && npm run build
 

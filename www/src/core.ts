@@ -1,8 +1,9 @@
 // The only importer of ../pkg: loads the wasm decoding core and turns its thrown Errors into values,
 // so every view receives either a trace or a message and never has to catch. The embedded model's
 // `Generator` is created here too; `source.ts` wraps it behind the page's `Source` interface.
-import init, { Generator, step } from "../pkg/nexttoken.js";
+import init, { Generator, initSync, step } from "../pkg/nexttoken.js";
 import type { StepConfig, StepResult } from "../pkg/nexttoken.js";
+import { INLINE, wasmBytes } from "./payload";
 
 export type {
   Candidate,
@@ -19,10 +20,19 @@ export type StepOutcome = { ok: true; result: StepResult } | { ok: false; messag
 
 let ready: Promise<void> | null = null;
 
-/** Loads and instantiates the wasm module once. */
+/**
+ * Loads and instantiates the wasm module once: fetched next to the page, or (single-file build)
+ * compiled from the bytes inside it, with no request.
+ */
 export function initCore(): Promise<void> {
-  ready ??= init().then(() => undefined);
+  ready ??= INLINE ? Promise.resolve().then(() => void initSync({ module: inlineWasm() })) : init().then(() => undefined);
   return ready;
+}
+
+function inlineWasm(): Uint8Array {
+  const bytes = wasmBytes();
+  if (bytes === null) throw new Error("the page carries no wasm module");
+  return bytes;
 }
 
 /** One decoding step through the core; a bad config comes back as `{ ok: false, message }`. */

@@ -4,6 +4,7 @@
 import { createGenerator, messageOf } from "./core";
 import type { GeneratedToken, Generator, StepConfig } from "./core";
 import { isByteToken, tokenLabel } from "./format";
+import type { ModelFiles } from "./payload";
 import type { LogitTable, ManualPreset } from "./presets";
 
 export interface Source {
@@ -320,11 +321,17 @@ async function fetchBytes(url: string, onBytes: (delta: number) => void, onTotal
   return out;
 }
 
-/** Load the bundled weights and tokenizer (after `initCore`), reporting bytes as they arrive. */
-export async function loadModel(
-  urls: { weights: string; tokenizer: string },
-  onProgress: (progress: LoadProgress) => void,
-): Promise<ModelSource> {
+/**
+ * Load the bundled weights and tokenizer (after `initCore`), reporting bytes as they arrive. When
+ * the page carries them (single-file build) nothing is fetched and progress is complete at once.
+ */
+export async function loadModel(files: ModelFiles, onProgress: (progress: LoadProgress) => void): Promise<ModelSource> {
+  if (files.inline) {
+    const weights = files.weights();
+    const size = weights.length + files.tokenizerJson.length;
+    onProgress({ loaded: size, total: size });
+    return modelSource(weights, files.tokenizerJson);
+  }
   let loaded = 0;
   const totals: Array<number | null | undefined> = [undefined, undefined];
   const report = (): void => {
@@ -337,15 +344,18 @@ export async function loadModel(
     report();
   };
   const [weights, tokenizer] = await Promise.all([
-    fetchBytes(urls.weights, bytes, (n) => {
+    fetchBytes(files.weightsUrl, bytes, (n) => {
       totals[0] = n;
       report();
     }),
-    fetchBytes(urls.tokenizer, bytes, (n) => {
+    fetchBytes(files.tokenizerUrl, bytes, (n) => {
       totals[1] = n;
       report();
     }),
   ]);
-  const tokenizerJson = new TextDecoder().decode(tokenizer);
+  return modelSource(weights, new TextDecoder().decode(tokenizer));
+}
+
+function modelSource(weights: Uint8Array, tokenizerJson: string): ModelSource {
   return new ModelSource(createGenerator(weights, tokenizerJson), () => createGenerator(weights, tokenizerJson));
 }
