@@ -12,7 +12,9 @@ export function percent(p: number): string {
 export function num(x: number | null, digits = 2): string {
   if (x === null) return "−∞";
   if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
-  const s = x.toFixed(digits).replace(/\.?0+$/, "");
+  const fixed = x.toFixed(digits);
+  // trailing zeros are trimmed after a decimal point only (10 stays 10, 0 stays 0)
+  const s = fixed.includes(".") ? fixed.replace(/\.?0+$/, "") : fixed;
   return (s === "-0" ? "0" : s).replace(/^-/, "−");
 }
 

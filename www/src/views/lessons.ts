@@ -1,7 +1,18 @@
-// The lessons panel (placeholder until the lessons land): guided versions of the chapter's experiments,
-// misconceptions and self-test questions, each one click that sets every parameter and the seed.
+// The lessons panel: guided versions of the chapter's experiments, misconceptions and self-test
+// questions, each one click that sets every parameter and the seed (so the same click gives the same
+// tokens). It drives the page only through `Actions` and redraws after every page render.
 import type { Actions } from "../actions";
+import { messageOf } from "../core";
+import { lang, t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
+import { LESSON_IDS } from "../lessons/catalog";
 import type { LessonId } from "../lessons/catalog";
+import { greedyByHand, samplingByHand, topPCount } from "../lessons/experiments";
+import { button, h } from "../lessons/kit";
+import type { Lesson, LessonEnv } from "../lessons/kit";
+import { greedyNotAlwaysBest, logitsNotProbabilities, noPlan, paramsDoNotFixFacts, temperatureNotSmarter, topKIsNotTopP } from "../lessons/myths";
+import { selfTest } from "../lessons/quiz";
+import { el } from "./controls";
 
 export interface Lessons {
   /** Open a lesson (null closes the panel); `setUp` false keeps the page's state (a link restores it). */
@@ -9,13 +20,178 @@ export interface Lessons {
   current(): LessonId | null;
 }
 
-export function createLessons(_actions: Actions, handlers: { onLesson(id: LessonId | null): void }): Lessons {
+const title = (id: LessonId): MessageKey => `lesson.${id}.title` as MessageKey;
+const short = (id: LessonId): MessageKey => `lesson.${id}.short` as MessageKey;
+
+/** How long a control stays lit after a lesson points at it. */
+const HIGHLIGHT_MS = 4000;
+
+export function createLessons(actions: Actions, handlers: { onLesson(id: LessonId | null): void }): Lessons {
+  const section = el<HTMLElement>("lessons");
+  const list = el<HTMLOListElement>("lesson-list");
+  const body = el<HTMLDivElement>("lesson-body");
+  const toggle = el<HTMLButtonElement>("lessons-toggle");
+  const lessons: Record<LessonId, Lesson> = {
+    exp1: greedyByHand(),
+    exp2: samplingByHand(),
+    exp3: topPCount(),
+    myth1: noPlan(),
+    myth2: logitsNotProbabilities(),
+    myth3: temperatureNotSmarter(),
+    myth4: greedyNotAlwaysBest(),
+    myth5: topKIsNotTopP(),
+    myth6: paramsDoNotFixFacts(),
+    quiz: selfTest(),
+  };
   let current: LessonId | null = null;
+  let update: (() => void) | null = null;
+  /** The lesson and language the body was built for. */
+  let builtFor = "";
+  /** Page changes in flight (a lesson's set-up, a draw); buttons inside a lesson wait for them. */
+  let pending = 0;
+  let chain: Promise<void> = Promise.resolve();
+  /** null = automatic: collapsed in embed mode, open otherwise. */
+  let collapsed: boolean | null = null;
+  let lit: { node: HTMLElement; timer: number } | null = null;
+  /** The language the lesson list was drawn in (redrawn only when it changes, so focus stays). */
+  let navLang = "";
+  /** Move focus to the lesson's heading after the next build (its button was inside the old body). */
+  let focusTitle = false;
+  const status = h("p", { class: "lesson-error", attrs: { role: "alert" } });
+
+  const env: LessonEnv = {
+    actions,
+    highlight,
+    run: (task) => enqueue(task, false),
+    update: () => update?.(),
+  };
+
+  function enqueue(task: () => Promise<void> | void, always: boolean): void {
+    if (pending > 0 && !always) return;
+    pending++;
+    section.setAttribute("aria-busy", "true");
+    chain = chain
+      .then(task)
+      .then(
+        () => {
+          status.textContent = "";
+        },
+        (err: unknown) => {
+          status.textContent = messageOf(err);
+        },
+      )
+      .finally(() => {
+        pending--;
+        if (pending === 0) section.removeAttribute("aria-busy");
+        render();
+      });
+  }
+
+  function highlight(selector: string): void {
+    const node = document.querySelector(selector);
+    if (!(node instanceof HTMLElement)) return;
+    const details = node.closest("details");
+    if (details !== null) details.open = true;
+    if (lit !== null) {
+      window.clearTimeout(lit.timer);
+      lit.node.classList.remove("lesson-highlight");
+    }
+    if (!node.matches("button, input, select, textarea, a[href], [tabindex]")) node.tabIndex = -1;
+    node.classList.add("lesson-highlight");
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    node.focus({ preventScroll: true });
+    node.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
+    lit = { node, timer: window.setTimeout(() => node.classList.remove("lesson-highlight"), HIGHLIGHT_MS) };
+  }
+
+  function isCollapsed(): boolean {
+    if (collapsed !== null) return collapsed;
+    const embed = document.body.dataset["embed"];
+    return embed !== undefined && embed !== "false";
+  }
+
+  function drawNav(): void {
+    list.replaceChildren(
+      ...LESSON_IDS.map((id, i) => {
+        const b = button(t(short(id)), () => open(id));
+        b.dataset["lesson"] = id;
+        b.title = i < 9 ? t("lesson.key", { title: t(title(id)), key: i + 1 }) : t(title(id));
+        return h("li", {}, b);
+      }),
+    );
+  }
+
+  function build(): void {
+    builtFor = `${current ?? ""}|${lang()}`;
+    if (navLang !== lang()) drawNav();
+    navLang = lang();
+    if (current === null) {
+      update = null;
+      body.replaceChildren(h("p", { class: "lesson-text" }, t("lesson.none")));
+      return;
+    }
+    const id = current;
+    const again = button(t("lesson.again"), () => open(id));
+    const close = button(t("lesson.close"), () => open(null), "small quiet");
+    close.setAttribute("aria-label", t("lesson.closeName"));
+    const content = h("div", { class: "lesson-content" });
+    const noModel = actions.modelReady() ? null : h("p", { class: "lesson-hint" }, t("lesson.noModel"));
+    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), again, close), noModel ?? "", content, status);
+    update = lessons[id].build(content, env);
+  }
+
+  function render(): void {
+    if (builtFor !== `${current ?? ""}|${lang()}`) {
+      build();
+      if (focusTitle) {
+        focusTitle = false;
+        const heading = document.getElementById("lesson-title");
+        heading?.setAttribute("tabindex", "-1");
+        (heading ?? list.querySelector("button"))?.focus();
+      }
+    }
+    section.dataset["open"] = String(current !== null);
+    for (const b of list.querySelectorAll<HTMLButtonElement>("button[data-lesson]")) {
+      if (b.dataset["lesson"] === current) b.setAttribute("aria-current", "true");
+      else b.removeAttribute("aria-current");
+    }
+    const folded = isCollapsed();
+    section.dataset["collapsed"] = String(folded);
+    body.hidden = folded;
+    toggle.setAttribute("aria-expanded", String(!folded));
+    toggle.textContent = folded ? t("lesson.expand") : t("lesson.collapse");
+    toggle.setAttribute("aria-label", folded ? t("lesson.expandName") : t("lesson.collapseName"));
+    update?.();
+  }
+
+  toggle.addEventListener("click", () => {
+    collapsed = !isCollapsed();
+    render();
+  });
+  actions.onRender(render);
+
+  function open(id: LessonId | null, setUp = true): void {
+    // a button inside the old body (again, close) disappears: focus goes to the new heading
+    focusTitle = body.contains(document.activeElement);
+    current = id;
+    if (id !== null && collapsed === true) collapsed = false;
+    handlers.onLesson(id);
+    render();
+    if (id === null) return;
+    // a link to a lesson whose page is on another prompt (e.g. a hand-written ?lesson=exp1) is set up
+    const wanted = lessons[id].prompts;
+    if (!setUp && (wanted === undefined || wanted.includes(actions.state().prompt))) return;
+    const inBody = focusTitle;
+    enqueue(async () => {
+      await lessons[id].setUp(actions);
+      // the lesson's own state was reset: draw it afresh
+      builtFor = "";
+      focusTitle = inBody;
+    }, true);
+  }
+
   return {
-    open(id) {
-      current = id;
-      handlers.onLesson(id);
-    },
+    open,
     current: () => current,
   };
 }

@@ -1,0 +1,216 @@
+// The chapter's three small experiments (小实验), as lessons: greedy by hand, sampling by hand, and
+// top-p keeping a different number of candidates for a peaked and a flat distribution.
+import type { Actions, Glimpse } from "../actions";
+import { num, percent } from "../format";
+import { t } from "../i18n/index";
+import type { Params } from "../state";
+import { bars, button, generatedText, glimpseCache, h, keyed, para, pointer } from "./kit";
+import type { Bar, Lesson } from "./kit";
+
+export const REACT_PROMPT = "React 是一个用于构建";
+export const CAPITAL_PROMPT = "中国的首都是";
+export const PLUGIN_PROMPT = "给一个代码编辑器插件起名：";
+
+/** The next step's candidates by softmax probability (T = 1), most likely first. */
+function topCandidates(actions: Actions, n: number): Array<{ id: number; text: string; p: number }> {
+  const preview = actions.preview();
+  if (preview === null || !preview.ok) return [];
+  return [...preview.result.candidates]
+    .sort((a, b) => b.p_raw - a.p_raw)
+    .slice(0, n)
+    .map((c) => ({ id: c.id, text: actions.tokenText(c.id), p: c.p_raw }));
+}
+
+/** 实验一：greedy by hand. Predict the token greedy picks, step, see the next distribution. */
+export function greedyByHand(): Lesson {
+  /** The learner's guess at each step (step index → token id). */
+  let guesses = new Map<number, number>();
+  return {
+    prompts: [REACT_PROMPT],
+    async setUp(actions) {
+      guesses = new Map();
+      await actions.apply({
+        source: "model",
+        presetId: "react-zh",
+        prompt: REACT_PROMPT,
+        params: { strategy: "greedy", seed: 42, max_new_tokens: 8 },
+        path: [],
+      });
+    },
+    build(body, env) {
+      const { actions } = env;
+      const context = h("p", { class: "lesson-context" });
+      const question = h("p", { class: "lesson-question", id: "exp1-q" });
+      const table = h("div", { class: "lesson-figure" });
+      const choices = h("div", { class: "lesson-choices", attrs: { role: "group", "aria-labelledby": "exp1-q" } });
+      const feedback = h("p", { class: "lesson-feedback", attrs: { role: "status" } });
+      const stepButton = button(
+        t("lesson.exp1.step"),
+        () =>
+          env.run(() => {
+            actions.step();
+            // this button waits for the next prediction: focus goes to the next step's choices
+            (choices.querySelector("button") ?? stepButton).focus();
+          }),
+        "small primary",
+      );
+      const wrap = h("p", { class: "lesson-text lesson-wrap" });
+      body.append(
+        para("lesson.exp1.intro"),
+        h("div", { class: "lesson-cols" }, h("div", {}, context, question, choices, feedback, h("div", { class: "lesson-row" }, stepButton, pointer(env, "lesson.show.softmax", '#stages figure[data-stage="softmax"]')), wrap), table),
+      );
+      return () => {
+        const state = actions.state();
+        const n = state.path.length;
+        const done = state.stopReason !== null;
+        const top = topCandidates(actions, 5);
+        const pick = actions.preview();
+        const greedyId = pick?.ok === true ? pick.result.token : undefined;
+        context.replaceChildren(t("lesson.context"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))));
+        question.textContent = done ? t("lesson.exp1.finished") : t("lesson.exp1.question", { n: n + 1 });
+        keyed(table, `${n}|${done}`, () =>
+          done ? [] : [h("p", { class: "lesson-caption" }, t("lesson.candidates")), bars(top.map((c) => ({ label: c.text, p: c.p })), t("lesson.candidates"))],
+        );
+        const guess = guesses.get(n);
+        // the choices in a fixed order that is not the ranking (the learner reads the table)
+        const shuffled = [...top.slice(0, 4)].sort((a, b) => a.id - b.id);
+        keyed(choices, `${n}|${done}|${shuffled.map((c) => c.id).join(".")}`, () =>
+          done
+            ? []
+            : shuffled.map((c) => {
+                const b = button(c.text, () => {
+                  guesses.set(n, c.id);
+                  env.update();
+                });
+                b.setAttribute("aria-label", t("lesson.exp1.predict", { token: c.text }));
+                b.dataset["id"] = String(c.id);
+                return b;
+              }),
+        );
+        for (const b of choices.querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-pressed", String(guess === Number(b.dataset["id"])));
+        const best = top[0];
+        if (done || guess === undefined || best === undefined) {
+          feedback.textContent = done ? "" : t("lesson.exp1.hint");
+        } else {
+          const guessed = actions.tokenText(guess);
+          feedback.textContent =
+            guess === greedyId
+              ? t("lesson.exp1.right", { token: best.text, p: percent(best.p) })
+              : t("lesson.exp1.wrong", { guess: guessed, token: best.text, p: percent(best.p) });
+        }
+        feedback.dataset["verdict"] = guess === undefined ? "" : guess === greedyId ? "right" : "wrong";
+        stepButton.disabled = done || guess === undefined;
+        wrap.textContent = n >= 2 ? t("lesson.exp1.wrap") : n === 1 ? t("lesson.exp1.after1") : "";
+      };
+    },
+  };
+}
+
+/** 实验二：sampling by hand. Draw k uses seed k, so every draw can be shown again. */
+export function samplingByHand(): Lesson {
+  let draws: Array<{ seed: number; text: string; u: number }> = [];
+  const params = (seed: number): Partial<Params> => ({ strategy: "sample", temperature: 0.8, top_p: 0.9, seed, max_new_tokens: 8 });
+  const draw = (actions: Actions, seed: number): Promise<string[]> =>
+    actions.apply({ source: "model", presetId: "react-zh", prompt: REACT_PROMPT, params: params(seed), path: [] });
+  return {
+    prompts: [REACT_PROMPT],
+    async setUp(actions) {
+      await draw(actions, 1);
+      // what was recorded before the page reached seed 1 belongs to the previous run (seed 1 is
+      // recorded at the next render)
+      draws = [];
+    },
+    build(body, env) {
+      const { actions } = env;
+      const now = h("p", { class: "lesson-question", attrs: { role: "status" } });
+      const tally = h("ol", { class: "lesson-draws", attrs: { "aria-label": t("lesson.exp2.draws") } });
+      const counts = h("p", { class: "lesson-text" });
+      const again = button("", () => env.run(() => draw(actions, nextSeed()).then(() => undefined)), "small primary");
+      const five = button(t("lesson.exp2.five"), () =>
+        env.run(async () => {
+          for (let i = 0; i < 5; i++) await draw(actions, nextSeed());
+        }),
+      );
+      const found = h("p", { class: "lesson-text lesson-wrap" });
+      const nextSeed = (): number => Math.max(0, ...draws.map((d) => d.seed)) + 1;
+      body.append(
+        para("lesson.exp2.intro"),
+        h(
+          "div",
+          { class: "lesson-cols" },
+          h("div", {}, now, h("div", { class: "lesson-row" }, again, five, pointer(env, "lesson.show.cdf", "#final"), pointer(env, "lesson.show.sampleN", '#sample-buttons button[data-n="1000"]')), found),
+          h("div", {}, h("p", { class: "lesson-caption" }, t("lesson.exp2.draws")), tally, counts),
+        ),
+      );
+      return () => {
+        const state = actions.state();
+        const preview = actions.preview();
+        // every first-token draw on screen is recorded (a seed typed by hand counts too)
+        if (preview?.ok === true && state.path.length === 0 && state.prompt === REACT_PROMPT && preview.result.u !== null) {
+          const seed = state.params.seed;
+          if (!draws.some((d) => d.seed === seed)) draws.push({ seed, text: actions.tokenText(preview.result.token), u: preview.result.u });
+        }
+        const last = draws.find((d) => d.seed === state.params.seed);
+        now.textContent = last === undefined ? t("lesson.exp2.none") : t("lesson.exp2.now", { seed: last.seed, u: num(last.u, 3), token: last.text });
+        keyed(tally, draws.map((d) => `${d.seed}:${d.text}`).join(","), () =>
+          draws.map((d) => h("li", { class: d.text === "界面" ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", d.text)),
+        );
+        const byToken = new Map<string, number>();
+        for (const d of draws) byToken.set(d.text, (byToken.get(d.text) ?? 0) + 1);
+        counts.textContent = draws.length === 0 ? "" : t("lesson.exp2.counts", { n: draws.length, list: [...byToken].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${v}`).join(" · ") });
+        again.textContent = t("lesson.exp2.again", { seed: nextSeed() });
+        found.textContent = draws.some((d) => d.text === "界面") ? t("lesson.exp2.found") : t("lesson.exp2.keep");
+      };
+    },
+  };
+}
+
+/** Two small bar lists of the same setting, side by side: what top-p keeps for each prompt. */
+function glimpseColumn(title: string, prompt: string, g: Glimpse | string, params: Params): HTMLElement {
+  if (typeof g === "string") return h("div", { class: "lesson-side" }, h("h4", {}, title), h("p", { class: "lesson-text" }, g));
+  const kept = new Set(g.kept.map((c) => c.text));
+  const items: Bar[] = g.top.slice(0, 6).map((c) => ({ label: c.text, p: c.p, kind: kept.has(c.text) ? "kept" : "removed" }));
+  return h(
+    "div",
+    { class: "lesson-side" },
+    h("h4", {}, title),
+    h("p", { class: "lesson-prompt" }, h("q", {}, prompt)),
+    h("p", { class: "lesson-count" }, h("strong", { class: "count", attrs: { "data-count": String(g.keptCount) } }, String(g.keptCount)), " ", t("lesson.keptOf", { n: g.vocabSize, p: num(params.top_p, 2) })),
+    bars(items, t("lesson.candidatesOf", { prompt })),
+  );
+}
+
+/** 实验三：top-p keeps few candidates after 中国的首都是 and many after the plugin prompt. */
+export function topPCount(): Lesson {
+  return {
+    prompts: [CAPITAL_PROMPT, PLUGIN_PROMPT],
+    async setUp(actions) {
+      await actions.apply({ source: "model", presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 1, top_p: 0.9, seed: 42 }, path: [] });
+    },
+    build(body, env) {
+      const { actions } = env;
+      const glimpse = glimpseCache(actions);
+      const grid = h("div", { class: "lesson-sides" });
+      const show = (prompt: string): void =>
+        env.run(() => actions.apply({ source: "model", prompt, params: { ...actions.state().params }, path: [] }).then(() => undefined));
+      body.append(
+        para("lesson.exp3.intro"),
+        grid,
+        h(
+          "div",
+          { class: "lesson-row" },
+          pointer(env, "lesson.show.topp", "#top-p"),
+          button(t("lesson.exp3.showA"), () => show(CAPITAL_PROMPT)),
+          button(t("lesson.exp3.showB"), () => show(PLUGIN_PROMPT)),
+        ),
+      );
+      return () => {
+        const params = actions.state().params;
+        keyed(grid, JSON.stringify(params), () => [
+          glimpseColumn(t("lesson.exp3.a"), CAPITAL_PROMPT, glimpse(CAPITAL_PROMPT, params), params),
+          glimpseColumn(t("lesson.exp3.b"), PLUGIN_PROMPT, glimpse(PLUGIN_PROMPT, params), params),
+        ]);
+      };
+    },
+  };
+}

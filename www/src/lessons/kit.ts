@@ -1,0 +1,136 @@
+// What every lesson is made of: the Lesson contract, a tiny DOM builder (text only, never markup),
+// and the helpers lessons share (a bar list, a page control lit up, the page's text so far).
+// Lessons drive the page only through `Actions`, like any other view.
+import type { Actions, Glimpse } from "../actions";
+import { percent } from "../format";
+import { t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
+import type { PathEntry } from "../state";
+
+/** What the panel gives a lesson while it is open. */
+export interface LessonEnv {
+  actions: Actions;
+  /** Focus a page control and light it up for a moment (a CSS selector). */
+  highlight(selector: string): void;
+  /** Run a page change (a scenario, steps) with the panel marked busy; clicks meanwhile are ignored. */
+  run(task: () => Promise<void> | void): void;
+  /** Redraw the lesson after its own state changed (also runs after every page render). */
+  update(): void;
+}
+
+export interface Lesson {
+  /** The prompts the lesson works on: a link that opens the lesson on another prompt is set up anew. */
+  prompts?: readonly string[];
+  /** The one click: every parameter, the seed and the tokens (reproducible; resets the lesson). */
+  setUp(actions: Actions): Promise<void>;
+  /** Build the lesson's body (again after a language change); returns its update, run after every render. */
+  build(body: HTMLElement, env: LessonEnv): () => void;
+}
+
+type Child = Node | string | null | undefined | false;
+
+/** An element with a class, attributes and children (strings become text nodes). */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; id?: string; attrs?: Record<string, string> } = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (props.class !== undefined) node.className = props.class;
+  if (props.id !== undefined) node.id = props.id;
+  for (const [name, value] of Object.entries(props.attrs ?? {})) node.setAttribute(name, value);
+  for (const child of children) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+/** A paragraph of lesson text. */
+export function para(key: MessageKey, vars: Record<string, string | number> = {}, cls = "lesson-text"): HTMLParagraphElement {
+  return h("p", { class: cls }, t(key, vars));
+}
+
+/** A button with visible text (its accessible name) and a click handler. */
+export function button(text: string, onClick: () => void, cls = "small"): HTMLButtonElement {
+  const b = h("button", { class: cls, attrs: { type: "button" } }, text);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** A button that lights up a page control (its label says which, e.g. "Show me: Top-p"). */
+export function pointer(env: LessonEnv, key: MessageKey, selector: string): HTMLButtonElement {
+  const b = button(t(key), () => env.highlight(selector), "small pointer");
+  b.dataset["target"] = selector;
+  return b;
+}
+
+export interface Bar {
+  label: string;
+  p: number;
+  /** kept = survives decoding; removed = cut; chosen = the token picked. */
+  kind?: "kept" | "removed" | "chosen";
+}
+
+/** A list of labelled horizontal bars (a percent each); plain HTML, readable by screen readers. */
+export function bars(items: readonly Bar[], caption: string, scale: "max" | "absolute" = "max"): HTMLElement {
+  const list = h("ol", { class: "lesson-bars", attrs: { "aria-label": caption } });
+  // "max": the longest bar fills the track (small probabilities stay visible); "absolute": 100% fills it
+  const max = scale === "absolute" ? 1 : Math.max(...items.map((b) => b.p), 1e-9);
+  for (const item of items) {
+    const fill = h("span", { class: "fill" });
+    fill.style.setProperty("--w", String(item.p / max));
+    const li = h(
+      "li",
+      { class: item.kind ?? "kept" },
+      h("span", { class: "bar-label" }, item.label),
+      h("span", { class: "track", attrs: { "aria-hidden": "true" } }, fill),
+      h("span", { class: "bar-value" }, percent(item.p)),
+    );
+    if (item.kind === "removed") li.append(h("span", { class: "visually-hidden" }, ` ${t("lesson.removed")}`));
+    list.append(li);
+  }
+  return list;
+}
+
+/** A generated token as the learner reads it (the text it completed, or its vocabulary entry). */
+export function tokenShown(actions: Actions, entry: PathEntry): string {
+  if (entry.piece !== undefined) return entry.piece.replace(/<0x([0-9A-F]{2})>/g, "<$1>");
+  return actions.tokenText(entry.id);
+}
+
+/** The text generated so far on the path on screen. */
+export function generatedText(actions: Actions, entries: readonly PathEntry[] = actions.state().path): string {
+  return entries.map((e) => tokenShown(actions, e)).join("");
+}
+
+/** Step until generation stops (or `max` steps). */
+export function runToEnd(actions: Actions, max = 64): void {
+  for (let i = 0; i < max && actions.step(); i++);
+}
+
+/** The final probability of the token shown as `text` in a glimpse (0 if it was cut or not listed). */
+export function glimpseP(g: Glimpse, text: string): number {
+  return g.kept.find((c) => c.text === text)?.p ?? 0;
+}
+
+/** Glimpses are pure functions of prompt and params: computed once per pair. */
+export function glimpseCache(actions: Actions): (prompt: string, params: Parameters<Actions["glimpse"]>[1]) => Glimpse | string {
+  const cache = new Map<string, Glimpse | string>();
+  return (prompt, params) => {
+    const key = JSON.stringify([prompt, params]);
+    let found = cache.get(key);
+    if (found === undefined) {
+      found = actions.glimpse(prompt, params);
+      cache.set(key, found);
+    }
+    return found;
+  };
+}
+
+/** Replace `node`'s children only when `key` changed (keeps focus inside it otherwise). */
+export function keyed(node: HTMLElement, key: string, build: () => Child[]): void {
+  if (node.dataset["key"] === key) return;
+  node.dataset["key"] = key;
+  const focused = node.contains(document.activeElement);
+  node.replaceChildren(...build().filter((c): c is Node | string => c !== null && c !== undefined && c !== false));
+  // focus stays in the group (e.g. after a choice button is replaced by the next step's buttons)
+  if (focused) node.querySelector<HTMLElement>("button:not(:disabled), input, textarea")?.focus();
+}

@@ -1,0 +1,336 @@
+// The chapter's six misconceptions (开发者常见误解), each as one short demonstration on the page.
+import type { Actions } from "../actions";
+import { num, percent } from "../format";
+import { t } from "../i18n/index";
+import type { Params } from "../state";
+import { DEFAULT_PARAMS } from "../state";
+import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
+import { bars, button, generatedText, glimpseCache, glimpseP, h, keyed, para, pointer, runToEnd, tokenShown } from "./kit";
+import type { Lesson } from "./kit";
+
+export const TS_PROMPT = "TypeScript 是 JavaScript 的";
+/** A prompt on which the tiny model's greedy path falls into a loop. */
+export const LOOP_PROMPT = "状态";
+/** A prompt the tiny model gets confidently wrong (greedy: 北京; the answer, 柏林, is a candidate). */
+export const WRONG_PROMPT = "德国的首都是";
+
+/** The smallest block of tokens the path ends by repeating, and how many times (≥ 3), if any. */
+function loopAtEnd(ids: readonly number[]): { period: number; times: number } | null {
+  let best: { period: number; times: number } | null = null;
+  for (let period = 1; period <= 6; period++) {
+    let times = 1;
+    while (ids.length >= (times + 1) * period) {
+      const a = ids.slice(ids.length - period);
+      const b = ids.slice(ids.length - (times + 1) * period, ids.length - times * period);
+      if (a.some((x, i) => x !== b[i])) break;
+      times++;
+    }
+    if (times >= 3 && (best === null || times * period > best.times * best.period)) best = { period, times };
+  }
+  return best;
+}
+
+/** 误解一：the model does not plan the whole answer. Force another first token; all after it changes. */
+export function noPlan(): Lesson {
+  return {
+    prompts: [TS_PROMPT],
+    async setUp(actions) {
+      await actions.apply({ source: "model", presetId: "ts-zh", prompt: TS_PROMPT, params: { strategy: "greedy", max_new_tokens: 12 }, path: [] });
+      runToEnd(actions);
+    },
+    build(body, env) {
+      const { actions } = env;
+      const paths = h("ol", { class: "lesson-paths", attrs: { "aria-label": t("lesson.myth1.paths") } });
+      const choices = h("div", { class: "lesson-choices", attrs: { role: "group", "aria-labelledby": "myth1-q" } });
+      const fork = (id: number): void =>
+        env.run(async () => {
+          const { current: _current, viewing: _viewing, ...snap } = actions.snapshot();
+          const existing = actions.state().branches.findIndex((b) => b.forkAt === 0 && b.entries[0]?.id === id && b.entries[0]?.forced);
+          if (existing >= 0) {
+            await actions.apply({ ...snap, current: existing });
+            return;
+          }
+          await actions.apply({ ...snap, branches: [...snap.branches, { parent: 0, forkAt: 0, tokens: [{ token: id, forced: true }] }] });
+          runToEnd(actions);
+        });
+      body.append(
+        para("lesson.myth1.intro"),
+        h(
+          "div",
+          { class: "lesson-cols" },
+          h("div", {}, h("p", { class: "lesson-question", id: "myth1-q" }, t("lesson.myth1.question")), choices, h("div", { class: "lesson-row" }, pointer(env, "lesson.show.tree", "#tree"))),
+          h("div", {}, h("p", { class: "lesson-caption" }, t("lesson.myth1.paths")), paths),
+        ),
+        para("lesson.myth1.wrap", {}, "lesson-text lesson-wrap"),
+      );
+      return () => {
+        const state = actions.state();
+        const first = state.branches[0]?.entries[0];
+        const alternatives = first === undefined ? [] : [...first.result.candidates].sort((a, b) => b.p_raw - a.p_raw).slice(1, 5);
+        keyed(choices, alternatives.map((c) => c.id).join("."), () =>
+          alternatives.map((c) => {
+            const text = actions.tokenText(c.id);
+            const b = button(`${text} · ${percent(c.p_raw)}`, () => fork(c.id));
+            b.setAttribute("aria-label", t("lesson.myth1.force", { token: text, p: percent(c.p_raw) }));
+            return b;
+          }),
+        );
+        keyed(paths, state.branches.map((b) => b.ids.join(".")).join("|") + `|${state.currentBranch}`, () =>
+          state.branches.map((b, i) => {
+            const head = b.entries[0];
+            const li = h(
+              "li",
+              { class: i === state.currentBranch ? "current" : "" },
+              h("span", { class: "first" }, head === undefined ? "" : tokenShown(actions, head)),
+              generatedText(actions, b.entries.slice(1)),
+            );
+            if (i === state.currentBranch) li.setAttribute("aria-current", "true");
+            return li;
+          }),
+        );
+      };
+    },
+  };
+}
+
+/** 误解二：logits are not probabilities. Their sum is any number; softmax's is 1. */
+export function logitsNotProbabilities(): Lesson {
+  return {
+    prompts: [TS_PROMPT],
+    async setUp(actions) {
+      await actions.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1 }, path: [] });
+    },
+    build(body, env) {
+      const { actions } = env;
+      const table = h("table", { class: "lesson-table" });
+      const sums = h("p", { class: "lesson-sums", attrs: { role: "status" } });
+      body.append(
+        para("lesson.myth2.intro"),
+        h(
+          "div",
+          { class: "lesson-cols" },
+          h("div", {}, table),
+          h("div", {}, sums, para("lesson.myth2.try"), h("div", { class: "lesson-row" }, pointer(env, "lesson.show.logit", "#logit-table tbody input"), pointer(env, "lesson.show.logitsChart", '#stages figure[data-stage="logits"]'))),
+        ),
+      );
+      return () => {
+        const preview = actions.preview();
+        const rows = preview?.ok === true ? preview.result.candidates.filter((c) => Number.isFinite(c.logit)) : [];
+        const logitSum = rows.reduce((s, c) => s + c.logit, 0);
+        const pSum = rows.reduce((s, c) => s + c.p_raw, 0);
+        table.replaceChildren(
+          h("caption", {}, t("lesson.myth2.caption")),
+          h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, "Token"), h("th", { attrs: { scope: "col" } }, "logit"), h("th", { attrs: { scope: "col" } }, t("lesson.myth2.prob")))),
+          h(
+            "tbody",
+            {},
+            ...rows.map((c) => h("tr", {}, h("th", { attrs: { scope: "row" } }, actions.tokenText(c.id)), h("td", {}, num(c.logit, 2)), h("td", {}, percent(c.p_raw)))),
+          ),
+          h("tfoot", {}, h("tr", {}, h("th", { attrs: { scope: "row" } }, t("lesson.myth2.sum")), h("td", { class: "sum-logits" }, num(logitSum, 2)), h("td", { class: "sum-p" }, num(pSum, 3)))),
+        );
+        sums.textContent = t("lesson.myth2.sums", { logits: num(logitSum, 2), p: num(pSum, 3) });
+      };
+    },
+  };
+}
+
+/** 误解三：a higher temperature does not make the model smarter; at T = 2 北京 loses most of its mass. */
+export function temperatureNotSmarter(): Lesson {
+  const temperatures = [0.5, 1, 2];
+  return {
+    prompts: [CAPITAL_PROMPT],
+    async setUp(actions) {
+      await actions.apply({ source: "model", presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1, seed: 42 }, path: [] });
+    },
+    build(body, env) {
+      const { actions } = env;
+      const glimpse = glimpseCache(actions);
+      const grid = h("div", { class: "lesson-sides three" });
+      body.append(
+        para("lesson.myth3.intro"),
+        grid,
+        h("div", { class: "lesson-row" }, pointer(env, "lesson.show.temperature", "#temperature"), pointer(env, "lesson.show.sampleN", '#sample-buttons button[data-n="1000"]')),
+        para("lesson.myth3.wrap", {}, "lesson-text lesson-wrap"),
+      );
+      return () => {
+        keyed(grid, "once", () =>
+          temperatures.map((temperature) => {
+            const g = glimpse(CAPITAL_PROMPT, { ...DEFAULT_PARAMS, temperature, top_p: 1 });
+            const title = h("h4", {}, `T = ${num(temperature, 1)}`);
+            if (typeof g === "string") return h("div", { class: "lesson-side" }, title, h("p", {}, g));
+            const right = glimpseP(g, "北京");
+            const others = g.kept.filter((c) => c.text !== "北京").slice(0, 2);
+            return h(
+              "div",
+              { class: "lesson-side", attrs: { "data-t": String(temperature) } },
+              title,
+              bars(
+                [{ label: "北京", p: right, kind: "chosen" }, ...others.map((c) => ({ label: c.text, p: c.p })), { label: t("lesson.myth3.rest"), p: Math.max(0, 1 - right - others.reduce((sum, c) => sum + c.p, 0)) }],
+                t("lesson.candidatesOf", { prompt: CAPITAL_PROMPT }),
+                "absolute",
+              ),
+            );
+          }),
+        );
+      };
+    },
+  };
+}
+
+/** 误解四：greedy is not always best; on the tiny model its path falls into a loop. */
+export function greedyNotAlwaysBest(): Lesson {
+  const run = (actions: Actions, params: Partial<Params>): Promise<void> =>
+    actions.apply({ source: "model", presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
+  return {
+    prompts: [LOOP_PROMPT],
+    setUp: (actions) => run(actions, { strategy: "greedy" }),
+    build(body, env) {
+      const { actions } = env;
+      const text = h("p", { class: "lesson-context" });
+      const verdict = h("p", { class: "lesson-feedback", attrs: { role: "status" } });
+      body.append(
+        para("lesson.myth4.intro"),
+        text,
+        verdict,
+        h(
+          "div",
+          { class: "lesson-row" },
+          button(t("lesson.myth4.greedy"), () => env.run(() => run(actions, { strategy: "greedy" }))),
+          button(t("lesson.myth4.sample"), () => env.run(() => run(actions, { strategy: "sample", temperature: 0.8, top_p: 0.9 }))),
+          pointer(env, "lesson.show.strategy", "#strategy"),
+          pointer(env, "lesson.show.compare", "#compare-run"),
+        ),
+      );
+      return () => {
+        const state = actions.state();
+        const strategy = state.params.strategy === "greedy" ? t("strategy.greedy") : t("strategy.sample");
+        text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))));
+        const loop = loopAtEnd(state.path.map((e) => e.id));
+        const block = loop === null ? "" : generatedText(actions, state.path.slice(state.path.length - loop.period));
+        verdict.textContent = loop === null ? t("lesson.myth4.noLoop") : t("lesson.myth4.loop", { block, n: loop.times });
+        verdict.dataset["verdict"] = loop === null ? "right" : "wrong";
+      };
+    },
+  };
+}
+
+/** 误解五：top-k keeps a fixed number, top-p a fixed mass; glimpse both prompts under each. */
+export function topKIsNotTopP(): Lesson {
+  const k = 10;
+  const p = 0.9;
+  const settings: ReadonlyArray<{ key: "k" | "p"; params: Params }> = [
+    { key: "k", params: { ...DEFAULT_PARAMS, temperature: 1, top_k: k, top_p: 1 } },
+    { key: "p", params: { ...DEFAULT_PARAMS, temperature: 1, top_k: 0, top_p: p } },
+  ];
+  const show = (actions: Actions, key: "k" | "p"): Promise<void> =>
+    actions
+      .apply({ source: "model", presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: key === "k" ? { temperature: 1, top_k: k, top_p: 1 } : { temperature: 1, top_k: 0, top_p: p }, path: [] })
+      .then(() => undefined);
+  return {
+    prompts: [PLUGIN_PROMPT],
+    setUp: (actions) => show(actions, "k"),
+    build(body, env) {
+      const { actions } = env;
+      const glimpse = glimpseCache(actions);
+      const table = h("table", { class: "lesson-table counts" });
+      body.append(
+        para("lesson.myth5.intro"),
+        h(
+          "div",
+          { class: "lesson-cols" },
+          h("div", {}, table),
+          h(
+            "div",
+            {},
+            para("lesson.myth5.wrap"),
+            h(
+              "div",
+              { class: "lesson-row" },
+              button(t("lesson.myth5.showK", { k }), () => env.run(() => show(actions, "k"))),
+              button(t("lesson.myth5.showP", { p }), () => env.run(() => show(actions, "p"))),
+              pointer(env, "lesson.show.topk", "#top-k"),
+            ),
+          ),
+        ),
+      );
+      return () => {
+        keyed(table, "once", () => {
+          const count = (prompt: string, params: Params): string => {
+            const g = glimpse(prompt, params);
+            return typeof g === "string" ? g : String(g.keptCount);
+          };
+          return [
+            h("caption", {}, t("lesson.myth5.caption")),
+            h("thead", {}, h("tr", {}, h("td", {}), h("th", { attrs: { scope: "col" } }, h("q", {}, CAPITAL_PROMPT)), h("th", { attrs: { scope: "col" } }, h("q", {}, PLUGIN_PROMPT)))),
+            h(
+              "tbody",
+              {},
+              ...settings.map((s) =>
+                h(
+                  "tr",
+                  { attrs: { "data-setting": s.key } },
+                  h("th", { attrs: { scope: "row" } }, s.key === "k" ? t("lesson.myth5.rowK", { k }) : t("lesson.myth5.rowP", { p })),
+                  h("td", { class: "capital" }, count(CAPITAL_PROMPT, s.params)),
+                  h("td", { class: "plugin" }, count(PLUGIN_PROMPT, s.params)),
+                ),
+              ),
+            ),
+          ];
+        });
+      };
+    },
+  };
+}
+
+/** 误解六：sampling settings cannot fix a factual error; no setting puts 柏林 first. */
+export function paramsDoNotFixFacts(): Lesson {
+  const rows: ReadonlyArray<{ label: string; params: Partial<Params> }> = [
+    { label: "greedy", params: { strategy: "greedy" } },
+    { label: "T 0.3", params: { temperature: 0.3, top_p: 1 } },
+    { label: "T 0.7 · top-p 0.9", params: { temperature: 0.7, top_p: 0.9 } },
+    { label: "T 1", params: { temperature: 1, top_p: 1 } },
+    { label: "T 1.5", params: { temperature: 1.5, top_p: 1 } },
+    { label: "T 2", params: { temperature: 2, top_p: 1 } },
+  ];
+  return {
+    prompts: [WRONG_PROMPT],
+    async setUp(actions) {
+      await actions.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 6 }, path: [] });
+      runToEnd(actions);
+    },
+    build(body, env) {
+      const { actions } = env;
+      const glimpse = glimpseCache(actions);
+      const table = h("table", { class: "lesson-table" });
+      const said = h("p", { class: "lesson-context" });
+      body.append(
+        para("lesson.myth6.intro"),
+        h("div", { class: "lesson-cols" }, h("div", {}, said, para("lesson.myth6.wrap"), h("div", { class: "lesson-row" }, pointer(env, "lesson.show.temperature", "#temperature"))), h("div", {}, table)),
+      );
+      return () => {
+        const state = actions.state();
+        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))));
+        keyed(table, "once", () => [
+          h("caption", {}, t("lesson.myth6.caption")),
+          h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, "p(北京)"), h("th", { attrs: { scope: "col" } }, "p(柏林)"), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
+          h(
+            "tbody",
+            {},
+            ...rows.map((row) => {
+              const g = glimpse(WRONG_PROMPT, { ...DEFAULT_PARAMS, ...row.params });
+              if (typeof g === "string") return h("tr", {}, h("th", { attrs: { scope: "row" } }, row.label), h("td", { attrs: { colspan: "3" } }, g));
+              return h(
+                "tr",
+                {},
+                h("th", { attrs: { scope: "row" } }, row.label),
+                h("td", {}, percent(glimpseP(g, "北京"))),
+                h("td", { class: "right-answer" }, percent(glimpseP(g, "柏林"))),
+                h("td", { class: "top" }, g.kept[0]?.text ?? ""),
+              );
+            }),
+          ),
+        ]);
+      };
+    },
+  };
+}

@@ -1,0 +1,137 @@
+// The chapter's six self-test questions (自测题), one at a time. Each answer stays hidden until the
+// learner has tried: written an answer, or pressed "try it", which sets the page up and lights the
+// control that shows the answer.
+import type { Actions } from "../actions";
+import { t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
+import { CAPITAL_PROMPT, PLUGIN_PROMPT, REACT_PROMPT } from "./experiments";
+import { button, h, runToEnd } from "./kit";
+import type { Lesson } from "./kit";
+import { LOOP_PROMPT, TS_PROMPT, WRONG_PROMPT } from "./myths";
+
+interface Question {
+  n: number;
+  /** Sets the page up for the question. */
+  tryIt(actions: Actions): Promise<void>;
+  /** The control that shows the answer (a CSS selector). */
+  control: string;
+}
+
+const QUESTIONS: readonly Question[] = [
+  {
+    n: 1,
+    tryIt: (a) => a.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1 }, path: [] }).then(() => undefined),
+    control: '#stages figure[data-stage="logits"]',
+  },
+  {
+    n: 2,
+    tryIt: (a) => a.apply({ source: "model", presetId: "ts-zh", prompt: LOOP_PROMPT, params: { strategy: "greedy", max_new_tokens: 24 }, path: [] }).then(() => runToEnd(a)),
+    control: "#strategy",
+  },
+  {
+    n: 3,
+    tryIt: (a) => a.apply({ source: "model", presetId: "react-zh", prompt: REACT_PROMPT, params: { seed: 1 }, path: [] }).then(() => undefined),
+    control: "#new-seed",
+  },
+  {
+    n: 4,
+    tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1 }, path: [] }).then(() => undefined),
+    control: "#temperature",
+  },
+  {
+    n: 5,
+    tryIt: (a) => a.apply({ source: "model", presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: { temperature: 1, top_p: 0.9 }, path: [] }).then(() => undefined),
+    control: "#top-p",
+  },
+  {
+    n: 6,
+    tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 6 }, path: [] }).then(() => runToEnd(a)),
+    control: "#temperature",
+  },
+];
+
+const key = (n: number, part: "q" | "a" | "control"): MessageKey => `lesson.quiz.${part}${n}` as MessageKey;
+
+export function selfTest(): Lesson {
+  let index = 0;
+  /** What the learner wrote, and whether they tried, per question. */
+  let written: string[] = [];
+  let tried: boolean[] = [];
+  let shown: boolean[] = [];
+  return {
+    async setUp(actions) {
+      index = 0;
+      written = [];
+      tried = [];
+      shown = [];
+      await actions.apply({ source: "model", presetId: "ts-zh", prompt: TS_PROMPT, path: [] });
+    },
+    build(body, env) {
+      const { actions } = env;
+      const slot = h("div", { class: "quiz" });
+      body.append(slot);
+      const draw = (): void => {
+        const q = QUESTIONS[index];
+        if (q === undefined) return;
+        const i = index;
+        const inputId = `quiz-answer-${q.n}`;
+        const answerId = `quiz-reveal-${q.n}`;
+        const needId = `quiz-need-${q.n}`;
+        const textarea = h("textarea", { id: inputId, attrs: { rows: "2", spellcheck: "false" } });
+        textarea.value = written[i] ?? "";
+        const answer = h("p", { class: "quiz-answer", id: answerId }, h("strong", {}, t("lesson.quiz.answerLabel")), " ", t(key(q.n, "a")));
+        const need = h("p", { class: "lesson-hint", id: needId }, t("lesson.quiz.need"));
+        const reveal = button(t("lesson.quiz.reveal"), () => {
+          shown[i] = true;
+          sync();
+          answer.focus();
+        }, "small primary");
+        reveal.setAttribute("aria-describedby", needId);
+        reveal.setAttribute("aria-controls", answerId);
+        answer.tabIndex = -1;
+        const sync = (): void => {
+          const may = tried[i] === true || (written[i] ?? "").trim() !== "";
+          reveal.disabled = !may;
+          need.hidden = may;
+          answer.hidden = shown[i] !== true;
+          reveal.setAttribute("aria-expanded", String(shown[i] === true));
+        };
+        textarea.addEventListener("input", () => {
+          written[i] = textarea.value;
+          sync();
+        });
+        const tryIt = button(t(key(q.n, "control")), () => {
+          tried[i] = true;
+          sync();
+          env.run(async () => {
+            await q.tryIt(actions);
+            env.highlight(q.control);
+          });
+        });
+        tryIt.dataset["target"] = q.control;
+        const prev = button(t("lesson.quiz.prev"), () => go(-1));
+        const next = button(t("lesson.quiz.next"), () => go(1));
+        prev.disabled = i === 0;
+        next.disabled = i === QUESTIONS.length - 1;
+        slot.replaceChildren(
+          h("div", { class: "quiz-head" }, h("h4", { id: `quiz-q-${q.n}` }, t("lesson.quiz.number", { n: q.n, total: QUESTIONS.length }), " ", t(key(q.n, "q"))), h("div", { class: "lesson-row" }, prev, next)),
+          h(
+            "div",
+            { class: "lesson-cols" },
+            h("div", { class: "field" }, h("label", { attrs: { for: inputId } }, t("lesson.quiz.yours")), textarea),
+            h("div", {}, h("div", { class: "lesson-row" }, tryIt, reveal), need, answer),
+          ),
+        );
+        sync();
+      };
+      const go = (delta: number): void => {
+        index = Math.min(QUESTIONS.length - 1, Math.max(0, index + delta));
+        draw();
+        slot.querySelector<HTMLElement>("h4")?.setAttribute("tabindex", "-1");
+        slot.querySelector<HTMLElement>("h4")?.focus();
+      };
+      draw();
+      return () => {};
+    },
+  };
+}
