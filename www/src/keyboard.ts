@@ -1,4 +1,6 @@
-// Keyboard shortcuts for the classroom (placeholder until they land).
+// Keyboard shortcuts for the classroom, and the `?` overlay that lists them (a modal <dialog> in
+// index.html). A shortcut never takes a key from someone typing, from a widget that uses it (a slider's
+// arrows, a button's Space) or from a browser combination (Ctrl, Alt, ⌘).
 import type { Actions } from "./actions";
 
 export interface Commands {
@@ -8,4 +10,112 @@ export interface Commands {
   openLesson(index: number): void;
 }
 
-export function installShortcuts(_actions: Actions, _commands: Commands): void {}
+/** Elements where keys are text: every shortcut is off inside them. */
+const TYPING = "input, textarea, select, [contenteditable]:not([contenteditable='false']), [role='textbox'], [role='combobox'], [role='searchbox'], [role='spinbutton']";
+/** Widgets whose own keys include the arrows (a slider, tabs, a list box …). */
+const ARROW_WIDGETS = "[role='slider'], [role='tablist'], [role='tab'], [role='listbox'], [role='option'], [role='menu'], [role='menuitem'], [role='radiogroup'], [role='radio'], [role='tree'], [role='treeitem'], [role='grid']";
+/** Controls that Space presses: there Space keeps its own meaning. */
+const SPACE_CONTROLS = "button, a[href], summary, label, [role='button'], [role='link'], [role='checkbox'], [role='switch'], [role='menuitem'], [role='tab'], [role='option'], [role='radio']";
+
+/**
+ * Whether a key press may be a page shortcut at all: not already handled, no Ctrl/Alt/⌘, not part
+ * of an IME composition, not typed into a field, and no modal dialog open (it owns the keyboard).
+ */
+export function shortcutTarget(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return false;
+  const target = event.target instanceof Element ? event.target : null;
+  if (target !== null && target.closest(TYPING) !== null) return false;
+  if (target instanceof HTMLElement && target.isContentEditable) return false;
+  return document.querySelector("dialog:modal") === null;
+}
+
+export function installShortcuts(actions: Actions, commands: Commands): void {
+  const help = createHelp();
+  document.addEventListener("keydown", (event) => {
+    // `?` also closes its own overlay (the dialog would otherwise swallow every key)
+    if (event.key === "?" && help.isOpen() && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      event.preventDefault();
+      help.close();
+      return;
+    }
+    if (!shortcutTarget(event)) return;
+    const target = event.target instanceof Element ? event.target : null;
+    const inArrowWidget = target?.closest(ARROW_WIDGETS) != null;
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    let run: (() => void) | null = null;
+    switch (key) {
+      case " ":
+        // on a focused button Space presses that button (once), so it is not a shortcut there
+        if (target?.closest(SPACE_CONTROLS) != null || event.repeat) return;
+        run = () => actions.togglePlay();
+        break;
+      case "ArrowRight":
+        if (inArrowWidget) return;
+        run = () => {
+          // like pressing Step: a running playback stops first, then exactly one token is added
+          if (actions.state().playing) actions.togglePlay();
+          actions.step();
+        };
+        break;
+      case "ArrowLeft":
+        if (inArrowWidget) return;
+        run = () => actions.back();
+        break;
+      case "r":
+        if (!event.repeat) run = () => actions.reset();
+        break;
+      case "p":
+        if (!event.repeat) run = () => commands.toggleProjector();
+        break;
+      case "f":
+        if (!event.repeat) run = () => commands.toggleFullscreen();
+        break;
+      case "?":
+        if (!event.repeat) run = () => help.open();
+        break;
+      default:
+        if (/^[1-9]$/.test(key) && !event.repeat) run = () => commands.openLesson(Number(key) - 1);
+    }
+    if (run === null) return;
+    // the key is ours: no page scroll (Space, arrows), no second meaning
+    event.preventDefault();
+    run();
+  });
+}
+
+interface Help {
+  open(): void;
+  close(): void;
+  isOpen(): boolean;
+}
+
+/** The shortcuts overlay: opened by `?` or its header button; Esc, Close or a click outside close it. */
+function createHelp(): Help {
+  const dialog = document.getElementById("help-dialog");
+  const openButton = document.getElementById("help-open");
+  if (!(dialog instanceof HTMLDialogElement)) return { open() {}, close() {}, isOpen: () => false };
+  /** Where focus was before the overlay opened; it goes back there on close. */
+  let returnTo: HTMLElement | null = null;
+  const help: Help = {
+    open() {
+      if (dialog.open) return;
+      returnTo = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : openButton;
+      dialog.showModal();
+    },
+    close() {
+      if (dialog.open) dialog.close();
+    },
+    isOpen: () => dialog.open,
+  };
+  openButton?.addEventListener("click", () => help.open());
+  document.getElementById("help-close")?.addEventListener("click", () => help.close());
+  // a click on the backdrop (the dialog box itself is padded, so only outside clicks land on it)
+  dialog.addEventListener("click", (event) => {
+    if (event.target === dialog) help.close();
+  });
+  dialog.addEventListener("close", () => {
+    if (returnTo?.isConnected === true) returnTo.focus();
+    returnTo = null;
+  });
+  return help;
+}

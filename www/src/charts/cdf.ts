@@ -68,7 +68,7 @@ export function createCdfChart(
       // a band's token is written inside it when there is room
       labels
         .selectAll<SVGTextElement, Band>("text")
-        .data(data.filter((d) => x(d.to) - x(d.from) > 8 * Math.max(2, view.label(d.c.id).length) + 6), key)
+        .data(data.filter((d) => x(d.to) - x(d.from) > textWidth(`${view.label(d.c.id)} ${percent(d.c.p)}`) + 6), key)
         .join("text")
         .attr("class", (d) => (d.c.id === view.chosenId ? "chosen" : ""))
         .attr("text-anchor", "middle")
@@ -89,4 +89,11 @@ export function createCdfChart(
       }
     },
   };
+}
+
+/** Rough width of a band label in viewBox units (12–13px type; CJK characters are about twice as wide). */
+function textWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += (ch.codePointAt(0) ?? 0) > 0x2e80 ? 13 : 7.5;
+  return w;
 }

@@ -1,5 +1,35 @@
-// 中文：projector 功能的界面文本（键与 projector.en.ts 相同）。
+// 中文：投影模式、键盘快捷键及其帮助浮层的界面文本（键与 projector.en.ts 相同）。
 import type { projectorEn } from "./projector.en";
 
 export const projectorZh: Record<keyof typeof projectorEn, string> = {
+  "projector.button": "投影模式",
+  "projector.on": "已进入投影模式：大字号，高级控件已隐藏。按 P 退出。",
+  "projector.off": "已退出投影模式。",
+  "projector.stepNext": "下一步：第 {n} 步",
+  "projector.stepPast": "第 {n} 步",
+  "projector.nums": "本步的关键数字",
+  "projector.p": "最终概率 p",
+  "projector.kept": "保留",
+  "projector.u": "随机数 u",
+  "projector.greedy": "无（贪心）",
+  "projector.greedyNote": "不抽随机数",
+  "projector.seed": "种子 {seed}",
+  "projector.prevChart": "上一张图",
+  "projector.nextChart": "下一张图",
+  "projector.chartOf": "第 {i} 张，共 {n} 张",
+  "help.button": "快捷键（?）",
+  "help.title": "键盘快捷键",
+  "help.intro": "在页面任何地方都可使用，正在输入框里打字时除外；带 Ctrl、Alt、⌘ 的组合键留给浏览器。",
+  "help.close": "关闭",
+  "help.space": "空格",
+  "help.playPause": "播放 / 暂停",
+  "help.step": "单步：添加一个 Token",
+  "help.back": "后退：去掉最后一个 Token",
+  "help.reset": "重置",
+  "help.projector": "打开 / 关闭投影模式",
+  "help.fullscreen": "打开 / 关闭全屏",
+  "help.lessons": "打开第 1–9 课",
+  "help.charts": "投影模式：上一张 / 下一张图",
+  "help.help": "显示这份列表",
+  "help.esc": "关闭这份列表；退出全屏",
 };
