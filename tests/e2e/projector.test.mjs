@@ -212,6 +212,26 @@ describe("projector mode", () => {
       assert.equal(m.numbers[3], "none (greedy)");
       await screenshot(en.page, `projector-en-finished-${size}.png`);
       await en.context.close();
+
+      // the teacher's path: press P, pick 实验三 from the Lesson menu, and both kept counts are on the one screen
+      const lesson = await open("?lang=zh", { viewport });
+      await lesson.page.keyboard.press("p");
+      await lesson.page.getByRole("combobox", { name: "课程" }).selectOption("exp3");
+      const counts = lesson.page.locator("#lesson-body .count");
+      await counts.nth(1).waitFor();
+      const inView = await counts.evaluateAll((nodes) =>
+        nodes.map((n) => {
+          const r = n.getBoundingClientRect();
+          return [Number(n.textContent), r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth, parseFloat(getComputedStyle(n).fontSize)];
+        }),
+      );
+      assert.equal(inView.length, 2);
+      assert.ok(inView[0][0] <= 3 && inView[1][0] >= 15, `kept counts ${inView.map((c) => c[0])}`);
+      assert.ok(inView.every((c) => c[1] && c[2] >= 24), `both counts visible in large type: ${JSON.stringify(inView)}`);
+      const scroll = await lesson.page.evaluate(() => document.scrollingElement.scrollHeight - innerHeight);
+      assert.ok(scroll <= 0, `no page scroll with the lesson open (${scroll})`);
+      await screenshot(lesson.page, `projector-exp3-zh-${size}.png`);
+      await lesson.context.close();
     });
   }
 

@@ -2,6 +2,8 @@
 import type { lessonsEn } from "./lessons.en";
 
 export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
+  "lesson.pick": "课程",
+  "lesson.pickNone": "无",
   "lesson.heading": "课程",
   "lesson.nav": "本章的课程",
   "lesson.key": "{title}（快捷键 {key}）",

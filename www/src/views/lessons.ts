@@ -5,7 +5,7 @@ import type { Actions } from "../actions";
 import { messageOf } from "../core";
 import { lang, t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
-import { LESSON_IDS } from "../lessons/catalog";
+import { isLessonId, LESSON_IDS } from "../lessons/catalog";
 import type { LessonId } from "../lessons/catalog";
 import { greedyByHand, samplingByHand, topPCount } from "../lessons/experiments";
 import { button, h } from "../lessons/kit";
@@ -31,6 +31,8 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   const list = el<HTMLOListElement>("lesson-list");
   const body = el<HTMLDivElement>("lesson-body");
   const toggle = el<HTMLButtonElement>("lessons-toggle");
+  // projector mode's compact way to the same lessons: a menu in the header
+  const select = el<HTMLSelectElement>("lesson-select");
   const lessons: Record<LessonId, Lesson> = {
     exp1: greedyByHand(),
     exp2: samplingByHand(),
@@ -119,6 +121,8 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
         return h("li", {}, b);
       }),
     );
+    const none = new Option(t("lesson.pickNone"), "");
+    select.replaceChildren(none, ...LESSON_IDS.map((id) => new Option(t(short(id)), id)));
   }
 
   function build(): void {
@@ -151,6 +155,7 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
       }
     }
     section.dataset["open"] = String(current !== null);
+    select.value = current ?? "";
     for (const b of list.querySelectorAll<HTMLButtonElement>("button[data-lesson]")) {
       if (b.dataset["lesson"] === current) b.setAttribute("aria-current", "true");
       else b.removeAttribute("aria-current");
@@ -164,6 +169,10 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     update?.();
   }
 
+  select.addEventListener("change", () => {
+    const id = select.value;
+    open(isLessonId(id) ? id : null);
+  });
   toggle.addEventListener("click", () => {
     collapsed = !isCollapsed();
     render();
