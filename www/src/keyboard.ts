@@ -42,6 +42,8 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
     const target = event.target instanceof Element ? event.target : null;
     const inArrowWidget = target?.closest(ARROW_WIDGETS) != null;
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    // while the page loads, only the overlay, projector mode and fullscreen answer
+    if (document.body.dataset["ready"] !== "true" && !["?", "p", "f"].includes(key)) return;
     let run: (() => void) | null = null;
     switch (key) {
       case " ":

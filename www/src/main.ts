@@ -849,6 +849,15 @@ async function boot(): Promise<void> {
   translateDocument();
   fillPresets();
   wire();
+  // the ? overlay, P and F work while the model loads; the rest waits for body[data-ready]
+  installShortcuts(actions, {
+    toggleProjector: () => projector.toggle(),
+    toggleFullscreen: () => projector.toggleFullscreen(),
+    openLesson: (index) => {
+      const id = LESSON_IDS[index];
+      if (id !== undefined) lessons.open(id);
+    },
+  });
   const loadingText = el("loading-text");
   loadingText.textContent = t("loading");
   showProgress(null);
@@ -902,14 +911,6 @@ async function boot(): Promise<void> {
   showNotice(problems);
   if (initialUrl.projector) projector.set(true);
   if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, false);
-  installShortcuts(actions, {
-    toggleProjector: () => projector.toggle(),
-    toggleFullscreen: () => projector.toggleFullscreen(),
-    openLesson: (index) => {
-      const id = LESSON_IDS[index];
-      if (id !== undefined) lessons.open(id);
-    },
-  });
   document.body.dataset["ready"] = "true";
   render();
 }
