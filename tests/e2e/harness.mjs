@@ -124,3 +124,43 @@ export function browserSuite() {
   });
   return (query = "?lang=en", options = {}) => openPage(browser, server.url, { query, ...options });
 }
+
+/**
+ * Defines `window.wcag` in the page for in-page measurements: `parse(cssColour)` → [r, g, b, a] in
+ * 0–1, `ratio(fg, bg)` (WCAG contrast), `backdrop(el)` (the ancestors' backgrounds composited).
+ * Call it after each navigation, before a `page.evaluate` that uses it.
+ */
+export function installWcag(page) {
+  return page.evaluate(() => {
+    const parse = (c) => {
+      const rgb = /rgba?\(([\d.]+)[ ,]+([\d.]+)[ ,]+([\d.]+)(?:[ ,/]+([\d.]+%?))?\)/.exec(c);
+      if (rgb) {
+        const a = rgb[4] === undefined ? 1 : rgb[4].endsWith("%") ? parseFloat(rgb[4]) / 100 : parseFloat(rgb[4]);
+        return [Number(rgb[1]) / 255, Number(rgb[2]) / 255, Number(rgb[3]) / 255, a];
+      }
+      const srgb = /color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.]+))?\)/.exec(c);
+      if (srgb) return [Number(srgb[1]), Number(srgb[2]), Number(srgb[3]), srgb[4] === undefined ? 1 : Number(srgb[4])];
+      return null;
+    };
+    const lum = ([r, g, b]) => {
+      const f = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => {
+      const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05);
+    };
+    const backdrop = (el) => {
+      const layers = [];
+      for (let n = el; n !== null; n = n.parentElement) {
+        const c = parse(getComputedStyle(n).backgroundColor);
+        if (c !== null && c[3] > 0) layers.push(c);
+        if (c !== null && c[3] >= 1) break;
+      }
+      let out = [1, 1, 1];
+      for (const [r, g, b, a] of layers.reverse()) out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
+      return out;
+    };
+    window.wcag = { parse, ratio, backdrop };
+  });
+}

@@ -4,7 +4,7 @@
 // accessible name; the page's own controls are read by id (their values are the state under test).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, screenshot } from "./harness.mjs";
+import { browserSuite, installWcag, screenshot } from "./harness.mjs";
 
 const open = browserSuite();
 
@@ -42,32 +42,12 @@ async function controls(page) {
 
 /** Texts in the panel whose contrast against what is behind them is below WCAG AA (4.5:1). */
 function lowContrast() {
-  const parse = (c) => {
-    const m = /rgba?\(([\d.]+)[ ,]+([\d.]+)[ ,]+([\d.]+)(?:[ ,/]+([\d.]+))?\)/.exec(c);
-    return m ? [Number(m[1]) / 255, Number(m[2]) / 255, Number(m[3]) / 255, m[4] === undefined ? 1 : Number(m[4])] : null;
-  };
-  const lum = ([r, g, b]) => {
-    const f = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const backdrop = (el) => {
-    const layers = [];
-    for (let n = el; n !== null; n = n.parentElement) {
-      const c = parse(getComputedStyle(n).backgroundColor);
-      if (c !== null && c[3] > 0) layers.push(c);
-      if (c !== null && c[3] >= 1) break;
-    }
-    let out = [1, 1, 1];
-    for (const [r, g, b, a] of layers.reverse()) out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
-    return out;
-  };
+  const { parse, ratio: contrast, backdrop } = window.wcag;
   const low = [];
   for (const el of document.querySelectorAll("#lessons *")) {
     const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join("");
     if (text === "" || !el.checkVisibility() || el.closest(":disabled") !== null) continue;
-    const fg = parse(getComputedStyle(el).color);
-    const [a, b] = [lum(fg), lum(backdrop(el))].sort((x, y) => y - x);
-    const ratio = (a + 0.05) / (b + 0.05);
+    const ratio = contrast(parse(getComputedStyle(el).color), backdrop(el));
     if (ratio < 4.5) low.push(`${text} ${ratio.toFixed(2)}`);
   }
   return low;
@@ -303,6 +283,7 @@ describe("lessons", () => {
         );
         assert.equal(unnamed, 0, `${lang} ${id}`);
         all += text;
+        await installWcag(page);
         assert.deepEqual(await page.evaluate(lowContrast), [], `${lang} ${id} contrast`);
       }
       if (lang === "zh") {

@@ -4,7 +4,7 @@
 // Controls are found by accessible name, in both languages. Screenshots go to artifacts/.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, screenshot } from "./harness.mjs";
+import { browserSuite, installWcag, screenshot } from "./harness.mjs";
 
 const open = browserSuite();
 
@@ -23,36 +23,7 @@ const projectorOn = (page) => page.evaluate(() => document.body.dataset.projecto
  * every visible text's contrast against the background behind it (HTML colour and SVG fill).
  */
 function measure() {
-  const parse = (c) => {
-    const rgb = /rgba?\(([\d.]+)[ ,]+([\d.]+)[ ,]+([\d.]+)(?:[ ,/]+([\d.]+%?))?\)/.exec(c);
-    if (rgb) {
-      const a = rgb[4] === undefined ? 1 : rgb[4].endsWith("%") ? parseFloat(rgb[4]) / 100 : parseFloat(rgb[4]);
-      return [Number(rgb[1]) / 255, Number(rgb[2]) / 255, Number(rgb[3]) / 255, a];
-    }
-    const srgb = /color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.]+))?\)/.exec(c);
-    if (srgb) return [Number(srgb[1]), Number(srgb[2]), Number(srgb[3]), srgb[4] === undefined ? 1 : Number(srgb[4])];
-    return null;
-  };
-  const lum = ([r, g, b]) => {
-    const f = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const ratio = (a, b) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
-  };
-  /** The colour behind an element: its ancestors' backgrounds composited from the page upwards. */
-  const backdrop = (el) => {
-    const layers = [];
-    for (let n = el; n !== null; n = n.parentElement) {
-      const c = parse(getComputedStyle(n).backgroundColor);
-      if (c !== null && c[3] > 0) layers.push(c);
-      if (c !== null && c[3] >= 1) break;
-    }
-    let out = [1, 1, 1];
-    for (const [r, g, b, a] of layers.reverse()) out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
-    return out;
-  };
+  const { parse, ratio, backdrop } = window.wcag;
   const vw = innerWidth;
   const vh = innerHeight;
   const shown = (el) => {
@@ -133,6 +104,7 @@ function measure() {
 
 /** Assert one projector screen is fit for a classroom. */
 async function checkScreen(page, label) {
+  await installWcag(page);
   const m = await page.evaluate(measure);
   assert.ok(m.scrollHeight <= m.vh, `${label}: the page scrolls (${m.scrollHeight} > ${m.vh})`);
   assert.ok(m.scrollWidth <= m.vw, `${label}: the page scrolls sideways (${m.scrollWidth} > ${m.vw})`);

@@ -362,14 +362,19 @@ function switchBranch(index: number): void {
   refresh();
 }
 
-function reset(): void {
-  pause();
+/** Forget every generated token and path (the source is rewound by the caller). */
+function clearPaths(): void {
   state.path = [];
   state.branches = [{ ids: [], entries: [], parent: null, forkAt: 0 }];
   state.currentBranch = 0;
   branchStops.clear();
   state.stopReason = null;
   state.viewing = null;
+}
+
+function reset(): void {
+  pause();
+  clearPaths();
   preview = null;
   render();
   syncLimits();
@@ -496,12 +501,7 @@ async function apply(wanted: ScenarioRequest): Promise<string[]> {
   state.source = kind === "model" && model !== null ? "model" : "manual";
   source = state.source === "model" && model !== null ? model : new ManualSource(preset);
   compareRun = null;
-  state.path = [];
-  state.branches = [{ ids: [], entries: [], parent: null, forkAt: 0 }];
-  state.currentBranch = 0;
-  branchStops.clear();
-  state.stopReason = null;
-  state.viewing = null;
+  clearPaths();
   syncLimits();
   replaying = true;
   try {
@@ -609,8 +609,7 @@ const share = createShare(() => ({ query: pageQuery(false), title: state.prompt 
 
 /** The query for the page's state; `forAddressBar` keeps the page's own modes (embed, projector). */
 function pageQuery(forAddressBar: boolean): URLSearchParams {
-  const query = scenarioQuery(snapshot(), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector });
-  return query;
+  return scenarioQuery(snapshot(), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector });
 }
 
 const projector = createProjector(actions, {
