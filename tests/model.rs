@@ -8,18 +8,24 @@ use nexttoken::generate::{GenerateError, Generator, StopReason};
 use nexttoken::model::{LoadError, Model};
 use nexttoken::tokenizer::Tokenizer;
 
-const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/model/model.safetensors");
+const SHIPPED_MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/model/model.safetensors");
 const TOKENIZER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/model/tokenizer.json");
 
+/// The weights under test: the shipped ones, or `NEXTTOKEN_MODEL` (a new
+/// export, checked here before it replaces them).
+fn model_path() -> String {
+    std::env::var("NEXTTOKEN_MODEL").unwrap_or_else(|_| SHIPPED_MODEL.to_owned())
+}
+
 fn shipped() -> (Model, Tokenizer) {
-    let m = Model::from_safetensors(&std::fs::read(MODEL).unwrap()).unwrap();
+    let m = Model::from_safetensors(&std::fs::read(model_path()).unwrap()).unwrap();
     let t = Tokenizer::from_json(&std::fs::read_to_string(TOKENIZER).unwrap()).unwrap();
     (m, t)
 }
 
 fn generator() -> Generator {
     Generator::from_bytes(
-        &std::fs::read(MODEL).unwrap(),
+        &std::fs::read(model_path()).unwrap(),
         &std::fs::read_to_string(TOKENIZER).unwrap(),
     )
     .unwrap()
@@ -329,7 +335,7 @@ fn a_character_split_over_byte_tokens_is_pending_not_replaced() {
 
 #[test]
 fn bad_model_bytes_are_errors_naming_the_problem() {
-    let good = std::fs::read(MODEL).unwrap();
+    let good = std::fs::read(model_path()).unwrap();
     assert!(matches!(
         Model::from_safetensors(&good[..4]),
         Err(LoadError::Truncated { .. })
@@ -379,7 +385,7 @@ fn bad_model_bytes_are_errors_naming_the_problem() {
 #[cfg(feature = "train")]
 #[test]
 fn forward_matches_the_trainers_forward() {
-    let bytes = std::fs::read(MODEL).unwrap();
+    let bytes = std::fs::read(model_path()).unwrap();
     let (cfg, params) = nexttoken::train::export::params_from_safetensors(&bytes).unwrap();
     let net = nexttoken::train::nn::Net::new(cfg);
     let (m, t) = shipped();

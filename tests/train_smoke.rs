@@ -104,3 +104,61 @@ fn a_few_steps_lower_the_loss() {
     }
     assert!(last < 0.5 * first, "loss {first} -> {last}");
 }
+
+/// The same check through dropout: a fixed seed fixes the masks, so the loss
+/// is a smooth function of the parameters and the backward pass must follow
+/// the forward's masks (embedding, attention probabilities, both residual
+/// branches).
+#[test]
+fn backward_matches_finite_differences_with_dropout() {
+    let c = tiny();
+    let net = Net::new(c);
+    let mut params = nn::init_params(&c, &net.layout, 7);
+    let mut rng = Rng(5);
+    for p in params.iter_mut() {
+        *p += rng.normal() * 0.2;
+    }
+    let (b, t) = (2, 8);
+    let x: Vec<u32> = (0..b * t).map(|_| rng.below(c.vocab_size) as u32).collect();
+    let y: Vec<u32> = (0..b * t).map(|_| rng.below(c.vocab_size) as u32).collect();
+    let drop = Some(nn::Dropout { p: 0.3, seed: 11 });
+    let loss = |p: &[f32]| -> f64 {
+        let mut a = net.forward_train(p, &x, b, t, drop);
+        net.loss_and_probs(&mut a, &y) as f64
+    };
+    // Dropout changes the loss (the masks are on), and the same seed repeats it.
+    let plain = {
+        let mut a = net.forward(&params, &x, b, t);
+        net.loss_and_probs(&mut a, &y) as f64
+    };
+    assert_ne!(loss(&params), plain);
+    assert_eq!(loss(&params), loss(&params));
+    let mut acts = net.forward_train(&params, &x, b, t, drop);
+    net.loss_and_probs(&mut acts, &y);
+    let mut grads = vec![0.0; net.layout.total];
+    net.backward(&params, &acts, &x, &y, &mut grads);
+    let mut worst = 0.0f64;
+    for s in &net.layout.slots {
+        for k in 0..6 {
+            let i = s.offset + (k * 7919) % s.len();
+            let orig = params[i];
+            let h = 1e-2f32;
+            params[i] = orig + h;
+            let lp = loss(&params);
+            params[i] = orig - h;
+            let lm = loss(&params);
+            params[i] = orig;
+            let num = (lp - lm) / (2.0 * h as f64);
+            let ana = grads[i] as f64;
+            let err = (num - ana).abs() / (num.abs() + ana.abs()).max(1e-3);
+            assert!(
+                err < 0.05,
+                "{} [{}]: numeric {num:.6} analytic {ana:.6}",
+                s.name,
+                i - s.offset
+            );
+            worst = worst.max(err);
+        }
+    }
+    println!("worst relative gradient error with dropout {worst:.4}");
+}

@@ -5,9 +5,17 @@
 //! train tokenizer [--vocab 8000] [--out www/model/tokenizer.json]
 //! train run --dir /work/train-run [--steps 3800] [--batch 16] [--lr 2.5e-3] [--seed 1]
 //!           [--dim 128] [--layers 4] [--heads 4] [--ctx 128] [--lesson-share 0.05]
-//!           (resumes from DIR/ckpt.bin; run it again after an interruption)
-//! train export --dir /work/train-run [--out www/model/model.safetensors] [--emb int8|f16]
-//! train eval --dir /work/train-run      (validation loss + Kneser-Ney 3-gram baseline)
+//!           [--warmup 200] [--wd 0.05] [--dropout 0] [--init CKPT] [--eval-every 250]
+//!           (resumes from DIR/ckpt.bin; run it again after an interruption. `--init`
+//!           starts a new run — fresh optimiser, step 0 — from another run's weights, for a
+//!           fine-tune; `--dropout P` drops embeddings, attention probabilities and residual
+//!           branches with probability P while training. The best checkpoint by validation
+//!           loss is kept as DIR/ckpt-best.bin, its step and loss in DIR/best.txt)
+//! train export --dir /work/train-run [--ckpt DIR/ckpt.bin] [--out www/model/model.safetensors]
+//!           [--emb int8|f16]
+//! train eval --dir /work/train-run [--ckpt DIR/ckpt.bin | --weights model.safetensors]
+//!           [--stride 64]   (validation loss two ways + Kneser-Ney 3-gram baseline)
+//! train greedy [--weights www/model/model.safetensors]  (greedy fluency on doc prompts)
 //! ```
 //!
 //! Run from the project root (the corpus is read from `../shared/corpus`);
@@ -61,9 +69,10 @@ fn main() {
         "run" => cmd_run(&args),
         "export" => cmd_export(&args),
         "eval" => cmd_eval(&args),
+        "greedy" => cmd_greedy(&args),
         _ => {
             eprintln!(
-                "usage: train tokenizer|run|export|eval [--key value ...] (see the module doc)"
+                "usage: train tokenizer|run|export|eval|greedy [--key value ...] (see the module doc)"
             );
             std::process::exit(2);
         }
@@ -119,6 +128,7 @@ struct RunCfg {
     seed: u64,
     lesson_share: f64,
     eval_every: u64,
+    dropout: f32,
 }
 
 fn run_cfg(args: &Args, vocab: usize) -> RunCfg {
@@ -138,6 +148,7 @@ fn run_cfg(args: &Args, vocab: usize) -> RunCfg {
         seed: args.n("seed", 1),
         lesson_share: args.n("lesson-share", 0.05),
         eval_every: args.n("eval-every", 250),
+        dropout: args.n("dropout", 0.0),
     }
 }
 
@@ -194,6 +205,10 @@ fn lr_at(rc: &RunCfg, step: u64) -> f32 {
     min + 0.5 * (rc.lr - min) * (1.0 + (std::f32::consts::PI * p.min(1.0)).cos())
 }
 
+/// Mean loss over non-overlapping windows of `seq_len` + 1 tokens (at most
+/// `max_windows`): each window's first targets see almost no context. Cheap;
+/// the training log's number (the first 128 windows, ≈ 16.5 k tokens: the
+/// held-out tail of the React zh docs only), which also picks `ckpt-best.bin`.
 fn val_loss(net: &Net, params: &[f32], val: &Stream, max_windows: usize) -> f32 {
     let t = net.c.seq_len;
     let n = (val.tokens.len() / (t + 1)).min(max_windows);
@@ -214,6 +229,59 @@ fn val_loss(net: &Net, params: &[f32], val: &Stream, max_windows: usize) -> f32 
     (total / count.max(1) as f64) as f32
 }
 
+/// Strided (sliding-window) evaluation, as in Hugging Face's "perplexity of
+/// fixed-length models": windows of `seq_len` tokens every `stride` tokens;
+/// the first window scores all its targets, each later one only its last
+/// `stride` (which see `seq_len - stride` or more tokens of preceding held-out
+/// text). Every target from stream position 2 on is scored exactly once —
+/// the same targets the Kneser-Ney 3-gram scores. Returns each target's loss
+/// (nats; index = stream position - 2).
+fn val_loss_strided(net: &Net, params: &[f32], tokens: &[u32], stride: usize) -> Vec<f64> {
+    let t = net.c.seq_len;
+    assert!(stride >= 1 && stride <= t, "--stride must be in 1..={t}");
+    let n = tokens.len();
+    // (window start, window length, first scored position within the window)
+    let mut windows = Vec::new();
+    let mut scored_to = 2; // next target position (in the stream) to score
+    let mut begin = 0;
+    while scored_to < n {
+        let len = t.min(n - 1 - begin);
+        let end = begin + len; // targets are positions begin+1 ..= end
+        let from = scored_to - (begin + 1);
+        windows.push((begin, len, from));
+        scored_to = end + 1;
+        begin += stride;
+    }
+    let mut nll = Vec::with_capacity(n.saturating_sub(2));
+    let v = net.c.vocab_size;
+    let mut i = 0;
+    while i < windows.len() {
+        // Batch consecutive windows of the same length.
+        let len = windows[i].1;
+        let mut j = i;
+        while j < windows.len() && j - i < 16 && windows[j].1 == len {
+            j += 1;
+        }
+        let mut x = Vec::with_capacity((j - i) * len);
+        for &(b0, _, _) in &windows[i..j] {
+            x.extend_from_slice(&tokens[b0..b0 + len]);
+        }
+        let acts = net.forward(params, &x, j - i, len);
+        for (k, &(b0, _, from)) in windows[i..j].iter().enumerate() {
+            for pos in from..len {
+                let row = &acts.probs[(k * len + pos) * v..][..v];
+                let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let z: f64 = row.iter().map(|&l| ((l - max) as f64).exp()).sum();
+                let target = tokens[b0 + pos + 1] as usize;
+                debug_assert_eq!(nll.len() + 2, b0 + pos + 1);
+                nll.push(z.ln() - (row[target] - max) as f64);
+            }
+        }
+        i = j;
+    }
+    nll
+}
+
 fn cmd_run(args: &Args) {
     let dir = PathBuf::from(args.s("dir", "/work/train-run"));
     std::fs::create_dir_all(&dir).unwrap();
@@ -230,11 +298,43 @@ fn cmd_run(args: &Args) {
             (p, a)
         }
         Some(_) => panic!("{} holds a different model config", ckpt.display()),
-        None => (
-            nn::init_params(&rc.model, &net.layout, rc.seed),
-            Adam::new(net.layout.total),
-        ),
+        None => match args.0.get("init") {
+            Some(init) => {
+                let (cfg, p, a) =
+                    export::load_checkpoint(Path::new(init)).expect("--init checkpoint");
+                assert_eq!(
+                    cfg, rc.model,
+                    "--init {init} holds a different model config"
+                );
+                println!(
+                    "starting from the weights of {init} (its step {}), fresh optimiser",
+                    a.step
+                );
+                // Export adds these steps to the run's own in the weights' metadata.
+                std::fs::write(dir.join("init.txt"), format!("{init} {}\n", a.step)).unwrap();
+                (p, Adam::new(net.layout.total))
+            }
+            None => (
+                nn::init_params(&rc.model, &net.layout, rc.seed),
+                Adam::new(net.layout.total),
+            ),
+        },
     };
+    if rc.dropout > 0.0 {
+        println!(
+            "dropout {} (embeddings, attention probabilities, residual branches)",
+            rc.dropout
+        );
+    }
+    let best_file = dir.join("best.txt");
+    let mut best = std::fs::read_to_string(&best_file)
+        .ok()
+        .and_then(|s| {
+            s.split_whitespace()
+                .nth(1)
+                .and_then(|v| v.parse::<f32>().ok())
+        })
+        .unwrap_or(f32::INFINITY);
     let mut grads = vec![0.0f32; net.layout.total];
     let mut log = std::fs::OpenOptions::new()
         .create(true)
@@ -257,7 +357,14 @@ fn cmd_run(args: &Args) {
             x.extend_from_slice(&w[..t]);
             y.extend_from_slice(&w[1..]);
         }
-        let mut acts = net.forward(&params, &x, rc.batch, t);
+        // Dropout masks, like the batches, depend only on (seed, step).
+        let dropout = nn::Dropout {
+            p: rc.dropout,
+            seed: rc.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ step.wrapping_mul(0xD1B5_4A32_D192_ED03)
+                ^ 0xD20,
+        };
+        let mut acts = net.forward_train(&params, &x, rc.batch, t, Some(dropout));
         let loss = net.loss_and_probs(&mut acts, &y);
         net.backward(&params, &acts, &x, &y, &mut grads);
         drop(acts);
@@ -297,6 +404,11 @@ fn cmd_run(args: &Args) {
             );
             writeln!(log, "{done}\tval\t{vl:.4}\t\t\t{el:.1}").unwrap();
             export::save_checkpoint(&ckpt, &rc.model, &params, &adam);
+            if vl < best {
+                best = vl;
+                export::save_checkpoint(&dir.join("ckpt-best.bin"), &rc.model, &params, &adam);
+                std::fs::write(&best_file, format!("{done} {vl:.4}\n")).unwrap();
+            }
         }
     }
     println!(
@@ -308,10 +420,19 @@ fn cmd_run(args: &Args) {
 
 fn cmd_export(args: &Args) {
     let dir = PathBuf::from(args.s("dir", "/work/train-run"));
-    let (cfg, params, adam) = export::load_checkpoint(&dir.join("ckpt.bin")).expect("checkpoint");
+    let ckpt = args.s("ckpt", &dir.join("ckpt.bin").to_string_lossy());
+    let (cfg, params, adam) = export::load_checkpoint(Path::new(&ckpt)).expect("checkpoint");
     let net = Net::new(cfg);
     let out = args.s("out", "www/model/model.safetensors");
-    let meta = [("steps", adam.step.to_string())];
+    // A fine-tune (`run --init`) records its starting point in DIR/init.txt:
+    // "steps" counts both runs' steps, "fine_tune_steps" this run's.
+    let base_steps: Option<u64> = std::fs::read_to_string(dir.join("init.txt"))
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1).and_then(|v| v.parse().ok()));
+    let mut meta = vec![("steps", (adam.step + base_steps.unwrap_or(0)).to_string())];
+    if base_steps.is_some() {
+        meta.push(("fine_tune_steps", adam.step.to_string()));
+    }
     let f16_emb = args.s("emb", "int8") == "f16";
     export::write_safetensors(Path::new(&out), &net, &params, true, f16_emb, &meta).unwrap();
     export::write_safetensors(
@@ -389,12 +510,158 @@ fn cmd_eval(args: &Args) {
     let dir = PathBuf::from(args.s("dir", "/work/train-run"));
     let tok =
         tokenizers::Tokenizer::from_file(args.s("tokenizer", "www/model/tokenizer.json")).unwrap();
-    let (cfg, params, _) = export::load_checkpoint(&dir.join("ckpt.bin")).expect("checkpoint");
+    // The shipped int8 weights (dequantised: the trainer's forward equals the
+    // page's on them, tests/model.rs) or a checkpoint.
+    let (cfg, params, what) = match args.0.get("weights") {
+        Some(w) => {
+            let (cfg, p) = export::params_from_safetensors(&std::fs::read(w).unwrap()).unwrap();
+            (cfg, p, w.clone())
+        }
+        None => {
+            let ckpt = args.s("ckpt", &dir.join("ckpt.bin").to_string_lossy());
+            let (cfg, p, a) = export::load_checkpoint(Path::new(&ckpt)).expect("checkpoint");
+            (cfg, p, format!("{ckpt} (step {})", a.step))
+        }
+    };
     let rc = run_cfg(args, cfg.vocab_size);
     let net = Net::new(cfg);
     let (train, val) = streams(args, &tok, rc.lesson_share, rc.seed);
+    println!("weights: {what}");
     let vl = val_loss(&net, &params, &val, usize::MAX);
-    println!("model val loss (all held-out windows): {vl:.4} nats/token");
-    let kn = nexttoken::train::kn3::eval(&train.tokens, &val.tokens, cfg.vocab_size);
-    println!("interpolated Kneser-Ney 3-gram val loss: {kn:.4} nats/token");
+    println!(
+        "model val loss, non-overlapping {}-token windows: {vl:.4} nats/token",
+        cfg.seq_len
+    );
+    let stride = args.n("stride", cfg.seq_len / 2);
+    let model_nll = val_loss_strided(&net, &params, &val.tokens, stride);
+    let kn_nll = nexttoken::train::kn3::nll(&train.tokens, &val.tokens, cfg.vocab_size);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    println!(
+        "model val loss, sliding window (context {}, stride {stride}, {} targets): {:.4} nats/token",
+        cfg.seq_len,
+        model_nll.len(),
+        mean(&model_nll)
+    );
+    println!(
+        "interpolated Kneser-Ney 3-gram val loss ({} targets): {:.4} nats/token",
+        kn_nll.len(),
+        mean(&kn_nll)
+    );
+    // The same two numbers per documentation file (targets by the file of the
+    // paragraph they belong to).
+    let c = corpus(args);
+    let mut line = 0;
+    for (f, &lines) in data::DOC_FILES.iter().zip(&c.val_lines_per_file) {
+        let from = val.starts[line].max(2) - 2;
+        line += lines;
+        let to = val.starts.get(line).map_or(val.tokens.len(), |&s| s) - 2;
+        println!(
+            "  {f:<28} {:>6} targets: model {:.4}, 3-gram {:.4}",
+            to - from,
+            mean(&model_nll[from..to]),
+            mean(&kn_nll[from..to])
+        );
+    }
+}
+
+/// Documentation-style prompts for the greedy fluency check.
+const GREEDY_PROMPTS: [&str; 7] = [
+    "组件是",
+    "在 React 中，状态",
+    "Vue 的响应式系统",
+    "TypeScript 的类型",
+    "我们可以使用",
+    "当你需要",
+    "这个函数",
+];
+
+/// Greedy decoding (end-of-sequence banned, 60 tokens) from each prompt
+/// through the page's generator; reports where the first repeated token
+/// 4-gram starts (the criterion of tests/model.rs).
+fn cmd_greedy(args: &Args) {
+    use nexttoken::decode::Config as StepConfig;
+    let weights = args.s("weights", "www/model/model.safetensors");
+    let tok = std::fs::read_to_string(args.s("tokenizer", "www/model/tokenizer.json")).unwrap();
+    let mut g = nexttoken::generate::Generator::from_bytes(&std::fs::read(&weights).unwrap(), &tok)
+        .unwrap();
+    g.max_new_tokens = 60;
+    let eos = g.tokenizer().eos_id().unwrap();
+    let greedy = StepConfig {
+        temperature: Some(0.0),
+        logit_bias: Some(vec![(eos, f64::NEG_INFINITY)]),
+        ..StepConfig::default()
+    };
+    let mut ok = 0;
+    for prompt in GREEDY_PROMPTS {
+        g.set_prompt(prompt).unwrap();
+        while g.next(&greedy).is_ok() {}
+        let gen = g.tokens()[g.prompt_len()..].to_vec();
+        const N: usize = 4;
+        let mut first_repeat = gen.len();
+        for i in N..=gen.len() {
+            if gen[..i - 1].windows(N).any(|w| w == &gen[i - N..i]) {
+                first_repeat = i - N;
+                break;
+            }
+        }
+        ok += (first_repeat >= 20) as usize;
+        println!(
+            "{first_repeat:>3}  {prompt}|{}",
+            g.text().replace('\n', "⏎")
+        );
+    }
+    println!(
+        "{weights}: {ok}/{} prompts run >= 20 tokens before repeating",
+        GREEDY_PROMPTS.len()
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net() -> (Net, Vec<f32>) {
+        let c = nexttoken::model::Config {
+            vocab_size: 17,
+            dim: 8,
+            n_layers: 1,
+            n_heads: 2,
+            seq_len: 8,
+        };
+        let net = Net::new(c);
+        let params = nn::init_params(&c, &net.layout, 3);
+        (net, params)
+    }
+
+    #[test]
+    fn strided_eval_scores_every_target_from_position_two_once() {
+        let (net, params) = net();
+        let tokens: Vec<u32> = (0..45u32).map(|i| (i * 7 + 3) % 17).collect();
+        for stride in [1, 3, 4, 8] {
+            assert_eq!(
+                val_loss_strided(&net, &params, &tokens, stride).len(),
+                tokens.len() - 2
+            );
+        }
+        // A stream that fits one window: the losses of one full forward.
+        let short = &tokens[..9];
+        let nll = val_loss_strided(&net, &params, short, 4);
+        let mut acts = net.forward(&params, &short[..8], 1, 8);
+        net.loss_and_probs(&mut acts, &short[1..]);
+        for (k, got) in nll.iter().enumerate() {
+            let want = -(acts.probs[(k + 1) * 17 + short[k + 2] as usize] as f64).ln();
+            assert!(
+                (got - want).abs() < 1e-4,
+                "target {}: {got} vs {want}",
+                k + 2
+            );
+        }
+        // With stride 1 every target sees a full window: the last one, the
+        // eight tokens before it.
+        let full = val_loss_strided(&net, &params, &tokens, 1);
+        let mut acts = net.forward(&params, &tokens[36..44], 1, 8);
+        net.loss_and_probs(&mut acts, &tokens[37..45]);
+        let want = -(acts.probs[7 * 17 + tokens[44] as usize] as f64).ln();
+        assert!((full[42] - want).abs() < 1e-4);
+    }
 }

@@ -20,12 +20,15 @@ pub const VAL_FRACTION: f64 = 0.05;
 pub struct Corpus {
     pub train_docs: Vec<String>,
     pub val_docs: Vec<String>,
+    /// How many of `val_docs`' lines (in order) come from each of `DOC_FILES`.
+    pub val_lines_per_file: Vec<usize>,
     pub lessons: Vec<String>,
 }
 
 pub fn load(corpus_dir: &Path, lessons: &Path) -> Corpus {
     let mut train_docs = Vec::new();
     let mut val_docs = Vec::new();
+    let mut val_lines_per_file = Vec::new();
     for f in DOC_FILES {
         let text = std::fs::read_to_string(corpus_dir.join(f)).expect("read corpus file");
         let lines: Vec<String> = text
@@ -36,6 +39,7 @@ pub fn load(corpus_dir: &Path, lessons: &Path) -> Corpus {
         let cut = ((lines.len() as f64) * (1.0 - VAL_FRACTION)) as usize;
         train_docs.extend_from_slice(&lines[..cut]);
         val_docs.extend_from_slice(&lines[cut..]);
+        val_lines_per_file.push(lines.len() - cut);
     }
     let lessons = std::fs::read_to_string(lessons)
         .expect("read lessons")
@@ -46,6 +50,7 @@ pub fn load(corpus_dir: &Path, lessons: &Path) -> Corpus {
     Corpus {
         train_docs,
         val_docs,
+        val_lines_per_file,
         lessons,
     }
 }

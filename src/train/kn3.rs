@@ -8,6 +8,13 @@ const D: f64 = 0.75;
 /// Mean negative log-likelihood (nats/token) of `val` under a trigram model
 /// fitted on `train`.
 pub fn eval(train: &[u32], val: &[u32], vocab: usize) -> f64 {
+    let nll = nll(train, val, vocab);
+    nll.iter().sum::<f64>() / nll.len().max(1) as f64
+}
+
+/// Negative log-likelihood (nats) of each `val[i]`, `i` from 2 on (index
+/// `i - 2`), under a trigram model fitted on `train`.
+pub fn nll(train: &[u32], val: &[u32], vocab: usize) -> Vec<f64> {
     // Counts.
     let mut c3: HashMap<(u32, u32, u32), u32> = HashMap::new();
     for w in train.windows(3) {
@@ -51,8 +58,7 @@ pub fn eval(train: &[u32], val: &[u32], vocab: usize) -> f64 {
             None => p1(c),
         }
     };
-    let mut nll = 0.0;
-    let mut count = 0usize;
+    let mut nll = Vec::with_capacity(val.len().saturating_sub(2));
     for i in 2..val.len() {
         let (a, b, c) = (val[i - 2], val[i - 1], val[i]);
         let p = match ctx2.get(&(a, b)) {
@@ -62,8 +68,7 @@ pub fn eval(train: &[u32], val: &[u32], vocab: usize) -> f64 {
             }
             None => p2(b, c),
         };
-        nll -= p.max(1e-12).ln();
-        count += 1;
+        nll.push(-p.max(1e-12).ln());
     }
-    nll / count.max(1) as f64
+    nll
 }

@@ -235,6 +235,45 @@ fn gelu_grad(x: f32) -> f32 {
     0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * GELU_C * (1.0 + 3.0 * 0.044715 * x * x)
 }
 
+/// Training-time dropout (GPT-2's three sites, one rate): the embedding sum,
+/// the attention probabilities, and each residual branch's output (after
+/// `attn_out` and after `mlp_down`). Kept values are scaled by `1/(1-p)`, so
+/// inference (no dropout) needs no change. The masks depend only on `seed`
+/// and the batch shape, so a step is reproducible and the backward pass sees
+/// exactly the forward's masks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dropout {
+    pub p: f32,
+    pub seed: u64,
+}
+
+/// A dropout mask of `n` values, each `0` (probability `p`) or `1/(1-p)`.
+fn dropout_mask(rng: &mut Rng, n: usize, p: f32) -> Vec<f32> {
+    let keep = 1.0 / (1.0 - p);
+    let cut = (p as f64 * (1u64 << 32) as f64) as u64;
+    (0..n)
+        .map(|_| {
+            if (rng.next_u64() >> 32) < cut {
+                0.0
+            } else {
+                keep
+            }
+        })
+        .collect()
+}
+
+/// `x += o ⊙ m` (a residual branch through its dropout mask).
+fn add_masked(x: &mut [f32], o: &[f32], m: &[f32]) {
+    for ((xi, oi), mi) in x.iter_mut().zip(o).zip(m) {
+        *xi += oi * mi;
+    }
+}
+
+/// `dx ⊙ m` (the gradient into a masked branch).
+fn masked(dx: &[f32], m: &[f32]) -> Vec<f32> {
+    dx.iter().zip(m).map(|(a, b)| a * b).collect()
+}
+
 /// Saved activations of one block.
 #[derive(Default)]
 struct BlockActs {
@@ -249,6 +288,11 @@ struct BlockActs {
     r2: Vec<f32>,
     h_pre: Vec<f32>,
     h_act: Vec<f32>,
+    /// Dropout masks (empty without dropout): attention probabilities,
+    /// attention branch, MLP branch.
+    att_mask: Vec<f32>,
+    m_attn: Vec<f32>,
+    m_mlp: Vec<f32>,
 }
 
 /// Forward state for one batch, kept for the backward pass.
@@ -259,12 +303,18 @@ pub struct Acts {
     x_f: Vec<f32>,
     n_f: Vec<f32>,
     r_f: Vec<f32>,
+    /// Embedding dropout mask (empty without dropout).
+    emb_mask: Vec<f32>,
     /// Softmax probabilities after `forward` (logits before the softmax).
     pub probs: Vec<f32>,
 }
 
+/// `mask` (empty: none) is the dropout mask over `att`'s layout; `att`
+/// keeps the undropped probabilities for the backward pass.
+#[allow(clippy::too_many_arguments)]
 fn attention_forward_serial(
     qkv: &[f32],
+    mask: &[f32],
     b: usize,
     t: usize,
     h: usize,
@@ -297,8 +347,17 @@ fn attention_forward_serial(
                 arow[ti + 1..].fill(0.0);
                 let yrow = &mut y[(bi * t + ti) * d + hi * hd..][..hd];
                 yrow.fill(0.0);
+                let mrow = if mask.is_empty() {
+                    &[][..]
+                } else {
+                    &mask[((bi * h + hi) * t + ti) * t..][..t]
+                };
                 for si in 0..=ti {
-                    let p = arow[si];
+                    let p = if mrow.is_empty() {
+                        arow[si]
+                    } else {
+                        arow[si] * mrow[si]
+                    };
                     let v = &qkv[(bi * t + si) * 3 * d + 2 * d + hi * hd..][..hd];
                     for j in 0..hd {
                         yrow[j] += p * v[j];
@@ -313,6 +372,7 @@ fn attention_forward_serial(
 fn attention_backward_serial(
     qkv: &[f32],
     att: &[f32],
+    mask: &[f32],
     dy: &[f32],
     b: usize,
     t: usize,
@@ -328,15 +388,21 @@ fn attention_backward_serial(
         for hi in 0..h {
             for ti in 0..t {
                 let arow = &att[((bi * h + hi) * t + ti) * t..][..t];
+                let mrow = if mask.is_empty() {
+                    &[][..]
+                } else {
+                    &mask[((bi * h + hi) * t + ti) * t..][..t]
+                };
                 let dyr = &dy[(bi * t + ti) * d + hi * hd..][..hd];
                 let mut dot = 0.0f32;
                 for si in 0..=ti {
                     let vo = (bi * t + si) * 3 * d + 2 * d + hi * hd;
                     let v = &qkv[vo..vo + hd];
-                    let g: f32 = dyr.iter().zip(v).map(|(a, c)| a * c).sum();
+                    let m = if mrow.is_empty() { 1.0 } else { mrow[si] };
+                    let g: f32 = dyr.iter().zip(v).map(|(a, c)| a * c).sum::<f32>() * m;
                     dp[si] = g;
                     dot += g * arow[si];
-                    let p = arow[si];
+                    let p = arow[si] * m;
                     let dv = &mut dqkv[vo..vo + hd];
                     for j in 0..hd {
                         dv[j] += p * dyr[j];
@@ -366,8 +432,19 @@ const THREADS: usize = 2;
 
 /// Sequences are independent in attention, so the batch is split across
 /// threads; each thread owns whole sequences' rows of every buffer.
+/// The dropout mask's share of thread `i` (empty stays empty).
+fn mask_chunk(mask: &[f32], i: usize, per: usize) -> &[f32] {
+    if mask.is_empty() {
+        mask
+    } else {
+        &mask[(i * per).min(mask.len())..((i + 1) * per).min(mask.len())]
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn attention_forward(
     qkv: &[f32],
+    mask: &[f32],
     b: usize,
     t: usize,
     h: usize,
@@ -377,13 +454,15 @@ fn attention_forward(
 ) {
     let per = b.div_ceil(THREADS).max(1);
     std::thread::scope(|sc| {
-        for ((q, a), yy) in qkv
+        for (i, ((q, a), yy)) in qkv
             .chunks(per * t * 3 * d)
             .zip(att.chunks_mut(per * h * t * t))
             .zip(y.chunks_mut(per * t * d))
+            .enumerate()
         {
             let nb = q.len() / (t * 3 * d);
-            sc.spawn(move || attention_forward_serial(q, nb, t, h, d, a, yy));
+            let m = mask_chunk(mask, i, per * h * t * t);
+            sc.spawn(move || attention_forward_serial(q, m, nb, t, h, d, a, yy));
         }
     });
 }
@@ -392,6 +471,7 @@ fn attention_forward(
 fn attention_backward(
     qkv: &[f32],
     att: &[f32],
+    mask: &[f32],
     dy: &[f32],
     b: usize,
     t: usize,
@@ -401,14 +481,16 @@ fn attention_backward(
 ) {
     let per = b.div_ceil(THREADS).max(1);
     std::thread::scope(|sc| {
-        for (((q, a), g), dq) in qkv
+        for (i, (((q, a), g), dq)) in qkv
             .chunks(per * t * 3 * d)
             .zip(att.chunks(per * h * t * t))
             .zip(dy.chunks(per * t * d))
             .zip(dqkv.chunks_mut(per * t * 3 * d))
+            .enumerate()
         {
             let nb = q.len() / (t * 3 * d);
-            sc.spawn(move || attention_backward_serial(q, a, g, nb, t, h, d, dq));
+            let m = mask_chunk(mask, i, per * h * t * t);
+            sc.spawn(move || attention_backward_serial(q, a, m, g, nb, t, h, d, dq));
         }
     });
 }
@@ -433,7 +515,25 @@ impl Net {
     /// Runs `b` sequences of length `t` (≤ context). Returns the activations;
     /// `acts.probs` holds the logits (call `loss_and_probs` to softmax them).
     pub fn forward(&self, params: &[f32], tokens: &[u32], b: usize, t: usize) -> Acts {
+        self.forward_train(params, tokens, b, t, None)
+    }
+
+    /// `forward` with training-time dropout (`None`: exactly `forward`).
+    pub fn forward_train(
+        &self,
+        params: &[f32],
+        tokens: &[u32],
+        b: usize,
+        t: usize,
+        dropout: Option<Dropout>,
+    ) -> Acts {
         let c = &self.c;
+        let drop = dropout.filter(|dr| dr.p > 0.0);
+        let mut rng = Rng(drop.map_or(0, |dr| dr.seed));
+        let mut mask = |n: usize| match drop {
+            Some(dr) => dropout_mask(&mut rng, n, dr.p),
+            None => Vec::new(),
+        };
         let d = c.dim;
         let n = b * t;
         let tok = self.p(params, "tok_emb");
@@ -448,6 +548,12 @@ impl Net {
                 }
             }
         }
+        let emb_mask = mask(n * d);
+        if !emb_mask.is_empty() {
+            for (xi, mi) in x.iter_mut().zip(&emb_mask) {
+                *xi *= mi;
+            }
+        }
         let mut blocks = Vec::with_capacity(c.n_layers);
         for l in 0..c.n_layers {
             let mut a = BlockActs {
@@ -459,6 +565,9 @@ impl Net {
                 n2: vec![0.0; n * d],
                 r2: vec![0.0; n],
                 h_pre: vec![0.0; n * 4 * d],
+                att_mask: mask(b * c.n_heads * t * t),
+                m_attn: mask(n * d),
+                m_mlp: mask(n * d),
                 ..Default::default()
             };
             rmsnorm(
@@ -476,21 +585,25 @@ impl Net {
                 3 * d,
                 &mut a.qkv,
             );
-            attention_forward(&a.qkv, b, t, c.n_heads, d, &mut a.att, &mut a.ay);
-            let mut x_mid = x.clone();
-            gemm(
-                n,
+            attention_forward(
+                &a.qkv,
+                &a.att_mask,
+                b,
+                t,
+                c.n_heads,
                 d,
-                d,
-                &a.ay,
-                d,
-                1,
-                self.p(params, &format!("blocks.{l}.attn_out")),
-                1,
-                d,
-                1.0,
-                &mut x_mid,
+                &mut a.att,
+                &mut a.ay,
             );
+            let mut x_mid = x.clone();
+            let w_out = self.p(params, &format!("blocks.{l}.attn_out"));
+            if a.m_attn.is_empty() {
+                gemm(n, d, d, &a.ay, d, 1, w_out, 1, d, 1.0, &mut x_mid);
+            } else {
+                let mut o = vec![0.0f32; n * d];
+                linear(&a.ay, w_out, n, d, d, &mut o);
+                add_masked(&mut x_mid, &o, &a.m_attn);
+            }
             rmsnorm(
                 &x_mid,
                 self.p(params, &format!("blocks.{l}.norm2")),
@@ -508,19 +621,26 @@ impl Net {
             );
             a.h_act = a.h_pre.iter().map(|&v| gelu(v)).collect();
             let mut x_out = x_mid.clone();
-            gemm(
-                n,
-                4 * d,
-                d,
-                &a.h_act,
-                4 * d,
-                1,
-                self.p(params, &format!("blocks.{l}.mlp_down")),
-                1,
-                4 * d,
-                1.0,
-                &mut x_out,
-            );
+            let w_down = self.p(params, &format!("blocks.{l}.mlp_down"));
+            if a.m_mlp.is_empty() {
+                gemm(
+                    n,
+                    4 * d,
+                    d,
+                    &a.h_act,
+                    4 * d,
+                    1,
+                    w_down,
+                    1,
+                    4 * d,
+                    1.0,
+                    &mut x_out,
+                );
+            } else {
+                let mut o = vec![0.0f32; n * d];
+                linear(&a.h_act, w_down, n, 4 * d, d, &mut o);
+                add_masked(&mut x_out, &o, &a.m_mlp);
+            }
             a.x_in = std::mem::replace(&mut x, x_out);
             a.x_mid = x_mid;
             blocks.push(a);
@@ -537,6 +657,7 @@ impl Net {
             x_f: x,
             n_f,
             r_f,
+            emb_mask,
             probs: logits,
         }
     }
@@ -613,10 +734,15 @@ impl Net {
             {
                 let s = self.layout.get(&name("mlp_down")).clone();
                 let w = self.p(params, &name("mlp_down"));
+                let d_o = if a.m_mlp.is_empty() {
+                    None
+                } else {
+                    Some(masked(&dx, &a.m_mlp))
+                };
                 linear_back(
                     &a.h_act,
                     w,
-                    &dx,
+                    d_o.as_deref().unwrap_or(&dx),
                     n,
                     4 * d,
                     d,
@@ -661,10 +787,15 @@ impl Net {
             {
                 let s = self.layout.get(&name("attn_out")).clone();
                 let w = self.p(params, &name("attn_out"));
+                let d_o = if a.m_attn.is_empty() {
+                    None
+                } else {
+                    Some(masked(&dx, &a.m_attn))
+                };
                 linear_back(
                     &a.ay,
                     w,
-                    &dx,
+                    d_o.as_deref().unwrap_or(&dx),
                     n,
                     d,
                     d,
@@ -673,7 +804,17 @@ impl Net {
                     &mut grads[s.offset..s.offset + s.len()],
                 );
             }
-            attention_backward(&a.qkv, &a.att, &day, b, t, c.n_heads, d, &mut dqkv);
+            attention_backward(
+                &a.qkv,
+                &a.att,
+                &a.att_mask,
+                &day,
+                b,
+                t,
+                c.n_heads,
+                d,
+                &mut dqkv,
+            );
             {
                 let s = self.layout.get(&name("attn_qkv")).clone();
                 let w = self.p(params, &name("attn_qkv"));
@@ -703,7 +844,12 @@ impl Net {
                 );
             }
         }
-        // Embeddings.
+        // Embeddings (through their dropout mask).
+        if !acts.emb_mask.is_empty() {
+            for (g, m) in dx.iter_mut().zip(&acts.emb_mask) {
+                *g *= m;
+            }
+        }
         let pos_slot = self.layout.get("pos_emb").clone();
         for bi in 0..b {
             for ti in 0..t {
