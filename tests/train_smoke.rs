@@ -16,6 +16,40 @@ fn tiny() -> Config {
     }
 }
 
+/// Central differences at six entries of every parameter tensor against the
+/// analytic gradient `grads` of `loss`; returns the worst relative error.
+fn check_gradients(
+    net: &Net,
+    params: &mut [f32],
+    grads: &[f32],
+    loss: impl Fn(&[f32]) -> f64,
+) -> f64 {
+    let mut worst = 0.0f64;
+    for s in &net.layout.slots {
+        for k in 0..6 {
+            let i = s.offset + (k * 7919) % s.len();
+            let orig = params[i];
+            let h = 1e-2f32;
+            params[i] = orig + h;
+            let lp = loss(params);
+            params[i] = orig - h;
+            let lm = loss(params);
+            params[i] = orig;
+            let num = (lp - lm) / (2.0 * h as f64);
+            let ana = grads[i] as f64;
+            let err = (num - ana).abs() / (num.abs() + ana.abs()).max(1e-3);
+            assert!(
+                err < 0.05,
+                "{} [{}]: numeric {num:.6} analytic {ana:.6}",
+                s.name,
+                i - s.offset
+            );
+            worst = worst.max(err);
+        }
+    }
+    worst
+}
+
 #[test]
 fn backward_matches_finite_differences() {
     let c = tiny();
@@ -37,29 +71,7 @@ fn backward_matches_finite_differences() {
     net.loss_and_probs(&mut acts, &y);
     let mut grads = vec![0.0; net.layout.total];
     net.backward(&params, &acts, &x, &y, &mut grads);
-    let mut worst = 0.0f64;
-    for s in &net.layout.slots {
-        for k in 0..6 {
-            let i = s.offset + (k * 7919) % s.len();
-            let orig = params[i];
-            let h = 1e-2f32;
-            params[i] = orig + h;
-            let lp = loss(&params);
-            params[i] = orig - h;
-            let lm = loss(&params);
-            params[i] = orig;
-            let num = (lp - lm) / (2.0 * h as f64);
-            let ana = grads[i] as f64;
-            let err = (num - ana).abs() / (num.abs() + ana.abs()).max(1e-3);
-            assert!(
-                err < 0.05,
-                "{} [{}]: numeric {num:.6} analytic {ana:.6}",
-                s.name,
-                i - s.offset
-            );
-            worst = worst.max(err);
-        }
-    }
+    let worst = check_gradients(&net, &mut params, &grads, loss);
     println!("worst relative gradient error {worst:.4}");
 }
 
@@ -137,28 +149,6 @@ fn backward_matches_finite_differences_with_dropout() {
     net.loss_and_probs(&mut acts, &y);
     let mut grads = vec![0.0; net.layout.total];
     net.backward(&params, &acts, &x, &y, &mut grads);
-    let mut worst = 0.0f64;
-    for s in &net.layout.slots {
-        for k in 0..6 {
-            let i = s.offset + (k * 7919) % s.len();
-            let orig = params[i];
-            let h = 1e-2f32;
-            params[i] = orig + h;
-            let lp = loss(&params);
-            params[i] = orig - h;
-            let lm = loss(&params);
-            params[i] = orig;
-            let num = (lp - lm) / (2.0 * h as f64);
-            let ana = grads[i] as f64;
-            let err = (num - ana).abs() / (num.abs() + ana.abs()).max(1e-3);
-            assert!(
-                err < 0.05,
-                "{} [{}]: numeric {num:.6} analytic {ana:.6}",
-                s.name,
-                i - s.offset
-            );
-            worst = worst.max(err);
-        }
-    }
+    let worst = check_gradients(&net, &mut params, &grads, loss);
     println!("worst relative gradient error with dropout {worst:.4}");
 }
