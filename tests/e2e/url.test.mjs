@@ -83,6 +83,10 @@ describe("URL state", () => {
     assert.equal(await page.locator("img[src=x]").count(), 0);
     assert.equal(await page.evaluate(() => document.body.dataset.pwned ?? null), null);
     assert.equal(await page.getByLabel("Prompt").inputValue(), decodeURIComponent(hostile));
+    // the notice follows the language toggle
+    await page.getByRole("button", { name: "切换到中文" }).click();
+    assert.match(await notice.textContent(), /temperature =「abc」：应为 0 到 2 之间的数/);
+    await page.getByRole("button", { name: "Switch to English" }).click();
     await page.getByRole("button", { name: "Dismiss" }).click();
     assert.ok(await notice.isHidden());
     assert.deepEqual(problems.console, []);

@@ -457,23 +457,23 @@ function resolveToken(token: number | string): number | undefined {
  * and draw, so the same token and trace); a forced one, or one the core would not choose under
  * these settings, is forced. Stops at the first token that cannot be appended and says why.
  */
-function replay(tokens: readonly ScenarioToken[], problems: string[], where: string): boolean {
+function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): boolean {
   for (const [i, token] of tokens.entries()) {
     const id = resolveToken(token.token);
-    const at = `${where} ${t("url.token", { n: i + 1 })}`;
+    const at = (): string => `${where()} ${t("url.token", { n: i + 1 })}`;
     if (id === undefined) {
-      problems.push(t("url.badToken", { at, token: String(token.token) }));
+      problems.push(() => t("url.badToken", { at: at(), token: String(token.token) }));
       return false;
     }
     if (finished()) {
-      problems.push(t("url.pastStop", { at }));
+      problems.push(() => t("url.pastStop", { at: at() }));
       return false;
     }
     const before = state.path.length;
     if (!token.forced && preview?.ok === true && preview.result.token === id) stepOnce();
     else force(id);
     if (state.path.length !== before + 1) {
-      problems.push(t("url.badToken", { at, token: String(token.token) }));
+      problems.push(() => t("url.badToken", { at: at(), token: String(token.token) }));
       return false;
     }
   }
@@ -485,19 +485,28 @@ let replaying = false;
 /** The lesson open in the lessons panel, and the page modes, as the URL records them. */
 const modes: PageModes = { lang: state.lang, lesson: null, projector: false, embed: initialUrl.embed };
 
+/** Something the page could not do, worded when shown (so it follows the language toggle). */
+type Problem = () => string;
+
+/** `applyScenario` for views: its problems in the current language. */
+async function apply(wanted: ScenarioRequest): Promise<string[]> {
+  const problems: Problem[] = [];
+  await applyScenario(wanted, problems);
+  return problems.map((say) => say());
+}
+
 /**
  * Put the page in a scenario's exact state: input, every parameter, then the tokens of every path
  * replayed through the core. Fields left out take their defaults (a lesson is reproducible).
  */
-async function apply(wanted: ScenarioRequest): Promise<string[]> {
-  const problems: string[] = [];
+async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Promise<void> {
   pause();
   const preset = findPreset(wanted.presetId ?? "") ?? (wanted.presetId === undefined ? findPreset(state.presetId) : undefined) ?? firstPreset;
   state.presetId = preset.id;
   state.prompt = wanted.prompt ?? preset.prompt;
   state.params = { ...DEFAULT_PARAMS, ...wanted.params };
   const kind = wanted.source ?? state.source;
-  if (kind === "model" && model === null) problems.push(t("url.noModel"));
+  if (kind === "model" && model === null) problems.push(() => t("url.noModel"));
   state.source = kind === "model" && model !== null ? "model" : "manual";
   source = state.source === "model" && model !== null ? model : new ManualSource(preset);
   compareRun = null;
@@ -509,16 +518,16 @@ async function apply(wanted: ScenarioRequest): Promise<string[]> {
       await source.reset(state.prompt);
     } catch {
       refresh(); // the prompt error is shown; nothing can be replayed
-      return problems;
+      return;
     }
     refresh();
-    if (!replay(wanted.path ?? [], problems, t("url.path", { n: 1 }))) return problems;
+    if (!replay(wanted.path ?? [], problems, () => t("url.path", { n: 1 }))) return;
     for (const [i, branch] of (wanted.branches ?? []).entries()) {
       const parent = state.branches[branch.parent];
       const first = branch.tokens[0];
-      const where = t("url.path", { n: i + 2 });
+      const where = (): string => t("url.path", { n: i + 2 });
       if (parent === undefined || first === undefined || branch.forkAt >= parent.entries.length) {
-        problems.push(t("url.badBranch", { at: where }));
+        problems.push(() => t("url.badBranch", { at: where() }));
         break;
       }
       switchBranch(branch.parent);
@@ -527,7 +536,7 @@ async function apply(wanted: ScenarioRequest): Promise<string[]> {
       const count = state.branches.length;
       if (id !== undefined) force(id);
       if (id === undefined || state.branches.length !== count + 1) {
-        problems.push(t("url.badBranch", { at: where }));
+        problems.push(() => t("url.badBranch", { at: where() }));
         break;
       }
       if (!replay(branch.tokens.slice(1), problems, where)) break;
@@ -540,7 +549,6 @@ async function apply(wanted: ScenarioRequest): Promise<string[]> {
     replaying = false;
     render();
   }
-  return problems;
 }
 
 /** The page's state as a scenario (what a link records). */
@@ -746,6 +754,7 @@ function switchLang(next: Lang): void {
   setLang(next);
   translateDocument();
   modes.lang = next;
+  showNotice();
   render();
 }
 
@@ -811,15 +820,17 @@ function problemText(problem: UrlProblem): string {
   return t("url.ignored", { field: problem.field, value: problem.value, rule: because });
 }
 
-/** What the link asked for and the page could not do (plain text; nothing from a URL is markup). */
-function showNotice(problems: readonly string[]): void {
+/** What the opening link asked for and the page could not do (kept to re-word on a language switch). */
+let linkProblems: Problem[] = [];
+
+/** The link's problems (plain text; nothing from a URL is markup), in the current language. */
+function showNotice(): void {
   const notice = el("url-notice");
-  notice.hidden = problems.length === 0;
-  const list = el("url-notice-list");
-  list.replaceChildren(
-    ...problems.map((text) => {
+  if (linkProblems.length === 0) notice.hidden = true;
+  el("url-notice-list").replaceChildren(
+    ...linkProblems.map((say) => {
       const li = document.createElement("li");
-      li.textContent = text;
+      li.textContent = say();
       return li;
     }),
   );
@@ -892,10 +903,10 @@ async function boot(): Promise<void> {
   delete document.body.dataset["loading"];
   el<HTMLOptionElement>("source-model").disabled = model === null;
   // the link's state, replayed exactly (its problems, field by field, in one visible notice)
-  const problems = urlProblems.map(problemText);
+  linkProblems = urlProblems.map((problem) => () => problemText(problem));
   const wanted: SourceKind = initialUrl.source ?? "model";
-  problems.push(
-    ...(await apply({
+  await applyScenario(
+    {
       source: wanted,
       presetId: initialUrl.presetId ?? firstPreset.id,
       prompt: initialUrl.prompt,
@@ -905,9 +916,11 @@ async function boot(): Promise<void> {
       current: initialUrl.current,
       stopped: initialUrl.stopped,
       viewing: initialUrl.viewing,
-    })),
+    },
+    linkProblems,
   );
-  showNotice(problems);
+  el("url-notice").hidden = linkProblems.length === 0;
+  showNotice();
   if (initialUrl.projector) projector.set(true);
   if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, false);
   document.body.dataset["ready"] = "true";
