@@ -64,15 +64,38 @@ describe("URL state", () => {
     await again.context.close();
   });
 
+  test("edited hand-made tables travel with the link, new tokens included", async () => {
+    const { page, context } = await open("?lang=en&source=manual&preset=react-zh&strategy=greedy");
+    // the learner lowers 用户 and adds a token that beats everything
+    await page.getByLabel("Logit of 用户", { exact: true }).fill("0.5");
+    await page.getByLabel("Logit of 用户", { exact: true }).press("Tab");
+    await page.getByLabel("New token", { exact: true }).fill("网页");
+    await page.getByLabel("New token's logit", { exact: true }).fill("9");
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await page.getByRole("button", { name: "Step", exact: true }).click();
+    await page.getByRole("button", { name: "Step", exact: true }).click();
+    const before = await tokens(page);
+    assert.equal(before[0], "网页|false");
+    const link = await query(page);
+    assert.match(link, /table=0%3A/);
+    await context.close();
+    const again = await open(link);
+    assert.deepEqual(await tokens(again.page), before);
+    assert.ok(await again.page.locator("#url-notice").isHidden());
+    await again.page.getByRole("button", { name: "Reset", exact: true }).click();
+    assert.equal(await again.page.getByLabel("Logit of 用户", { exact: true }).inputValue(), "0.5");
+    await again.context.close();
+  });
+
   test("hostile and malformed fields fall back one by one, named in a plain-text notice", async () => {
     const hostile = encodeURIComponent('<img src=x onerror="document.body.dataset.pwned=1">');
     const { page, context, problems } = await open(
-      `?lang=en&source=manual&preset=capital-zh&temperature=abc&top_p=7&top_k=3&seed=12&engine=${hostile}&path=1.2.x&prompt=${hostile}&evil=${hostile}`,
+      `?lang=en&source=manual&preset=capital-zh&temperature=abc&top_p=7&top_k=3&seed=12&engine=${hostile}&path=1.2.x&prompt=${hostile}&evil=${hostile}&table=${encodeURIComponent('0:[["x",1e999]]')}`,
     );
     const notice = page.locator("#url-notice");
     await notice.waitFor();
     const text = await notice.textContent();
-    for (const field of ["temperature", "top_p", "engine", "path", "evil"]) assert.match(text, new RegExp(`${field} =`));
+    for (const field of ["temperature", "top_p", "engine", "path", "evil", "table"]) assert.match(text, new RegExp(`${field} =`));
     assert.match(text, /must be a number from 0 to 2/);
     // valid fields were kept, invalid ones took defaults
     assert.equal(await page.getByLabel("Top-k", { exact: true }).inputValue(), "3");
@@ -112,9 +135,9 @@ describe("URL state under random input", () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
-  const KEYS = ["lang", "source", "preset", "prompt", "strategy", "engine", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty", "seed", "max_new_tokens", "stop", "path", "branch", "at", "stopped", "step", "lesson", "projector", "embed", "x"];
+  const KEYS = ["lang", "source", "preset", "prompt", "strategy", "engine", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty", "seed", "max_new_tokens", "stop", "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "x"];
   const VALUES = ["", "0", "1", "-1", "0.5", "1e309", "NaN", "Infinity", "-0", "4294967296", "zh", "en", "model", "manual", "greedy", "hf", "vllm", "react-zh", "exp3",
-    "<script>alert(1)</script>", "\u0000", "💥".repeat(300), "a".repeat(5000), "1.2.3f.4", "0_0_1f.2", "0_9_1f", "99999999", "3.x", "1f.1f.1f", "%E4%B8"];
+    "<script>alert(1)</script>", "\u0000", "💥".repeat(300), "a".repeat(5000), "1.2.3f.4", "0_0_1f.2", "0_9_1f", "99999999", "3.x", "1f.1f.1f", "%E4%B8", '0:[["网页",9]]', '99:[["a",1]]', '1:[["",1]]'];
   function randomQuery(next) {
     const parts = [];
     const n = 1 + Math.floor(next() * 8);

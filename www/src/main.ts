@@ -508,7 +508,15 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Prom
   const kind = wanted.source ?? state.source;
   if (kind === "model" && model === null) problems.push(() => t("url.noModel"));
   state.source = kind === "model" && model !== null ? "model" : "manual";
-  source = state.source === "model" && model !== null ? model : new ManualSource(preset);
+  if (state.source === "model" && model !== null) source = model;
+  else {
+    const manual = new ManualSource(preset);
+    // edits in table order, so the vocabulary (and the ids a link carries) come out the same
+    for (const table of [...(wanted.tables ?? [])].sort((a, b) => a.index - b.index)) {
+      if (!manual.setRows(table.index, table.rows)) problems.push(() => t("url.badTable", { n: table.index }));
+    }
+    source = manual;
+  }
   compareRun = null;
   clearPaths();
   syncLimits();
@@ -551,9 +559,20 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Prom
   }
 }
 
-/** The page's state as a scenario (what a link records). */
+/**
+ * The page's state as a scenario (what a link records). With edited hand-made tables, token ids
+ * are given as the vocabulary `apply` will rebuild (preset, then edits in table order) numbers them.
+ */
 function snapshot(): Scenario {
-  const tokensOf = (entries: readonly PathEntry[]): ScenarioToken[] => entries.map((e) => ({ token: e.id, forced: e.forced }));
+  let idOf = (id: number): number => id;
+  const tables = source instanceof ManualSource ? source.edits() : [];
+  if (source instanceof ManualSource && tables.length > 0) {
+    const rebuilt = new ManualSource(source.preset);
+    for (const table of tables) rebuilt.setRows(table.index, table.rows);
+    const current = source;
+    idOf = (id) => rebuilt.idOf(current.tokenText(id)) ?? id;
+  }
+  const tokensOf = (entries: readonly PathEntry[]): ScenarioToken[] => entries.map((e) => ({ token: idOf(e.id), forced: e.forced }));
   return {
     source: state.source,
     presetId: state.presetId,
@@ -564,6 +583,7 @@ function snapshot(): Scenario {
     current: state.currentBranch,
     stopped: state.stopReason?.kind === "user",
     viewing: state.viewing,
+    tables,
   };
 }
 
@@ -813,6 +833,9 @@ function problemText(problem: UrlProblem): string {
     case "tokens":
       because = t("url.rule.tokens");
       break;
+    case "table":
+      because = t("url.rule.table");
+      break;
     case "unknown":
       because = t("url.rule.unknown");
       break;
@@ -916,6 +939,7 @@ async function boot(): Promise<void> {
       current: initialUrl.current,
       stopped: initialUrl.stopped,
       viewing: initialUrl.viewing,
+      tables: initialUrl.tables,
     },
     linkProblems,
   );

@@ -35,6 +35,14 @@ export interface Scenario {
   stopped: boolean;
   /** A past step being inspected (0-based), or null for the next step. */
   viewing: number | null;
+  /** Manual logits only: the preset's tables as edited (the rest are as the preset has them). */
+  tables: ScenarioTable[];
+}
+
+/** One edited hand-made table: its index in the preset and its rows (token, logit). */
+export interface ScenarioTable {
+  index: number;
+  rows: Array<{ token: string; logit: number }>;
 }
 
 /** A scenario as a lesson or a link asks for it: anything left out takes its default. */

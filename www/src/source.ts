@@ -95,6 +95,26 @@ export class ManualSource implements Source {
     for (const row of rows) this.intern(row.token);
   }
 
+  /** The tables whose rows differ from the preset's (what a link must carry), by index. */
+  edits(): Array<{ index: number; rows: TableRow[] }> {
+    const out: Array<{ index: number; rows: TableRow[] }> = [];
+    this.tables.forEach((table, index) => {
+      const original = this.preset.tables[index]?.rows ?? [];
+      const same = table.rows.length === original.length && table.rows.every((row, i) => row.token === original[i]?.[0] && row.logit === original[i]?.[1]);
+      if (!same) out.push({ index, rows: table.rows.map((row) => ({ ...row })) });
+    });
+    return out;
+  }
+
+  /** Replace table `index`'s rows (a link's edit); false if there is no such table. */
+  setRows(index: number, rows: readonly TableRow[]): boolean {
+    const table = this.tables[index];
+    if (table === undefined) return false;
+    table.rows = rows.map((row) => ({ ...row }));
+    for (const row of rows) this.intern(row.token);
+    return true;
+  }
+
   logits(): Float32Array {
     const out = new Float32Array(this.vocab.length).fill(Number.NEGATIVE_INFINITY);
     for (const row of this.tables[this.tableIndex()]?.rows ?? []) {

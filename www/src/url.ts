@@ -2,7 +2,7 @@
 // saw. Reading is field by field: a malformed or hostile field falls back to its default and is
 // reported (field, value, rule) for a visible notice; nothing read here ever becomes markup.
 import type { Lang } from "./i18n/index";
-import type { Scenario, ScenarioBranch, ScenarioToken, PageModes } from "./scenario";
+import type { Scenario, ScenarioBranch, ScenarioTable, ScenarioToken, PageModes } from "./scenario";
 import { PARAM_LIMITS } from "./state";
 import type { NumericParam, Params, SourceKind } from "./state";
 import type { Engine } from "./core";
@@ -12,6 +12,10 @@ export const MAX_PROMPT_CHARS = 2000;
 /** Most tokens a link may replay over all its paths. */
 export const MAX_LINK_TOKENS = 4096;
 export const MAX_BRANCHES = 64;
+/** Limits of one edited table in a link: rows, token length, |logit|. */
+export const MAX_TABLE_ROWS = 64;
+export const MAX_TOKEN_CHARS = 32;
+export const MAX_LOGIT = 1000;
 const ENGINES: readonly Engine[] = ["hf", "llama.cpp", "vllm"];
 
 /** Why one field of the link was ignored. `rule` is a message key's variables, filled by the view. */
@@ -25,6 +29,7 @@ export type UrlRule =
   | { kind: "oneOf"; options: readonly string[] }
   | { kind: "tooLong"; max: number }
   | { kind: "tokens" }
+  | { kind: "table" }
   | { kind: "unknown" };
 
 /** What a link asked for: every field present and valid, or undefined. */
@@ -39,6 +44,7 @@ export interface UrlRequest {
   current?: number;
   stopped?: boolean;
   viewing?: number;
+  tables?: ScenarioTable[];
   lesson?: string;
   projector: boolean;
   embed: boolean;
@@ -47,7 +53,7 @@ export interface UrlRequest {
 /** The keys this page writes and reads; anything else in a link is reported as unknown. */
 const KNOWN = new Set([
   "lang", "source", "preset", "prompt", "strategy", "engine", "stop",
-  "path", "branch", "at", "stopped", "step", "lesson", "projector", "embed",
+  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed",
   ...(Object.keys(PARAM_LIMITS) as NumericParam[]),
 ]);
 
@@ -140,6 +146,13 @@ export function readUrl(
     if (/^\d{1,5}$/.test(step) && Number(step) >= 1) request.viewing = Number(step) - 1;
     else bad("step", step, { kind: "range", min: 1, max: MAX_LINK_TOKENS, integer: true });
   }
+  const tables: ScenarioTable[] = [];
+  for (const text of query.getAll("table")) {
+    const table = parseTable(text);
+    if (table === null || tables.length >= 32) bad("table", text, { kind: "table" });
+    else tables.push(table);
+  }
+  if (tables.length > 0) request.tables = tables;
   const lesson = query.get("lesson");
   if (lesson !== null) {
     if (known.lesson(lesson)) request.lesson = lesson;
@@ -164,6 +177,28 @@ function parseTokens(text: string, budget: number): ScenarioToken[] | null {
   return tokens;
 }
 
+/** `3:[["超集",3],["一个",2.2]]` → table 3's rows; null unless every row is a short token and a finite logit. */
+function parseTable(text: string): ScenarioTable | null {
+  const match = /^(\d{1,3}):(.*)$/s.exec(text);
+  if (match === null) return null;
+  let rows: unknown;
+  try {
+    rows = JSON.parse(match[2] ?? "");
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(rows) || rows.length > MAX_TABLE_ROWS) return null;
+  const out: ScenarioTable["rows"] = [];
+  for (const row of rows as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 2) return null;
+    const [token, logit] = row as unknown[];
+    if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_CHARS) return null;
+    if (typeof logit !== "number" || !Number.isFinite(logit) || Math.abs(logit) > MAX_LOGIT) return null;
+    out.push({ token, logit });
+  }
+  return { index: Number(match[1]), rows: out };
+}
+
 function formatTokens(tokens: readonly ScenarioToken[]): string {
   return tokens.map((t) => `${t.token}${t.forced ? "f" : ""}`).join(".");
 }
@@ -180,6 +215,7 @@ export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchPa
   query.set("engine", p.engine);
   for (const key of Object.keys(PARAM_LIMITS) as NumericParam[]) query.set(key, String(p[key]));
   for (const s of p.stop) query.append("stop", s);
+  for (const table of scenario.tables) query.append("table", `${table.index}:${JSON.stringify(table.rows.map((r) => [r.token, r.logit]))}`);
   if (scenario.path.length > 0) query.set("path", formatTokens(scenario.path));
   for (const b of scenario.branches) query.append("branch", `${b.parent}_${b.forkAt}_${formatTokens(b.tokens)}`);
   if (scenario.current !== 0) query.set("at", String(scenario.current));
