@@ -108,9 +108,13 @@ describe("lessons", () => {
     const choices = body(page).getByRole("group");
     const step = body(page).getByRole("button", { name: "单步（greedy）" });
     assert.equal(await step.isDisabled(), true, "step waits for a prediction");
+    // the page's own answer (the inspector's chosen token) is veiled until the learner predicts
+    const veiled = () => page.locator("#stat-chosen").evaluate((el) => getComputedStyle(el).filter.includes("blur"));
+    assert.equal(await veiled(), true);
     // a wrong prediction is corrected, the right one confirmed
     const wrong = choices.getByRole("button").filter({ hasNotText: /^用户$/ }).first();
     await wrong.click();
+    assert.equal(await veiled(), false);
     assert.match(await body(page).locator(".lesson-feedback").textContent(), /^不是「.+」：greedy 只看概率最高的「用户」/);
     await choices.getByRole("button", { name: "greedy 会选「用户」" }).click();
     assert.match(await body(page).locator(".lesson-feedback").textContent(), /^对：greedy 选择概率最高的「用户」/);
@@ -126,6 +130,9 @@ describe("lessons", () => {
     await settled(page);
     assert.equal(await generated(page), "用户界面");
     assert.match(await body(page).locator(".lesson-wrap").textContent(), /每一步只看当前最可能的候选/);
+    // leaving the lesson lifts the veil for good
+    await openLesson(page, "exp3");
+    assert.equal(await veiled(), false);
     await context.close();
   });
 

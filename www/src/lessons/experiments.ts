@@ -100,6 +100,8 @@ export function greedyByHand(): Lesson {
         }
         feedback.dataset["verdict"] = guess === undefined ? "" : guess === greedyId ? "right" : "wrong";
         stepButton.disabled = done || guess === undefined;
+        // until the learner has predicted, the page does not say which token greedy picks
+        document.body.dataset["predicting"] = String(!done && guess === undefined);
         wrap.textContent = n >= 2 ? t("lesson.exp1.wrap") : n === 1 ? t("lesson.exp1.after1") : "";
       };
     },

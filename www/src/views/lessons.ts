@@ -155,6 +155,8 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
       }
     }
     section.dataset["open"] = String(current !== null);
+    // only 实验一 hides greedy's pick (while the learner predicts it)
+    if (current !== "exp1") delete document.body.dataset["predicting"];
     select.value = current ?? "";
     for (const b of list.querySelectorAll<HTMLButtonElement>("button[data-lesson]")) {
       if (b.dataset["lesson"] === current) b.setAttribute("aria-current", "true");
