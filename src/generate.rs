@@ -118,6 +118,21 @@ impl From<StepError> for GenerateError {
     }
 }
 
+/// Where generated text starts to repeat itself: the index of the first
+/// `n`-token window that already occurred earlier in `tokens` (its length if
+/// none does). Greedy decoding loops; this is how far it gets first.
+///
+/// ```
+/// use nexttoken::generate::first_repeat;
+/// assert_eq!(first_repeat(&[1, 2, 3, 4, 1, 2, 3], 3), 4);
+/// assert_eq!(first_repeat(&[1, 2, 3, 4], 2), 4);
+/// ```
+pub fn first_repeat(tokens: &[u32], n: usize) -> usize {
+    (n..=tokens.len())
+        .find(|&i| tokens[..i - 1].windows(n).any(|w| w == &tokens[i - n..i]))
+        .map_or(tokens.len(), |i| i - n)
+}
+
 /// What one generated (or forced) token produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepOutput {

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use nexttoken::decode::Config as StepConfig;
-use nexttoken::generate::{GenerateError, Generator, StopReason};
+use nexttoken::generate::{first_repeat, GenerateError, Generator, StopReason};
 use nexttoken::model::{LoadError, Model};
 use nexttoken::tokenizer::Tokenizer;
 
@@ -177,14 +177,7 @@ fn greedy_from_a_documentation_prompt_runs_twenty_tokens_before_repeating() {
     };
     while g.next(&greedy).is_ok() {}
     let gen = g.tokens()[g.prompt_len()..].to_vec();
-    const N: usize = 4;
-    let mut first_repeat = gen.len();
-    for i in N..=gen.len() {
-        if gen[..i - 1].windows(N).any(|w| w == &gen[i - N..i]) {
-            first_repeat = i - N;
-            break;
-        }
-    }
+    let first_repeat = first_repeat(&gen, 4);
     let text = g.text().to_owned();
     println!(
         "greedy: {prompt}|{text} ({} tokens, first repeat at {first_repeat}, stop {:?})",

@@ -16,6 +16,21 @@ fn tiny() -> Config {
     }
 }
 
+/// The tiny net with weights larger than the init (so every path carries a
+/// visible gradient) and a random 2 × 8 batch, from `seed`.
+fn tiny_batch(seed: u64) -> (Net, Vec<f32>, Vec<u32>, Vec<u32>) {
+    let c = tiny();
+    let net = Net::new(c);
+    let mut params = nn::init_params(&c, &net.layout, 7);
+    let mut rng = Rng(seed);
+    for p in params.iter_mut() {
+        *p += rng.normal() * 0.2;
+    }
+    let x = (0..16).map(|_| rng.below(c.vocab_size) as u32).collect();
+    let y = (0..16).map(|_| rng.below(c.vocab_size) as u32).collect();
+    (net, params, x, y)
+}
+
 /// Central differences at six entries of every parameter tensor against the
 /// analytic gradient `grads` of `loss`; returns the worst relative error.
 fn check_gradients(
@@ -52,17 +67,8 @@ fn check_gradients(
 
 #[test]
 fn backward_matches_finite_differences() {
-    let c = tiny();
-    let net = Net::new(c);
-    let mut params = nn::init_params(&c, &net.layout, 7);
-    // Larger weights than the init so every path carries a visible gradient.
-    let mut rng = Rng(3);
-    for p in params.iter_mut() {
-        *p += rng.normal() * 0.2;
-    }
+    let (net, mut params, x, y) = tiny_batch(3);
     let (b, t) = (2, 8);
-    let x: Vec<u32> = (0..b * t).map(|_| rng.below(c.vocab_size) as u32).collect();
-    let y: Vec<u32> = (0..b * t).map(|_| rng.below(c.vocab_size) as u32).collect();
     let loss = |p: &[f32]| -> f64 {
         let mut a = net.forward(p, &x, b, t);
         net.loss_and_probs(&mut a, &y) as f64
@@ -123,16 +129,8 @@ fn a_few_steps_lower_the_loss() {
 /// branches).
 #[test]
 fn backward_matches_finite_differences_with_dropout() {
-    let c = tiny();
-    let net = Net::new(c);
-    let mut params = nn::init_params(&c, &net.layout, 7);
-    let mut rng = Rng(5);
-    for p in params.iter_mut() {
-        *p += rng.normal() * 0.2;
-    }
+    let (net, mut params, x, y) = tiny_batch(5);
     let (b, t) = (2, 8);
-    let x: Vec<u32> = (0..b * t).map(|_| rng.below(c.vocab_size) as u32).collect();
-    let y: Vec<u32> = (0..b * t).map(|_| rng.below(c.vocab_size) as u32).collect();
     let drop = Some(nn::Dropout { p: 0.3, seed: 11 });
     let loss = |p: &[f32]| -> f64 {
         let mut a = net.forward_train(p, &x, b, t, drop);

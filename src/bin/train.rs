@@ -596,14 +596,7 @@ fn cmd_greedy(args: &Args) {
         g.set_prompt(prompt).unwrap();
         while g.next(&greedy).is_ok() {}
         let gen = g.tokens()[g.prompt_len()..].to_vec();
-        const N: usize = 4;
-        let mut first_repeat = gen.len();
-        for i in N..=gen.len() {
-            if gen[..i - 1].windows(N).any(|w| w == &gen[i - N..i]) {
-                first_repeat = i - N;
-                break;
-            }
-        }
+        let first_repeat = nexttoken::generate::first_repeat(&gen, 4);
         ok += (first_repeat >= 20) as usize;
         println!(
             "{first_repeat:>3}  {prompt}|{}",

@@ -482,8 +482,8 @@ function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: ()
 
 /** While a scenario replays, draw nothing (one render at the end). */
 let replaying = false;
-/** The lesson open in the lessons panel, and the page modes, as the URL records them. */
-const modes: PageModes = { lang: state.lang, lesson: null, projector: false, embed: initialUrl.embed };
+/** The lesson open in the lessons panel, and the page modes, as the URL records them (the language is `state.lang`). */
+const modes: Omit<PageModes, "lang"> = { lesson: null, projector: false, embed: initialUrl.embed };
 
 /** Something the page could not do, worded when shown (so it follows the language toggle). */
 type Problem = () => string;
@@ -773,7 +773,6 @@ function switchLang(next: Lang): void {
   state.lang = next;
   setLang(next);
   translateDocument();
-  modes.lang = next;
   showNotice();
   render();
 }
