@@ -114,7 +114,8 @@ const compare = createCompare({ onRun: runCompare });
 let compareGen: Generator | null = null;
 let compareRun: CompareRun | null = null;
 
-const label = (id: number): string => visible(source.tokenText(id));
+/** A token as charts name it: whitespace made visible, the end token as 「结束符」 / "end". */
+const label = (id: number): string => (source.isEos(id) ? t("end.chip") : visible(source.tokenText(id)));
 
 /**
  * Generate from the current prompt and seed under each comparison setting, on a separate Generator
@@ -134,7 +135,7 @@ function runCompare(): void {
       gen.setMaxNewTokens(params.max_new_tokens);
       gen.setStopSequences([...params.stop]);
       for (let i = 0; i < params.max_new_tokens && stop === null; i++) {
-        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i));
+        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i, gen.eosId));
         const trace = out.trace;
         if (trace === null) break;
         const entry: PathEntry = { id: out.token, result: trace, chosen: trace.chosen, rank: trace.chosen_rank, forced: false, piece: out.piece, pending: out.pending };
@@ -177,7 +178,7 @@ function finished(): boolean {
 
 /** The next step's trace under the current settings, or the core's message. */
 function config() {
-  return stepConfig(state.params, source.history(), source.promptLength(), state.path.length);
+  return stepConfig(state.params, source.history(), source.promptLength(), state.path.length, source.eosId);
 }
 
 function computeNext(): StepOutcome {
@@ -651,7 +652,7 @@ const projector = createProjector(actions, {
 async function sampleN(n: number): Promise<void> {
   if (finished() || preview === null || !preview.ok) return;
   const logits = source.logits();
-  const base = stepConfig(state.params, source.history(), source.promptLength(), 0);
+  const base = stepConfig(state.params, source.history(), source.promptLength(), 0, source.eosId);
   const counts = new Map<number, number>();
   for (let start = 0; start < n; start += 2000) {
     for (let draw = start; draw < Math.min(n, start + 2000); draw++) {

@@ -3,6 +3,7 @@
 import { lessonsEn } from "./lessons.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
+import { textEn } from "./text.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -148,6 +149,7 @@ export const en = {
   ...shareEn,
   ...lessonsEn,
   ...projectorEn,
+  ...textEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

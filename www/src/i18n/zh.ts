@@ -3,6 +3,7 @@ import type { MessageKey } from "./en";
 import { lessonsZh } from "./lessons.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
+import { textZh } from "./text.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -149,4 +150,5 @@ export const zh: Record<MessageKey, string> = {
   ...shareZh,
   ...lessonsZh,
   ...projectorZh,
+  ...textZh,
 };

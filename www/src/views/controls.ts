@@ -52,6 +52,11 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
     const value = Number(maxNew.value);
     if (Number.isInteger(value) && value >= 1) handlers.onParams({ max_new_tokens: value });
   });
+  const minNew = el<HTMLInputElement>("min-new");
+  minNew.addEventListener("change", () => {
+    const value = Number(minNew.value);
+    if (Number.isInteger(value) && value >= 0 && value <= 512) handlers.onParams({ min_new_tokens: value });
+  });
   el<HTMLTextAreaElement>("stop-seqs").addEventListener("change", (event) => {
     const lines = (event.target as HTMLTextAreaElement).value.split("\n").filter((line) => line !== "");
     handlers.onParams({ stop: lines });
@@ -69,6 +74,7 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
       el<HTMLSelectElement>("engine").value = params.engine;
       if (document.activeElement !== seed) seed.value = String(params.seed);
       if (document.activeElement !== maxNew) maxNew.value = String(params.max_new_tokens);
+      if (document.activeElement !== minNew) minNew.value = String(params.min_new_tokens);
       const stops = el<HTMLTextAreaElement>("stop-seqs");
       if (document.activeElement !== stops) stops.value = params.stop.join("\n");
     },

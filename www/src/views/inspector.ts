@@ -31,6 +31,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 export const STAGE_NAMES: Record<StageName | "logits", string> = {
   logits: "logits",
   logit_bias: "logit bias",
+  min_new_tokens: "min new tokens",
   penalties: "penalties",
   greedy: "greedy",
   temperature: "temperature",
@@ -206,6 +207,8 @@ function status(stage: StageTrace): string {
       return `p = ${num(v, 2)}${removed}`;
     case "epsilon_cutoff":
       return `ε = ${num(v, 4)}${removed}`;
+    case "min_new_tokens":
+      return `${num(stage.threshold, 0)} / ${num(v, 0)}${removed}`;
     case "penalties":
     case "logit_bias":
     case "greedy":
@@ -227,6 +230,11 @@ function explain(kind: PanelKind, stage: StageTrace | null): string {
       return t("stage.typical_p.explain", { p: num(stage?.value ?? 1, 2) });
     case "epsilon_cutoff":
       return t("stage.epsilon_cutoff.explain", { e: num(stage?.value ?? 0, 4) });
+    case "min_new_tokens": {
+      const n = stage?.value ?? 0;
+      const done = stage?.threshold ?? 0;
+      return done < n ? t("stage.min_new_tokens.explainHeld", { n, done }) : t("stage.min_new_tokens.explainFree", { n, done });
+    }
     default:
       return t(`stage.${kind}.explain` as MessageKey);
   }
@@ -257,6 +265,7 @@ function chartFor(kind: PanelKind, svg: SVGSVGElement): Panel["update"] {
     case "min_p":
     case "typical_p":
     case "epsilon_cutoff":
+    case "min_new_tokens":
     case "greedy": {
       const chart = createThresholdChart(svg, (cut) => percent(cut));
       return (view, stage) => stage && chart.update(view, stage);
