@@ -231,7 +231,8 @@ describe("playground", () => {
   });
 
   test("the keyboard alone operates the controls", async () => {
-    const { page, context } = await open();
+    // seed 42: the two sampled steps below lead to a step that lists "."
+    const { page, context } = await open("?lang=en&seed=42");
     // Tab from the top reaches Step; Enter and Space press it
     let focused = "";
     for (let i = 0; i < 60 && focused !== "Step"; i++) {

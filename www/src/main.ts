@@ -10,7 +10,7 @@ import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
 import { loadModel, ManualSource, ModelSource } from "./source";
 import type { LoadProgress, TableRow } from "./source";
-import { DEFAULT_PARAMS, stepConfig } from "./state";
+import { DEFAULT_PARAMS, FIRST_VISIT, stepConfig } from "./state";
 import type { AppState, Params, PathEntry, SourceKind, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
 import type { UrlProblem } from "./url";
@@ -50,7 +50,7 @@ const state: AppState = {
   source: "manual",
   presetId: firstPreset.id,
   prompt: firstPreset.prompt,
-  params: { ...DEFAULT_PARAMS },
+  params: { ...DEFAULT_PARAMS, seed: initialUrl.params.seed ?? FIRST_VISIT.seed },
   path: [],
   branches: [{ ids: [], entries: [], parent: null, forkAt: 0 }],
   currentBranch: 0,
@@ -933,7 +933,8 @@ async function boot(): Promise<void> {
       source: wanted,
       presetId: initialUrl.presetId ?? firstPreset.id,
       prompt: initialUrl.prompt,
-      params: initialUrl.params,
+      // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
+      params: { seed: FIRST_VISIT.seed, ...initialUrl.params },
       path: initialUrl.path,
       branches: initialUrl.branches,
       current: initialUrl.current,

@@ -70,6 +70,16 @@ export interface AppState {
   tokensPerSecond: number;
 }
 
+/**
+ * The seed of a first visit (a page opened with no seed in its link). Not a tuned number: it is the
+ * smallest seed whose first `draws` random numbers all lie below `below`, so on every preset the
+ * first steps pick tokens within the first 80 % of the final probability mass — typical draws, as
+ * the chapter describes sampling — instead of a rare token on the very first click (seed 42's first
+ * u is 0.955). tests/node/first-visit.test.mjs derives it again from the core's generator.
+ */
+export const FIRST_VISIT = { seed: 84, draws: 16, below: 0.8 } as const;
+
+/** Defaults for every parameter a link or lesson leaves out (lessons and links keep seed 42). */
 export const DEFAULT_PARAMS: Params = {
   strategy: "sample",
   temperature: 0.8,

@@ -4,6 +4,7 @@ import { lessonsEn } from "./lessons.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
 import { textEn } from "./text.en";
+import { stripEn } from "./strip.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -118,7 +119,6 @@ export const en = {
   "stage.greedy.explain": "Greedy takes the highest-probability token; nothing is random.",
   "stage.offExplain": "Off: this stage changes nothing with the current settings.",
   "stage.final.title": "Final distribution and the draw",
-  "stage.final.explainSample": "The kept tokens laid end to end on 0–1. The random number u = {u} lands in one band: that token is chosen.",
   "stage.final.explainGreedy": "Greedy: the argmax is chosen; no random number is drawn.",
   "removed.by": "removed by {stage}",
   "removed.logits": "logits",
@@ -150,6 +150,7 @@ export const en = {
   ...lessonsEn,
   ...projectorEn,
   ...textEn,
+  ...stripEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -2,6 +2,8 @@
 // inputs and their visible values. It never calls the core; main.ts does.
 import type { Engine } from "../core";
 import { num } from "../format";
+import { t } from "../i18n/index";
+import { FIRST_VISIT } from "../state";
 import type { Params } from "../state";
 
 type NumericKey = "temperature" | "top_k" | "top_p" | "min_p" | "typical_p" | "repetition_penalty" | "frequency_penalty" | "presence_penalty";
@@ -73,6 +75,10 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
       el<HTMLSelectElement>("strategy").value = params.strategy;
       el<HTMLSelectElement>("engine").value = params.engine;
       if (document.activeElement !== seed) seed.value = String(params.seed);
+      // why this seed: shown while the first-visit seed is in use
+      const seedNote = el<HTMLParagraphElement>("seed-note");
+      seedNote.hidden = params.seed !== FIRST_VISIT.seed;
+      seedNote.textContent = t("seed.firstVisit", { seed: FIRST_VISIT.seed, n: FIRST_VISIT.draws, below: FIRST_VISIT.below });
       if (document.activeElement !== maxNew) maxNew.value = String(params.max_new_tokens);
       if (document.activeElement !== minNew) minNew.value = String(params.min_new_tokens);
       const stops = el<HTMLTextAreaElement>("stop-seqs");

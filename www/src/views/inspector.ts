@@ -67,6 +67,12 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
   const cdf = createCdfChart(el("cdf") as unknown as SVGSVGElement, {
     u: (u) => `u = ${num(u, 3)}`,
     argmax: "argmax",
+    rest: (n, mass) => t("strip.rest", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    restTitle: (n, mass) => t("strip.restTitle", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    name: (token, band, u) =>
+      u === null || band === null
+        ? t("strip.nameGreedy", { token })
+        : t("strip.name", { u: u.toFixed(3), token, from: band.from.toFixed(3), to: band.to.toFixed(3) }),
   });
   el<HTMLButtonElement>("back-to-next").addEventListener("click", handlers.onBackToNext);
 
@@ -140,8 +146,12 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
 
       // the final strip and the draw
       cdf.update(view);
+      // why u fell where it did: which draw of which seed, and how often draws land on the pick
+      const picked = r.candidates.find((c) => c.id === r.token) ?? r.chosen;
       el("final-explain").textContent =
-        r.u === null ? t("stage.final.explainGreedy") : t("stage.final.explainSample", { u: num(r.u, 3) });
+        r.u === null
+          ? t("stage.final.explainGreedy")
+          : t("strip.why", { u: num(r.u, 3), draw: r.draw, seed: r.seed, token: input.label(r.token), share: percent(picked.p) });
     },
   };
 }
