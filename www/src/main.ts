@@ -13,7 +13,6 @@ import type { LoadProgress, TableRow } from "./source";
 import { DEFAULT_PARAMS, stepConfig } from "./state";
 import type { AppState, Params, PathEntry, SourceKind, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
-import type { UrlProblem } from "./url";
 import type { Actions, Glimpse } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
@@ -32,6 +31,7 @@ import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
 import { createTree } from "./views/tree";
+import { problemText } from "./views/notice";
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
@@ -282,48 +282,84 @@ function rewindTo(n: number): void {
   else while (source.length > n) source.rewind();
 }
 
-/** Force `id` at the inspected step: earlier steps are kept, later ones move to a new branch. */
-function force(id: number): void {
-  const lastIndex = state.path.length - 1;
-  const at = state.viewing ?? (finished() ? lastIndex : state.path.length);
-  if (at < 0) return;
-  if (at < state.path.length) {
-    const parent = state.currentBranch;
-    branchStops.set(parent, state.stopReason);
-    const kept = state.path.slice(0, at);
-    state.branches.push({ ids: kept.map((e) => e.id), entries: kept, parent, forkAt: at });
-    state.currentBranch = state.branches.length - 1;
-    rewindTo(at);
-    state.path = kept;
-    state.stopReason = null;
-  }
+/** The next step (under the current settings) with `id`'s candidate record in its trace: one step. */
+interface StepWith {
+  result: StepResult;
+  chosen: Candidate;
+  rank: number;
+}
+
+function stepWith(id: number): StepWith | string {
   const next = computeNext();
-  if (!next.ok) {
-    fail(next.message);
-    return;
-  }
-  let chosen = next.result.candidates.find((c) => c.id === id);
-  let rank = next.result.candidates.findIndex((c) => c.id === id);
-  if (chosen === undefined) {
-    // a typed token outside the listed candidates: list the whole vocabulary once to find its record
-    const full = runStep(source.logits(), { ...config(), trace_top: next.result.vocab_size });
-    if (!full.ok) return fail(full.message);
-    rank = full.result.candidates.findIndex((c) => c.id === id);
-    chosen = full.result.candidates[rank];
-    if (chosen === undefined) return;
-  }
+  if (!next.ok) return next.message;
+  const rank = next.result.candidates.findIndex((c) => c.id === id);
+  const chosen = next.result.candidates[rank];
+  if (chosen !== undefined) return { result: next.result, chosen, rank };
+  // a token outside the listed candidates: list the whole vocabulary once to find its record
+  const full = runStep(source.logits(), { ...config(), trace_top: next.result.vocab_size });
+  if (!full.ok) return full.message;
+  const fullRank = full.result.candidates.findIndex((c) => c.id === id);
+  const record = full.result.candidates[fullRank];
+  return record === undefined ? `token ${id} is not in the vocabulary` : { result: next.result, chosen: record, rank: fullRank };
+}
+
+/** Append `id` with its step's trace (the model runs over it in wasm); false (and the message shown) if refused. */
+function appendStep(id: number, next: StepWith, forced: boolean): boolean {
   if (source instanceof ModelSource) {
     let out: GeneratedToken;
     try {
       out = source.force(id);
     } catch (err) {
-      return fail(messageOf(err));
+      fail(messageOf(err));
+      return false;
     }
-    commit(id, next.result, chosen, rank, true, out);
+    commit(id, next.result, next.chosen, next.rank, forced, out);
   } else {
-    commit(id, next.result, chosen, rank, true);
+    commit(id, next.result, next.chosen, next.rank, forced);
   }
-  refresh();
+  return true;
+}
+
+/** Put the source's context at `ids` (the model keeps the tokens it already shares with them). */
+function loadPath(ids: readonly number[]): boolean {
+  if (source instanceof ModelSource) {
+    try {
+      source.replay(ids, state.params.max_new_tokens, state.params.stop);
+    } catch (err) {
+      fail(messageOf(err));
+      return false;
+    }
+  } else {
+    rewindTo(0);
+    for (const id of ids) source.append(id);
+  }
+  return true;
+}
+
+/** A new path on screen that leaves path `parentIndex` after its first `at` tokens. */
+function fork(parentIndex: number, at: number): boolean {
+  const parent = state.branches[parentIndex];
+  if (parent === undefined) return false;
+  const kept = parent.entries.slice(0, at);
+  if (!loadPath(kept.map((e) => e.id))) return false;
+  branchStops.set(state.currentBranch, state.stopReason);
+  state.branches.push({ ids: kept.map((e) => e.id), entries: kept, parent: parentIndex, forkAt: at });
+  state.currentBranch = state.branches.length - 1;
+  state.path = kept;
+  state.stopReason = null;
+  state.viewing = null;
+  return true;
+}
+
+/** Force `id` at the inspected step: earlier steps are kept, later ones move to a new branch. */
+function force(id: number): void {
+  const lastIndex = state.path.length - 1;
+  const at = state.viewing ?? (finished() ? lastIndex : state.path.length);
+  if (at < 0) return;
+  if (at < state.path.length && !fork(state.currentBranch, at)) return;
+  const next = stepWith(id);
+  if (typeof next === "string") return fail(next);
+  if (appendStep(id, next, true)) refresh();
 }
 
 /** Force a token the user typed (its text, or `<E4>` for a byte token) at the inspected step. */
@@ -343,16 +379,7 @@ function switchBranch(index: number): void {
   const branch = state.branches[index];
   if (branch === undefined) return;
   pause();
-  if (source instanceof ModelSource) {
-    try {
-      source.replay(branch.ids, state.params.max_new_tokens, state.params.stop);
-    } catch (err) {
-      return fail(messageOf(err));
-    }
-  } else {
-    rewindTo(0);
-    for (const e of branch.entries) source.append(e.id);
-  }
+  if (!loadPath(branch.ids)) return;
   state.path = [...branch.entries];
   state.currentBranch = index;
   state.stopReason = branchStops.get(index) ?? null;
@@ -453,9 +480,10 @@ function resolveToken(token: number | string): number | undefined {
 }
 
 /**
- * Append `tokens` to the path on screen: a token the core chose is re-chosen by the core (same seed
- * and draw, so the same token and trace); a forced one, or one the core would not choose under
- * these settings, is forced. Stops at the first token that cannot be appended and says why.
+ * Append `tokens` to the path on screen, each with one step of the core under the page's settings
+ * (same seed and draw, so the same trace as when it was made): a token the core chooses there is
+ * recorded as chosen; a forced one, or one the core would not choose, as forced. Stops at the first
+ * token that cannot be appended and says why. Nothing is drawn and no preview is computed meanwhile.
  */
 function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): boolean {
   for (const [i, token] of tokens.entries()) {
@@ -469,10 +497,9 @@ function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: ()
       problems.push(() => t("url.pastStop", { at: at() }));
       return false;
     }
-    const before = state.path.length;
-    if (!token.forced && preview?.ok === true && preview.result.token === id) stepOnce();
-    else force(id);
-    if (state.path.length !== before + 1) {
+    const next = stepWith(id);
+    if (typeof next === "string" || !appendStep(id, next, token.forced || next.result.token !== id)) {
+      if (typeof next === "string") fail(next);
       problems.push(() => t("url.badToken", { at: at(), token: String(token.token) }));
       return false;
     }
@@ -534,20 +561,20 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Prom
       const parent = state.branches[branch.parent];
       const first = branch.tokens[0];
       const where = (): string => t("url.path", { n: i + 2 });
-      if (parent === undefined || first === undefined || branch.forkAt >= parent.entries.length) {
+      const fits = parent !== undefined && first !== undefined && branch.forkAt < parent.entries.length && resolveToken(first.token) !== undefined;
+      if (!fits || !fork(branch.parent, branch.forkAt)) {
         problems.push(() => t("url.badBranch", { at: where() }));
         break;
       }
-      switchBranch(branch.parent);
-      state.viewing = branch.forkAt;
-      const id = resolveToken(first.token);
-      const count = state.branches.length;
-      if (id !== undefined) force(id);
-      if (id === undefined || state.branches.length !== count + 1) {
-        problems.push(() => t("url.badBranch", { at: where() }));
-        break;
+      // a path starts with the token forced where it left its parent (as `force` made it)
+      const replayed = replay([{ ...first, forced: true }, ...branch.tokens.slice(1)], problems, where);
+      if (state.path.length === branch.forkAt) {
+        // not even its first token: no empty path is kept (the page's link could not say it)
+        state.branches.pop();
+        branchStops.delete(state.branches.length);
+        switchBranch(branch.parent);
       }
-      if (!replay(branch.tokens.slice(1), problems, where)) break;
+      if (!replayed) break;
     }
     const current = wanted.current ?? state.branches.length - 1;
     if (wanted.branches !== undefined && current < state.branches.length && current !== state.currentBranch) switchBranch(current);
@@ -555,7 +582,7 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Prom
     if (wanted.viewing !== undefined && wanted.viewing !== null && wanted.viewing < state.path.length) state.viewing = wanted.viewing;
   } finally {
     replaying = false;
-    render();
+    refresh();
   }
 }
 
@@ -813,33 +840,6 @@ function wire(): void {
     state.prompt = prompt.value;
     reset();
   });
-}
-
-/** One ignored field of the link, in words: field, value received, the rule it broke. */
-function problemText(problem: UrlProblem): string {
-  const rule = problem.rule;
-  let because: string;
-  switch (rule.kind) {
-    case "range":
-      because = t(rule.integer ? "url.rule.integer" : "url.rule.number", { min: rule.min, max: rule.max });
-      break;
-    case "oneOf":
-      because = t("url.rule.oneOf", { options: rule.options.join(", ") });
-      break;
-    case "tooLong":
-      because = t("url.rule.tooLong", { max: rule.max });
-      break;
-    case "tokens":
-      because = t("url.rule.tokens");
-      break;
-    case "table":
-      because = t("url.rule.table");
-      break;
-    case "unknown":
-      because = t("url.rule.unknown");
-      break;
-  }
-  return t("url.ignored", { field: problem.field, value: problem.value, rule: because });
 }
 
 /** What the opening link asked for and the page could not do (kept to re-word on a language switch). */
