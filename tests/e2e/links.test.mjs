@@ -75,6 +75,27 @@ describe("links the page writes", () => {
     assert.deepEqual(problems.console, []);
     await context.close();
   });
+
+  test("a path rebuilt after the page is ready is the path a link of its own replays", async () => {
+    const link = freezingLink();
+    const { page, context } = await open(link);
+    // every path rebuilt: no "…" left in the path tree
+    await page.waitForFunction(() => [...document.querySelectorAll("#tree li .logp")].every((e) => e.textContent !== "…"));
+    const chip = (p) => p.locator("#chips li").evaluateAll((items) => items.map((li) => `${li.textContent}|${li.dataset.forced}|${li.dataset.rank}|${li.querySelector("button")?.title}`));
+    // the first path was not on screen when the page became ready
+    await page.locator("#tree button").first().click();
+    const rebuilt = await chip(page);
+    await page.locator("#chips li").nth(40).getByRole("button").click();
+    const inspected = await page.locator("#stages").textContent();
+    await context.close();
+    const alone = new URLSearchParams(link);
+    alone.delete("branch");
+    const direct = await open(`?${alone}`);
+    assert.deepEqual(await chip(direct.page), rebuilt);
+    await direct.page.locator("#chips li").nth(40).getByRole("button").click();
+    assert.equal(await direct.page.locator("#stages").textContent(), inspected);
+    await direct.context.close();
+  });
 });
 
 describe("links the page did not write", () => {
