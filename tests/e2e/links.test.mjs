@@ -137,10 +137,16 @@ describe("links the page did not write", () => {
 
   test("100,000 unknown keys are read in linear time: known fields' problems first, the rest counted", async () => {
     const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}=1`).join("&");
-    const started = Date.now();
-    const { page, context } = await openLong(`?lang=en&temperature=abc&${keys}`);
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed < 10_000, `ready after ${elapsed} ms`);
+    const timed = async (query) => {
+      const started = Date.now();
+      const opened = await openLong(query);
+      return { ...opened, ms: Date.now() - started };
+    };
+    const plain = await timed("?lang=en&temperature=abc");
+    await plain.context.close();
+    const { page, context, ms } = await timed(`?lang=en&temperature=abc&${keys}`);
+    // read one key at a time, the same link took 30 s; the browser itself needs a while for 900 kB
+    assert.ok(ms - plain.ms < 10_000, `ready after ${ms} ms (a short link: ${plain.ms} ms)`);
     const items = await page.locator("#url-notice-list li").allTextContents();
     assert.equal(items.length, 21);
     assert.match(items[0], /^temperature = “abc”/);

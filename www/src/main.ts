@@ -31,8 +31,8 @@ import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
 import { createTree } from "./views/tree";
-import { PathFiller, stepRecording } from "./replay";
-import type { FilledPath, PathTokens, RecordedStep } from "./replay";
+import { Backfill, PathFiller, stepRecording } from "./replay";
+import type { RecordedStep } from "./replay";
 import { problemText } from "./views/notice";
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
@@ -385,6 +385,7 @@ function clearPaths(): void {
   branchStops.clear();
   state.stopReason = null;
   state.viewing = null;
+  backfill?.stop();
   backfill = null;
 }
 
@@ -537,12 +538,14 @@ function pathTokens(wanted: ScenarioRequest): ScenarioToken[][] | null {
 }
 
 /**
- * A long model link that reads back whole (every path fits its settings; no stop sequences to
- * check): replay only the path on screen now, and the other paths on a Generator of their own
- * after the page is ready. False, with nothing changed, for any other link (it is replayed whole).
+ * A long model link whose paths fit its settings (no end-of-sequence inside a path, none longer than
+ * max new tokens): replay only the path on screen now, and the other paths on a Generator of their
+ * own after the page is ready. False, with nothing changed, for any other link (replayed whole).
+ * Only a hand-made link can still stop inside a path that waits (a stop sequence): it is cut there
+ * and said so in the notice, as a link replayed whole would.
  */
 function replayShownPath(wanted: ScenarioRequest, problems: Problem[]): boolean {
-  if (!(source instanceof ModelSource) || model === null || state.params.stop.length > 0) return false;
+  if (!(source instanceof ModelSource) || model === null) return false;
   const paths = pathTokens(wanted);
   const shown = wanted.current ?? (wanted.branches?.length ?? 0);
   const count = (wanted.path?.length ?? 0) + (wanted.branches ?? []).reduce((sum, b) => sum + b.tokens.length, 0);
@@ -575,77 +578,32 @@ function replayShownPath(wanted: ScenarioRequest, problems: Problem[]): boolean 
 let backfill: Backfill | null = null;
 let backfillGen: Generator | null = null;
 
-interface Backfill {
-  /** Path index → its tokens, for the paths not rebuilt yet (the link the page writes reads them). */
-  readonly waiting: Map<number, ScenarioToken[]>;
-  /** Rebuild path `index` now, if it is still waiting (the user opened it). */
-  finish(index: number): void;
-}
-
-/** Rebuild `waiting` paths a few milliseconds at a time; each one joins the page when it is done. */
+/** Rebuild `waiting` paths in the background; each one joins the page when it is in. */
 function startBackfill(waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params): Backfill | null {
   if (model === null) return null;
   backfillGen ??= model.spawnGenerator();
   if (backfillGen === null) return null;
-  const filler = new PathFiller(backfillGen, prompt, params);
-  const asPath = (tokens: ScenarioToken[]): PathTokens => ({ ids: tokens.map((token) => token.token as number), forced: tokens.map((token) => token.forced) });
-  let current: { index: number; path: PathTokens } | null = null;
-  const run: Backfill = {
-    waiting,
-    finish(index) {
-      const tokens = waiting.get(index);
-      if (tokens === undefined) return;
-      current = { index, path: asPath(tokens) };
-      try {
-        filler.begin(current.path);
-        install(index, filler.fill(current.path, Number.POSITIVE_INFINITY));
-      } catch (err) {
-        current = null;
-        fail(messageOf(err));
+  const run = new Backfill(new PathFiller(backfillGen, prompt, params), waiting, {
+    onFilled(index, filled, given) {
+      const branch = state.branches[index];
+      if (branch === undefined) return;
+      branch.entries = filled.entries;
+      branch.ids = filled.entries.map((e) => e.id);
+      branchStops.set(index, filled.last === null ? null : stopOf(filled.last));
+      if (filled.error !== null) {
+        // a link the page did not write (a stop, or a token refused, inside a path): said as `replay` says it
+        const token = String(given[filled.entries.length]?.token ?? "");
+        const at = (): string => `${t("url.path", { n: index + 1 })} ${t("url.token", { n: filled.entries.length + 1 })}`;
+        linkProblems.push(filled.last?.stop != null ? () => t("url.pastStop", { at: at() }) : () => t("url.badToken", { at: at(), token }));
+        el("url-notice").hidden = false;
+        showNotice();
       }
+      if (waiting.size === 0) backfill = null;
+      render();
     },
-  };
-  const install = (index: number, filled: FilledPath | null): void => {
-    current = null;
-    if (filled === null || backfill !== run || !waiting.delete(index)) return;
-    const branch = state.branches[index];
-    if (branch === undefined) return;
-    branch.entries = filled.entries;
-    branch.ids = filled.entries.map((e) => e.id);
-    branchStops.set(index, filled.last === null ? null : stopOf(filled.last));
-    if (filled.error !== null) {
-      const message = filled.error;
-      const at = `${t("url.path", { n: index + 1 })} ${t("url.token", { n: filled.entries.length + 1 })}`;
-      linkProblems.push(() => t("url.badToken", { at, token: message }));
-      el("url-notice").hidden = false;
-      showNotice();
-    }
-    if (waiting.size === 0) backfill = null;
-  };
-  const tick = (): void => {
-    if (backfill !== run) return;
-    const deadline = performance.now() + 12;
-    try {
-      while (performance.now() < deadline) {
-        if (current === null) {
-          const next = [...waiting.keys()][0];
-          if (next === undefined) return;
-          current = { index: next, path: asPath(waiting.get(next) ?? []) };
-          filler.begin(current.path);
-        }
-        const filled = filler.fill(current.path, deadline);
-        if (filled === null) break;
-        install(current.index, filled);
-        render();
-      }
-    } catch (err) {
-      // the generator refused outright: the waiting paths stay as the link gave them
-      fail(messageOf(err));
-      return;
-    }
-    window.setTimeout(tick, 0);
-  };
-  window.setTimeout(tick, 0);
+    onError: fail,
+  });
+  run.start();
   return run;
 }
 

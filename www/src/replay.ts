@@ -8,6 +8,7 @@ import { runStep } from "./core";
 import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
 import { stepConfig } from "./state";
 import type { Params, PathEntry } from "./state";
+import type { ScenarioToken } from "./scenario";
 
 /** One path to rebuild: every token from the first generated one, and whether it was forced. */
 export interface PathTokens {
@@ -87,6 +88,86 @@ export class PathFiller {
     this.last = out;
     this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, piece: out.piece, pending: out.pending });
     return null;
+  }
+}
+
+/** What the page does with a rebuilt path, and with a generator that refuses outright. */
+export interface BackfillHooks {
+  /** Path `index` is in (`filled.error` if it ends early); `given` is its tokens as the link gave them. */
+  onFilled(index: number, filled: FilledPath, given: ScenarioToken[]): void;
+  onError(message: string): void;
+}
+
+/** The waiting paths of a link, rebuilt a few milliseconds per turn of the event loop until `stop`. */
+export class Backfill {
+  /** Path index → its tokens (ids), for the paths not rebuilt yet; the link the page writes reads them. */
+  readonly waiting: Map<number, ScenarioToken[]>;
+  private readonly filler: PathFiller;
+  private readonly hooks: BackfillHooks;
+  private current: { index: number; path: PathTokens } | null = null;
+  private stopped = false;
+
+  constructor(filler: PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks) {
+    this.filler = filler;
+    this.waiting = waiting;
+    this.hooks = hooks;
+  }
+
+  start(): void {
+    window.setTimeout(() => this.tick(), 0);
+  }
+
+  /** Forget the waiting paths (the page moved on: a new link, a reset). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Rebuild path `index` now, if it is still waiting (the user opened it). */
+  finish(index: number): void {
+    if (this.stopped) return;
+    try {
+      this.run(index, Number.POSITIVE_INFINITY);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    const deadline = performance.now() + 12;
+    try {
+      while (performance.now() < deadline) {
+        const index = this.current?.index ?? [...this.waiting.keys()][0];
+        if (index === undefined) return;
+        if (!this.run(index, deadline)) break;
+      }
+    } catch (err) {
+      return this.fail(err);
+    }
+    window.setTimeout(() => this.tick(), 0);
+  }
+
+  /** Go on with path `index` until `deadline`; true once it is in (or was not waiting). */
+  private run(index: number, deadline: number): boolean {
+    const given = this.waiting.get(index);
+    if (given === undefined) return true;
+    if (this.current?.index !== index) {
+      this.current = { index, path: { ids: given.map((token) => token.token as number), forced: given.map((token) => token.forced) } };
+      this.filler.begin(this.current.path);
+    }
+    const filled = this.filler.fill(this.current.path, deadline);
+    if (filled === null) return false;
+    this.current = null;
+    this.waiting.delete(index);
+    this.hooks.onFilled(index, filled, given);
+    return true;
+  }
+
+  /** The generator refused outright: the waiting paths stay as the link gave them. */
+  private fail(err: unknown): void {
+    this.stopped = true;
+    this.current = null;
+    this.hooks.onError(err instanceof Error ? err.message : String(err));
   }
 }
 
