@@ -580,10 +580,14 @@ let backfillGen: Generator | null = null;
 
 /** Rebuild `waiting` paths in the background; each one joins the page when it is in. */
 function startBackfill(waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params): Backfill | null {
-  if (model === null) return null;
-  backfillGen ??= model.spawnGenerator();
-  if (backfillGen === null) return null;
-  const run = new Backfill(new PathFiller(backfillGen, prompt, params), waiting, {
+  const spawn = model;
+  if (spawn === null) return null;
+  const makeFiller = (): PathFiller => {
+    backfillGen ??= spawn.spawnGenerator();
+    if (backfillGen === null) throw new Error("the model cannot be loaded twice");
+    return new PathFiller(backfillGen, prompt, params);
+  };
+  const run = new Backfill(makeFiller, waiting, {
     onFilled(index, filled, given) {
       const branch = state.branches[index];
       if (branch === undefined) return;

@@ -102,13 +102,15 @@ export interface BackfillHooks {
 export class Backfill {
   /** Path index → its tokens (ids), for the paths not rebuilt yet; the link the page writes reads them. */
   readonly waiting: Map<number, ScenarioToken[]>;
-  private readonly filler: PathFiller;
+  /** Made on first use, so that making its Generator is not part of opening the link. */
+  private filler: PathFiller | null = null;
+  private readonly makeFiller: () => PathFiller;
   private readonly hooks: BackfillHooks;
   private current: { index: number; path: PathTokens } | null = null;
   private stopped = false;
 
-  constructor(filler: PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks) {
-    this.filler = filler;
+  constructor(makeFiller: () => PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks) {
+    this.makeFiller = makeFiller;
     this.waiting = waiting;
     this.hooks = hooks;
   }
@@ -151,6 +153,7 @@ export class Backfill {
   private run(index: number, deadline: number): boolean {
     const given = this.waiting.get(index);
     if (given === undefined) return true;
+    this.filler ??= this.makeFiller();
     if (this.current?.index !== index) {
       this.current = { index, path: { ids: given.map((token) => token.token as number), forced: given.map((token) => token.forced) } };
       this.filler.begin(this.current.path);
@@ -179,17 +182,15 @@ export interface RecordedStep {
   rank: number;
 }
 
-/** One step of the core on `logits` that also reports token `id`'s record and rank, or the core's message. */
+/**
+ * One step of the core on `logits` that also lists token `id` (`trace_ids`) with its rank wherever
+ * it ranks: the chosen token, or a forced one far outside the listed candidates, in one ordinary step.
+ */
 export function stepRecording(logits: Float32Array, config: StepConfig, id: number): RecordedStep | string {
-  const next = runStep(logits, config);
+  const next = runStep(logits, { ...config, trace_ids: [id] });
   if (!next.ok) return next.message;
-  const rank = next.result.candidates.findIndex((c) => c.id === id);
-  const chosen = next.result.candidates[rank];
-  if (chosen !== undefined) return { result: next.result, chosen, rank };
-  // a token outside the listed candidates: list the whole vocabulary once to find its record
-  const full = runStep(logits, { ...config, trace_top: next.result.vocab_size });
-  if (!full.ok) return full.message;
-  const fullRank = full.result.candidates.findIndex((c) => c.id === id);
-  const record = full.result.candidates[fullRank];
-  return record === undefined ? `token ${id} is not in the vocabulary` : { result: next.result, chosen: record, rank: fullRank };
+  const chosen = next.result.candidates.find((c) => c.id === id);
+  // the core lists every trace_ids entry; only an id outside the vocabulary would be missing
+  if (chosen === undefined) return `trace_ids must be token ids below ${next.result.vocab_size}, got ${id}`;
+  return { result: next.result, chosen, rank: chosen.rank };
 }
