@@ -27,6 +27,7 @@ import { buildView, createInspector } from "./views/inspector";
 import type { InspectorInput } from "./views/inspector";
 import { createSample } from "./views/sample";
 import type { SampleRun } from "./views/sample";
+import { createSettingsDrawer } from "./views/settings-drawer";
 import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
@@ -71,18 +72,21 @@ let playTimer: number | undefined;
 /** Stop reason of each branch, so switching paths restores it. */
 const branchStops = new Map<number, StopReason | null>();
 
+/** A change of settings from any control (the sidebar, a lesson's own slider). */
+function changeParams(change: Partial<Params>): void {
+  const maxChanged = change.max_new_tokens !== undefined;
+  state.params = { ...state.params, ...change };
+  syncLimits();
+  if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
+    state.stopReason = null;
+    branchStops.set(state.currentBranch, null);
+    if (source instanceof ModelSource) source.resume();
+  }
+  refresh();
+}
+
 const controls = createControls({
-  onParams(change) {
-    const maxChanged = change.max_new_tokens !== undefined;
-    state.params = { ...state.params, ...change };
-    syncLimits();
-    if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
-      state.stopReason = null;
-      branchStops.set(state.currentBranch, null);
-      if (source instanceof ModelSource) source.resume();
-    }
-    refresh();
-  },
+  onParams: changeParams,
   onNewSeed() {
     const buf = new Uint32Array(1);
     crypto.getRandomValues(buf);
@@ -398,6 +402,32 @@ function reset(): void {
   syncLimits();
   // a model source reads the whole prompt first; the next step is computed once it is ready
   source.reset(state.prompt).then(refresh, (err: unknown) => fail(messageOf(err)));
+}
+
+/** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
+let beforeReset: Scenario | null = null;
+
+/** Reset from the user: the tokens and paths go, but one Undo brings them back. */
+function userReset(): void {
+  const before = snapshot();
+  reset();
+  beforeReset = before.path.length > 0 || before.branches.length > 0 ? before : null;
+  render();
+}
+
+function undoReset(): void {
+  const before = beforeReset;
+  beforeReset = null;
+  if (before !== null) void apply(before).then(() => el<HTMLButtonElement>("step").focus());
+}
+
+/** Undo stays offered only while nothing new happened: no token, the same prompt and source. */
+function showUndoReset(): void {
+  if (beforeReset !== null && (state.path.length > 0 || state.prompt !== beforeReset.prompt || state.source !== beforeReset.source)) beforeReset = null;
+  const button = el<HTMLButtonElement>("reset-undo");
+  button.hidden = beforeReset === null;
+  button.textContent = t("reset.undo");
+  button.title = t("reset.undoName");
 }
 
 function selectPreset(preset: ManualPreset): void {
@@ -722,7 +752,7 @@ function glimpse(prompt: string, params: Params): Glimpse | string {
     const byRaw = [...out.result.candidates].sort((a, b) => b.p_raw - a.p_raw);
     return {
       kept: out.result.candidates.filter((c) => c.kept).map((c) => ({ text: text(c.id), p: c.p })),
-      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw })),
+      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw, pTempered: c.p_tempered, kept: c.kept })),
       keptCount: out.result.kept_count,
       vocabSize: out.result.vocab_size,
     };
@@ -738,7 +768,7 @@ const actions: Actions = {
   snapshot,
   step: stepOnce,
   back,
-  reset,
+  reset: userReset,
   togglePlay: () => (state.playing ? pause() : play()),
   state: () => state,
   preview: () => preview,
@@ -746,6 +776,7 @@ const actions: Actions = {
   onRender: (listener) => renderListeners.push(listener),
   glimpse,
   tokenText: (id) => visible(source.tokenText(id)),
+  setParams: changeParams,
 };
 
 const lessons = createLessons(actions, {
@@ -817,7 +848,7 @@ function render(): void {
   controls.render(state.params);
   const prompt = el<HTMLTextAreaElement>("prompt");
   if (document.activeElement !== prompt) prompt.value = state.prompt;
-  el<HTMLSelectElement>("preset").value = state.presetId;
+  showPreset();
   el<HTMLSelectElement>("source").value = state.source;
   document.body.dataset["source"] = state.source;
   tokens.render(state, chipDisplay);
@@ -843,6 +874,7 @@ function render(): void {
   playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
   playButton.disabled = (finished() || blocked) && !state.playing;
   el<HTMLButtonElement>("stop").disabled = finished();
+  showUndoReset();
   el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
   el("generated").dataset["finished"] = String(finished());
   compare.render(compareRun, source instanceof ModelSource && source.promptError === null && !state.playing, !(source instanceof ModelSource), stopText);
@@ -887,13 +919,30 @@ function fillPresets(): void {
       return optgroup;
     }),
   );
+  // shown (not offered) when a lesson or the user changed the prompt away from every preset
+  const custom = new Option(t("preset.custom"), "custom");
+  custom.id = "preset-custom";
+  custom.disabled = true;
+  custom.hidden = true;
+  select.prepend(custom);
   select.value = state.presetId;
 }
+
+/** The Preset menu names the preset only while the prompt is still its prompt; otherwise "custom". */
+function showPreset(): void {
+  const select = el<HTMLSelectElement>("preset");
+  const custom = el<HTMLOptionElement>("preset-custom");
+  custom.textContent = t("preset.custom");
+  select.value = findPreset(state.presetId)?.prompt === state.prompt ? state.presetId : custom.value;
+}
+
+const settingsDrawer = createSettingsDrawer();
 
 function switchLang(next: Lang): void {
   state.lang = next;
   setLang(next);
   translateDocument();
+  settingsDrawer.render();
   showNotice();
   render();
 }
@@ -904,7 +953,8 @@ function wire(): void {
   el<HTMLButtonElement>("step").addEventListener("click", () => void stepOnce());
   el<HTMLButtonElement>("play").addEventListener("click", () => (state.playing ? pause() : play()));
   el<HTMLButtonElement>("stop").addEventListener("click", userStop);
-  el<HTMLButtonElement>("reset").addEventListener("click", reset);
+  el<HTMLButtonElement>("reset").addEventListener("click", userReset);
+  el<HTMLButtonElement>("reset-undo").addEventListener("click", undoReset);
   el<HTMLButtonElement>("share-open").addEventListener("click", () => share.open());
   el<HTMLButtonElement>("url-notice-close").addEventListener("click", () => {
     el("url-notice").hidden = true;

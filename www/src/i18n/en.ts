@@ -1,6 +1,7 @@
 // English interface text. Keys are shared with zh.ts (the type makes a missing key a compile error).
 // Larger features keep their text in their own pair of files (e.g. lessons.en.ts / lessons.zh.ts).
 import { lessonsEn } from "./lessons.en";
+import { classroomEn } from "./classroom.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
 import { linkEn } from "./link.en";
@@ -150,6 +151,7 @@ export const en = {
   ...linkEn,
   ...lessonsEn,
   ...projectorEn,
+  ...classroomEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

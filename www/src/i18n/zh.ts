@@ -1,6 +1,7 @@
 // 中文界面文本。键与 en.ts 相同（类型保证不缺键）。
 import type { MessageKey } from "./en";
 import { lessonsZh } from "./lessons.zh";
+import { classroomZh } from "./classroom.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
 import { linkZh } from "./link.zh";
@@ -151,4 +152,5 @@ export const zh: Record<MessageKey, string> = {
   ...linkZh,
   ...lessonsZh,
   ...projectorZh,
+  ...classroomZh,
 };
