@@ -11,7 +11,7 @@ import type { ManualPreset } from "./presets";
 import { loadModel, ManualSource, ModelSource } from "./source";
 import type { LoadProgress, TableRow } from "./source";
 import { DEFAULT_PARAMS, stepConfig } from "./state";
-import type { AppState, Params, PathEntry, SourceKind, StopReason } from "./state";
+import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
 import type { UrlProblem } from "./url";
 import type { Actions, Glimpse } from "./actions";
@@ -32,6 +32,12 @@ import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
 import { createTree } from "./views/tree";
+import { installTips } from "./charts/tooltip";
+import type { InspectedStep } from "./export/step";
+import { tipChips } from "./views/chip-tips";
+import { createExport } from "./views/export";
+import { renderHandout } from "./views/handout";
+import { createLookup } from "./views/lookup";
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
@@ -116,6 +122,19 @@ let compareRun: CompareRun | null = null;
 
 const label = (id: number): string => visible(source.tokenText(id));
 
+/** The step the inspector shows, with what the core read for it (Find a token, the CSV re-run it). */
+function inspectedStep(): InspectedStep | null {
+  const pastIndex = state.viewing ?? (finished() ? state.path.length - 1 : null);
+  if (pastIndex !== null) {
+    const entry = state.path[pastIndex];
+    return entry?.input === undefined ? null : { input: entry.input, chosenId: entry.id, stepNumber: pastIndex + 1 };
+  }
+  if (preview?.ok !== true) return null;
+  return { input: nextInput(), chosenId: preview.result.token, stepNumber: state.path.length + 1 };
+}
+const lookup = createLookup({ inspected: inspectedStep, idOf: (text) => source.idOf(text), label });
+const exporter = createExport({ inspected: inspectedStep, tokenText: (id) => source.tokenText(id) });
+
 /**
  * Generate from the current prompt and seed under each comparison setting, on a separate Generator
  * so the main path is untouched. Every token is chosen in wasm (`next`); only the trace is kept.
@@ -180,9 +199,15 @@ function config() {
   return stepConfig(state.params, source.history(), source.promptLength(), state.path.length);
 }
 
-function computeNext(): StepOutcome {
+/** What the core reads for the next step: the source's logits and the config. */
+function nextInput(): StepInput {
+  return { logits: source.logits(), config: config() };
+}
+
+function computeNext(input?: StepInput): StepOutcome {
   if (source instanceof ModelSource && source.promptError !== null) return { ok: false, message: source.promptError };
-  return runStep(source.logits(), config());
+  const next = input ?? nextInput();
+  return runStep(next.logits, next.config);
 }
 
 /** The model's generator applies max new tokens and stop sequences itself. */
@@ -213,8 +238,8 @@ function stopOf(out: GeneratedToken): StopReason | null {
  * its stop conditions checked here; the model has already appended it in wasm (`out`) and says
  * itself whether generation stopped.
  */
-function commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, out?: GeneratedToken): void {
-  const entry: PathEntry = { id, result, chosen, rank, forced };
+function commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, input: StepInput, out?: GeneratedToken): void {
+  const entry: PathEntry = { id, result, chosen, rank, forced, input };
   if (out !== undefined) {
     entry.piece = out.piece;
     entry.pending = out.pending;
@@ -254,24 +279,26 @@ function stepOnce(): boolean {
     }
     // the model chooses in wasm: logits → step → append, with the same config the preview used
     let out: GeneratedToken;
+    const input = nextInput();
     try {
-      out = source.next(config());
+      out = source.next(input.config);
     } catch (err) {
       fail(messageOf(err));
       return false;
     }
     const trace = out.trace;
     if (trace === null) return false;
-    commit(out.token, trace, trace.chosen, trace.chosen_rank, false, out);
+    commit(out.token, trace, trace.chosen, trace.chosen_rank, false, input, out);
     refresh();
     return true;
   }
-  const next = computeNext();
+  const input = nextInput();
+  const next = computeNext(input);
   if (!next.ok) {
     fail(next.message);
     return false;
   }
-  commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false);
+  commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false, input);
   refresh();
   return true;
 }
@@ -297,7 +324,9 @@ function force(id: number): void {
     state.path = kept;
     state.stopReason = null;
   }
-  const next = computeNext();
+  if (source instanceof ModelSource && source.promptError !== null) return fail(source.promptError);
+  const input = nextInput();
+  const next = computeNext(input);
   if (!next.ok) {
     fail(next.message);
     return;
@@ -306,7 +335,7 @@ function force(id: number): void {
   let rank = next.result.candidates.findIndex((c) => c.id === id);
   if (chosen === undefined) {
     // a typed token outside the listed candidates: list the whole vocabulary once to find its record
-    const full = runStep(source.logits(), { ...config(), trace_top: next.result.vocab_size });
+    const full = runStep(input.logits, { ...input.config, trace_top: next.result.vocab_size });
     if (!full.ok) return fail(full.message);
     rank = full.result.candidates.findIndex((c) => c.id === id);
     chosen = full.result.candidates[rank];
@@ -319,9 +348,9 @@ function force(id: number): void {
     } catch (err) {
       return fail(messageOf(err));
     }
-    commit(id, next.result, chosen, rank, true, out);
+    commit(id, next.result, chosen, rank, true, input, out);
   } else {
-    commit(id, next.result, chosen, rank, true);
+    commit(id, next.result, chosen, rank, true, input);
   }
   refresh();
 }
@@ -700,6 +729,7 @@ function render(): void {
   el<HTMLSelectElement>("source").value = state.source;
   document.body.dataset["source"] = state.source;
   tokens.render(state, chipDisplay);
+  tipChips(state.path, label);
   if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished());
   tree.render(state, entryText);
 
@@ -712,6 +742,9 @@ function render(): void {
   el<HTMLFormElement>("force-form").hidden = input === null;
 
   inspector.render(input);
+  lookup.render();
+  exporter.render();
+  renderHandout(state.params, el("inspector-step").textContent ?? "");
   const view = preview?.ok && state.viewing === null ? buildView({ result: preview.result, chosenId: preview.result.token, forced: false, stepNumber: 0, past: false, returnable: false, label }, force) : null;
   sample.render(view, sampleRun, view !== null);
 
@@ -881,6 +914,7 @@ async function boot(): Promise<void> {
   translateDocument();
   fillPresets();
   wire();
+  installTips();
   // the ? overlay, P and F work while the model loads; the rest waits for body[data-ready]
   installShortcuts(actions, {
     toggleProjector: () => projector.toggle(),

@@ -1,5 +1,6 @@
 // 中文界面文本。键与 en.ts 相同（类型保证不缺键）。
 import type { MessageKey } from "./en";
+import { inspectZh } from "./inspect.zh";
 import { lessonsZh } from "./lessons.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
@@ -149,4 +150,5 @@ export const zh: Record<MessageKey, string> = {
   ...shareZh,
   ...lessonsZh,
   ...projectorZh,
+  ...inspectZh,
 };

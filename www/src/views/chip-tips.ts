@@ -1,0 +1,26 @@
+// The generated text's chips answer "how likely was this token?" on hover and focus, like the bars:
+// each chip's tooltip reads the trace kept with its path entry (charts/tooltip.ts draws it).
+import { setTip } from "../charts/tooltip";
+import type { PathEntry } from "../state";
+import { el } from "./controls";
+
+/** Register the tooltip of every chip now on screen (call after the chips are drawn). */
+export function tipChips(path: readonly PathEntry[], label: (id: number) => string): void {
+  const items = el<HTMLOListElement>("chips").children;
+  path.forEach((entry, index) => {
+    const button = items[index]?.querySelector("button");
+    if (!button) return;
+    // the chip's own hint moves into the tooltip, so only one tooltip shows
+    const note = button.getAttribute("title") ?? undefined;
+    button.removeAttribute("title");
+    setTip(button, () => ({
+      candidate: entry.chosen,
+      rank: entry.rank,
+      label: label(entry.id),
+      vocabSize: entry.result.vocab_size,
+      chosen: !entry.forced,
+      forced: entry.forced,
+      ...(note === undefined ? {} : { note }),
+    }));
+  });
+}
