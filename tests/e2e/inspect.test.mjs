@@ -255,7 +255,8 @@ describe("taking a step home", () => {
   test("each chart saves as a valid, self-contained SVG", async () => {
     const { page, context } = await open(`?lang=en&${QUERY}`);
     for (const stage of ["softmax", "top_p"]) {
-      const button = page.getByRole("button", { name: new RegExp(`^Save the chart “.*” as SVG$`) }).and(page.locator(`figure[data-stage="${stage}"] button`));
+      const button = page.locator(`figure[data-stage="${stage}"]`).getByRole("button", { name: "Save as SVG", exact: true });
+      assert.equal(await button.getAttribute("aria-describedby"), `chart-title-${stage}`);
       const file = await downloadText(page, () => button.click());
       assert.match(file.name, new RegExp(`^nexttoken-${stage}-step-1\\.svg$`));
       const parsed = await page.evaluate((text) => {

@@ -22,7 +22,7 @@ export const inspectEn = {
   "lookup.removed": "removed by {stage}",
   "export.csv": "Download CSV",
   "export.svg": "SVG",
-  "export.svgName": "Save the chart “{chart}” as SVG",
+  "export.svgName": "Save as SVG",
   "export.failed": "Could not build the file: {message}",
   "handout.heading": "Handout: one step of decoding",
   "handout.settings": "Settings",

@@ -24,7 +24,7 @@ export const inspectZh: Record<keyof typeof inspectEn, string> = {
   "lookup.removed": "被 {stage} 去掉",
   "export.csv": "下载 CSV",
   "export.svg": "SVG",
-  "export.svgName": "把图「{chart}」保存为 SVG",
+  "export.svgName": "保存为 SVG",
   "export.failed": "无法生成文件：{message}",
   "handout.heading": "讲义：解码的一步",
   "handout.settings": "设置",

@@ -49,9 +49,15 @@ export function createExport(from: ExportSource): { render(): void } {
         });
         caption.append(button);
       }
-      const title = caption.querySelector("h3")?.textContent ?? "";
+      // named "Save as SVG" and described by the chart's title (a name holding the title would
+      // also answer to the title's control, e.g. the Typical-p slider)
+      const heading = caption.querySelector("h3");
+      if (heading !== null) {
+        heading.id ||= `chart-title-${figure.dataset["stage"] ?? figure.id}`;
+        button.setAttribute("aria-describedby", heading.id);
+      }
       button.textContent = t("export.svg");
-      button.setAttribute("aria-label", t("export.svgName", { chart: title }));
+      button.setAttribute("aria-label", t("export.svgName"));
     }
   }
 
