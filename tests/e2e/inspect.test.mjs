@@ -204,12 +204,16 @@ for (const lang of ["zh", "en"]) {
       got = await find("不存在的词元xyz");
       assert.equal(got.rank, null);
       assert.match(got.text, lang === "zh" ? /词表里没有/ : /not in the vocabulary/);
-      // the answer follows the inspector to the next step
+      // the answer follows the inspector: to the next step, and back to a past one
       await find("北京");
       await page.getByRole("button", { name: T[lang].step, exact: true }).click();
       const next = coreStep([core.result.token]);
       got = await page.locator("#lookup-result").getAttribute("data-rank");
       assert.equal(got, String(next.rankOf(beijing) + 1));
+      assert.notEqual(got, "1", "北京 is not first once it has been written");
+      await page.locator("#chips li button").first().click();
+      assert.equal(await page.locator("#lookup-result").getAttribute("data-rank"), "1", "step 1, inspected again");
+      assert.equal(Number(await page.locator("#lookup-result").getAttribute("data-p")), c.p);
       await context.close();
     });
 
@@ -246,6 +250,26 @@ for (const lang of ["zh", "en"]) {
       assert.ok(awkward.length > 0, "the vocabulary has tokens that need quoting");
       const tokens = new Set(rows.map((row) => row[col.token]));
       for (const v of awkward) assert.ok(tokens.has(/^[=+\-@]/.test(v) ? `'${v}` : v), JSON.stringify(v));
+      assert.ok(["=", "+", "-", "@"].every((v) => tokens.has(`'${v}`)), "formula characters are defused");
+      await context.close();
+    });
+
+    test("Download CSV from a hand-made table: a typed formula comes back as text", async () => {
+      const { page, context } = await open(`?lang=${lang}&source=manual&preset=capital-zh`);
+      const formula = '=HYPERLINK("http://x.test","a, b")';
+      await page.locator("#new-token").fill(formula);
+      await page.locator("#new-logit").fill("2.5");
+      await page.locator("#add-row").click();
+      const file = await downloadText(page, () => page.getByRole("button", { name: T[lang].csv, exact: true }).click());
+      const [header, ...rows] = parseCsv(file.text.slice(1));
+      const col = Object.fromEntries(header.map((h, i) => [h, i]));
+      const row = rows.find((r) => r[col.token] === `'${formula}`);
+      assert.ok(row, "the formula is one field, prefixed with '");
+      assert.equal(Number(row[col.logit]), 2.5);
+      assert.ok(file.text.includes(`"'=HYPERLINK(""http://x.test"",""a, b"")"`), "quoted, quotes doubled");
+      const sum = rows.reduce((a, r) => a + Number(r[col.p]), 0);
+      assert.ok(Math.abs(sum - 1) < 1e-6, `p sums to ${sum}`);
+      assert.equal(rows.filter((r) => r[col.chosen] === "true").length, 1);
       await context.close();
     });
   });
