@@ -13,7 +13,6 @@ import type { LoadProgress, TableRow } from "./source";
 import { DEFAULT_PARAMS, stepConfig } from "./state";
 import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
-import type { UrlProblem } from "./url";
 import type { Actions, Glimpse } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
@@ -38,6 +37,9 @@ import { tipChips } from "./views/chip-tips";
 import { createExport } from "./views/export";
 import { renderHandout } from "./views/handout";
 import { createLookup } from "./views/lookup";
+import { PathFiller, stepRecording } from "./replay";
+import type { FilledPath, PathTokens, RecordedStep } from "./replay";
+import { problemText } from "./views/notice";
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
@@ -309,50 +311,69 @@ function rewindTo(n: number): void {
   else while (source.length > n) source.rewind();
 }
 
-/** Force `id` at the inspected step: earlier steps are kept, later ones move to a new branch. */
-function force(id: number): void {
-  const lastIndex = state.path.length - 1;
-  const at = state.viewing ?? (finished() ? lastIndex : state.path.length);
-  if (at < 0) return;
-  if (at < state.path.length) {
-    const parent = state.currentBranch;
-    branchStops.set(parent, state.stopReason);
-    const kept = state.path.slice(0, at);
-    state.branches.push({ ids: kept.map((e) => e.id), entries: kept, parent, forkAt: at });
-    state.currentBranch = state.branches.length - 1;
-    rewindTo(at);
-    state.path = kept;
-    state.stopReason = null;
-  }
-  if (source instanceof ModelSource && source.promptError !== null) return fail(source.promptError);
-  const input = nextInput();
-  const next = computeNext(input);
-  if (!next.ok) {
-    fail(next.message);
-    return;
-  }
-  let chosen = next.result.candidates.find((c) => c.id === id);
-  let rank = next.result.candidates.findIndex((c) => c.id === id);
-  if (chosen === undefined) {
-    // a typed token outside the listed candidates: list the whole vocabulary once to find its record
-    const full = runStep(input.logits, { ...input.config, trace_top: next.result.vocab_size });
-    if (!full.ok) return fail(full.message);
-    rank = full.result.candidates.findIndex((c) => c.id === id);
-    chosen = full.result.candidates[rank];
-    if (chosen === undefined) return;
-  }
+/** The next step (under the current settings) with `id`'s candidate record in its trace. */
+function stepWith(id: number): RecordedStep | string {
+  if (source instanceof ModelSource && source.promptError !== null) return source.promptError;
+  return stepRecording(source.logits(), config(), id);
+}
+
+/** Append `id` with its step's trace (the model runs over it in wasm); false (and the message shown) if refused. */
+function appendStep(id: number, next: RecordedStep, forced: boolean): boolean {
   if (source instanceof ModelSource) {
     let out: GeneratedToken;
     try {
       out = source.force(id);
     } catch (err) {
-      return fail(messageOf(err));
+      fail(messageOf(err));
+      return false;
     }
-    commit(id, next.result, chosen, rank, true, input, out);
+    commit(id, next.result, next.chosen, next.rank, forced, next.input, out);
   } else {
-    commit(id, next.result, chosen, rank, true, input);
+    commit(id, next.result, next.chosen, next.rank, forced, next.input);
   }
-  refresh();
+  return true;
+}
+
+/** Put the source's context at `ids` (the model keeps the tokens it already shares with them). */
+function loadPath(ids: readonly number[]): boolean {
+  if (source instanceof ModelSource) {
+    try {
+      source.replay(ids, state.params.max_new_tokens, state.params.stop);
+    } catch (err) {
+      fail(messageOf(err));
+      return false;
+    }
+  } else {
+    rewindTo(0);
+    for (const id of ids) source.append(id);
+  }
+  return true;
+}
+
+/** A new path on screen that leaves path `parentIndex` after its first `at` tokens. */
+function fork(parentIndex: number, at: number): boolean {
+  const parent = state.branches[parentIndex];
+  if (parent === undefined) return false;
+  const kept = parent.entries.slice(0, at);
+  if (!loadPath(kept.map((e) => e.id))) return false;
+  branchStops.set(state.currentBranch, state.stopReason);
+  state.branches.push({ ids: kept.map((e) => e.id), entries: kept, parent: parentIndex, forkAt: at });
+  state.currentBranch = state.branches.length - 1;
+  state.path = kept;
+  state.stopReason = null;
+  state.viewing = null;
+  return true;
+}
+
+/** Force `id` at the inspected step: earlier steps are kept, later ones move to a new branch. */
+function force(id: number): void {
+  const lastIndex = state.path.length - 1;
+  const at = state.viewing ?? (finished() ? lastIndex : state.path.length);
+  if (at < 0) return;
+  if (at < state.path.length && !fork(state.currentBranch, at)) return;
+  const next = stepWith(id);
+  if (typeof next === "string") return fail(next);
+  if (appendStep(id, next, true)) refresh();
 }
 
 /** Force a token the user typed (its text, or `<E4>` for a byte token) at the inspected step. */
@@ -372,16 +393,8 @@ function switchBranch(index: number): void {
   const branch = state.branches[index];
   if (branch === undefined) return;
   pause();
-  if (source instanceof ModelSource) {
-    try {
-      source.replay(branch.ids, state.params.max_new_tokens, state.params.stop);
-    } catch (err) {
-      return fail(messageOf(err));
-    }
-  } else {
-    rewindTo(0);
-    for (const e of branch.entries) source.append(e.id);
-  }
+  backfill?.finish(index);
+  if (backfill?.waiting.has(index) === true || !loadPath(branch.ids)) return;
   state.path = [...branch.entries];
   state.currentBranch = index;
   state.stopReason = branchStops.get(index) ?? null;
@@ -399,6 +412,7 @@ function clearPaths(): void {
   branchStops.clear();
   state.stopReason = null;
   state.viewing = null;
+  backfill = null;
 }
 
 function reset(): void {
@@ -482,9 +496,10 @@ function resolveToken(token: number | string): number | undefined {
 }
 
 /**
- * Append `tokens` to the path on screen: a token the core chose is re-chosen by the core (same seed
- * and draw, so the same token and trace); a forced one, or one the core would not choose under
- * these settings, is forced. Stops at the first token that cannot be appended and says why.
+ * Append `tokens` to the path on screen, each with one step of the core under the page's settings
+ * (same seed and draw, so the same trace as when it was made): a token the core chooses there is
+ * recorded as chosen; a forced one, or one the core would not choose, as forced. Stops at the first
+ * token that cannot be appended and says why. Nothing is drawn and no preview is computed meanwhile.
  */
 function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): boolean {
   for (const [i, token] of tokens.entries()) {
@@ -498,10 +513,9 @@ function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: ()
       problems.push(() => t("url.pastStop", { at: at() }));
       return false;
     }
-    const before = state.path.length;
-    if (!token.forced && preview?.ok === true && preview.result.token === id) stepOnce();
-    else force(id);
-    if (state.path.length !== before + 1) {
+    const next = stepWith(id);
+    if (typeof next === "string" || !appendStep(id, next, token.forced || next.result.token !== id)) {
+      if (typeof next === "string") fail(next);
       problems.push(() => t("url.badToken", { at: at(), token: String(token.token) }));
       return false;
     }
@@ -524,11 +538,149 @@ async function apply(wanted: ScenarioRequest): Promise<string[]> {
   return problems.map((say) => say());
 }
 
+/** Links with more tokens than this replay the path on screen first and the others in the background. */
+const EAGER_TOKENS = 256;
+
+/** Every path of a scenario as its whole token list (ids of the source), or null if one does not fit. */
+function pathTokens(wanted: ScenarioRequest): ScenarioToken[][] | null {
+  const paths: ScenarioToken[][] = [wanted.path ?? []];
+  for (const branch of wanted.branches ?? []) {
+    const parent = paths[branch.parent];
+    const first = branch.tokens[0];
+    if (parent === undefined || first === undefined || branch.forkAt >= parent.length) return null;
+    paths.push([...parent.slice(0, branch.forkAt), { ...first, forced: true }, ...branch.tokens.slice(1)]);
+  }
+  const resolved: ScenarioToken[][] = [];
+  for (const path of paths) {
+    const ids: ScenarioToken[] = [];
+    for (const token of path) {
+      const id = resolveToken(token.token);
+      if (id === undefined) return null;
+      ids.push({ token: id, forced: token.forced });
+    }
+    resolved.push(ids);
+  }
+  return resolved;
+}
+
+/**
+ * A long model link that reads back whole (every path fits its settings; no stop sequences to
+ * check): replay only the path on screen now, and the other paths on a Generator of their own
+ * after the page is ready. False, with nothing changed, for any other link (it is replayed whole).
+ */
+function replayShownPath(wanted: ScenarioRequest, problems: Problem[]): boolean {
+  if (!(source instanceof ModelSource) || model === null || state.params.stop.length > 0) return false;
+  const paths = pathTokens(wanted);
+  const shown = wanted.current ?? (wanted.branches?.length ?? 0);
+  const count = (wanted.path?.length ?? 0) + (wanted.branches ?? []).reduce((sum, b) => sum + b.tokens.length, 0);
+  const tokens = paths?.[shown];
+  if (paths === null || tokens === undefined || count <= EAGER_TOKENS) return false;
+  const eos = (token: ScenarioToken): boolean => source.isEos(token.token as number);
+  if (paths.some((path) => path.length > state.params.max_new_tokens || path.slice(0, -1).some(eos))) return false;
+  const here: Problem[] = [];
+  if (!replay(tokens, here, () => t("url.path", { n: shown + 1 }))) {
+    // something this check did not foresee: start again and replay the link whole
+    clearPaths();
+    rewindTo(0);
+    return false;
+  }
+  problems.push(...here);
+  const entries = state.path;
+  state.branches = paths.map((path, i) => {
+    const branch = i === 0 ? null : (wanted.branches ?? [])[i - 1];
+    return { ids: path.map((token) => token.token as number), entries: i === shown ? [...entries] : [], parent: branch?.parent ?? null, forkAt: branch?.forkAt ?? 0 };
+  });
+  state.currentBranch = shown;
+  branchStops.clear();
+  branchStops.set(shown, state.stopReason);
+  const rest = new Map(paths.map((path, i): [number, ScenarioToken[]] => [i, path]).filter(([i]) => i !== shown));
+  backfill = startBackfill(rest, state.prompt, { ...state.params, stop: [...state.params.stop] });
+  return true;
+}
+
+/** The opening link's paths still being rebuilt in the background (null when there are none). */
+let backfill: Backfill | null = null;
+let backfillGen: Generator | null = null;
+
+interface Backfill {
+  /** Path index → its tokens, for the paths not rebuilt yet (the link the page writes reads them). */
+  readonly waiting: Map<number, ScenarioToken[]>;
+  /** Rebuild path `index` now, if it is still waiting (the user opened it). */
+  finish(index: number): void;
+}
+
+/** Rebuild `waiting` paths a few milliseconds at a time; each one joins the page when it is done. */
+function startBackfill(waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params): Backfill | null {
+  if (model === null) return null;
+  backfillGen ??= model.spawnGenerator();
+  if (backfillGen === null) return null;
+  const filler = new PathFiller(backfillGen, prompt, params);
+  const asPath = (tokens: ScenarioToken[]): PathTokens => ({ ids: tokens.map((token) => token.token as number), forced: tokens.map((token) => token.forced) });
+  let current: { index: number; path: PathTokens } | null = null;
+  const run: Backfill = {
+    waiting,
+    finish(index) {
+      const tokens = waiting.get(index);
+      if (tokens === undefined) return;
+      current = { index, path: asPath(tokens) };
+      try {
+        filler.begin(current.path);
+        install(index, filler.fill(current.path, Number.POSITIVE_INFINITY));
+      } catch (err) {
+        current = null;
+        fail(messageOf(err));
+      }
+    },
+  };
+  const install = (index: number, filled: FilledPath | null): void => {
+    current = null;
+    if (filled === null || backfill !== run || !waiting.delete(index)) return;
+    const branch = state.branches[index];
+    if (branch === undefined) return;
+    branch.entries = filled.entries;
+    branch.ids = filled.entries.map((e) => e.id);
+    branchStops.set(index, filled.last === null ? null : stopOf(filled.last));
+    if (filled.error !== null) {
+      const message = filled.error;
+      const at = `${t("url.path", { n: index + 1 })} ${t("url.token", { n: filled.entries.length + 1 })}`;
+      linkProblems.push(() => t("url.badToken", { at, token: message }));
+      el("url-notice").hidden = false;
+      showNotice();
+    }
+    if (waiting.size === 0) backfill = null;
+  };
+  const tick = (): void => {
+    if (backfill !== run) return;
+    const deadline = performance.now() + 12;
+    try {
+      while (performance.now() < deadline) {
+        if (current === null) {
+          const next = [...waiting.keys()][0];
+          if (next === undefined) return;
+          current = { index: next, path: asPath(waiting.get(next) ?? []) };
+          filler.begin(current.path);
+        }
+        const filled = filler.fill(current.path, deadline);
+        if (filled === null) break;
+        install(current.index, filled);
+        render();
+      }
+    } catch (err) {
+      // the generator refused outright: the waiting paths stay as the link gave them
+      fail(messageOf(err));
+      return;
+    }
+    window.setTimeout(tick, 0);
+  };
+  window.setTimeout(tick, 0);
+  return run;
+}
+
 /**
  * Put the page in a scenario's exact state: input, every parameter, then the tokens of every path
  * replayed through the core. Fields left out take their defaults (a lesson is reproducible).
  */
-async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Promise<void> {
+async function applyScenario(wanted: ScenarioRequest, problems: Problem[], defer = false): Promise<void> {
   pause();
   const preset = findPreset(wanted.presetId ?? "") ?? (wanted.presetId === undefined ? findPreset(state.presetId) : undefined) ?? firstPreset;
   state.presetId = preset.id;
@@ -558,33 +710,35 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Prom
       return;
     }
     refresh();
-    if (!replay(wanted.path ?? [], problems, () => t("url.path", { n: 1 }))) return;
-    for (const [i, branch] of (wanted.branches ?? []).entries()) {
-      const parent = state.branches[branch.parent];
-      const first = branch.tokens[0];
-      const where = (): string => t("url.path", { n: i + 2 });
-      if (parent === undefined || first === undefined || branch.forkAt >= parent.entries.length) {
-        problems.push(() => t("url.badBranch", { at: where() }));
-        break;
+    if (!(defer && replayShownPath(wanted, problems))) {
+      if (!replay(wanted.path ?? [], problems, () => t("url.path", { n: 1 }))) return;
+      for (const [i, branch] of (wanted.branches ?? []).entries()) {
+        const parent = state.branches[branch.parent];
+        const first = branch.tokens[0];
+        const where = (): string => t("url.path", { n: i + 2 });
+        const fits = parent !== undefined && first !== undefined && branch.forkAt < parent.entries.length && resolveToken(first.token) !== undefined;
+        if (!fits || !fork(branch.parent, branch.forkAt)) {
+          problems.push(() => t("url.badBranch", { at: where() }));
+          break;
+        }
+        // a path starts with the token forced where it left its parent (as `force` made it)
+        const replayed = replay([{ ...first, forced: true }, ...branch.tokens.slice(1)], problems, where);
+        if (state.path.length === branch.forkAt) {
+          // not even its first token: no empty path is kept (the page's link could not say it)
+          state.branches.pop();
+          branchStops.delete(state.branches.length);
+          switchBranch(branch.parent);
+        }
+        if (!replayed) break;
       }
-      switchBranch(branch.parent);
-      state.viewing = branch.forkAt;
-      const id = resolveToken(first.token);
-      const count = state.branches.length;
-      if (id !== undefined) force(id);
-      if (id === undefined || state.branches.length !== count + 1) {
-        problems.push(() => t("url.badBranch", { at: where() }));
-        break;
-      }
-      if (!replay(branch.tokens.slice(1), problems, where)) break;
+      const current = wanted.current ?? state.branches.length - 1;
+      if (wanted.branches !== undefined && current < state.branches.length && current !== state.currentBranch) switchBranch(current);
     }
-    const current = wanted.current ?? state.branches.length - 1;
-    if (wanted.branches !== undefined && current < state.branches.length && current !== state.currentBranch) switchBranch(current);
     if (wanted.stopped === true) userStop();
     if (wanted.viewing !== undefined && wanted.viewing !== null && wanted.viewing < state.path.length) state.viewing = wanted.viewing;
   } finally {
     replaying = false;
-    render();
+    refresh();
   }
 }
 
@@ -602,13 +756,15 @@ function snapshot(): Scenario {
     idOf = (id) => rebuilt.idOf(current.tokenText(id)) ?? id;
   }
   const tokensOf = (entries: readonly PathEntry[]): ScenarioToken[] => entries.map((e) => ({ token: idOf(e.id), forced: e.forced }));
+  // a path of the opening link still being rebuilt is written as the link gave it
+  const pathOf = (index: number): ScenarioToken[] => backfill?.waiting.get(index) ?? tokensOf(state.branches[index]?.entries ?? []);
   return {
     source: state.source,
     presetId: state.presetId,
     prompt: state.prompt,
     params: { ...state.params, stop: [...state.params.stop] },
-    path: tokensOf(state.branches[0]?.entries ?? []),
-    branches: state.branches.slice(1).map((b) => ({ parent: b.parent ?? 0, forkAt: b.forkAt, tokens: tokensOf(b.entries.slice(b.forkAt)) })),
+    path: pathOf(0),
+    branches: state.branches.slice(1).map((b, i) => ({ parent: b.parent ?? 0, forkAt: b.forkAt, tokens: pathOf(i + 1).slice(b.forkAt) })),
     current: state.currentBranch,
     stopped: state.stopReason?.kind === "user",
     viewing: state.viewing,
@@ -848,33 +1004,6 @@ function wire(): void {
   });
 }
 
-/** One ignored field of the link, in words: field, value received, the rule it broke. */
-function problemText(problem: UrlProblem): string {
-  const rule = problem.rule;
-  let because: string;
-  switch (rule.kind) {
-    case "range":
-      because = t(rule.integer ? "url.rule.integer" : "url.rule.number", { min: rule.min, max: rule.max });
-      break;
-    case "oneOf":
-      because = t("url.rule.oneOf", { options: rule.options.join(", ") });
-      break;
-    case "tooLong":
-      because = t("url.rule.tooLong", { max: rule.max });
-      break;
-    case "tokens":
-      because = t("url.rule.tokens");
-      break;
-    case "table":
-      because = t("url.rule.table");
-      break;
-    case "unknown":
-      because = t("url.rule.unknown");
-      break;
-  }
-  return t("url.ignored", { field: problem.field, value: problem.value, rule: because });
-}
-
 /** What the opening link asked for and the page could not do (kept to re-word on a language switch). */
 let linkProblems: Problem[] = [];
 
@@ -975,6 +1104,7 @@ async function boot(): Promise<void> {
       tables: initialUrl.tables,
     },
     linkProblems,
+    true,
   );
   el("url-notice").hidden = linkProblems.length === 0;
   showNotice();

@@ -4,7 +4,7 @@ import * as d3 from "d3";
 // Adds selection.transition(); imported for its side effect, which tree-shaking would otherwise drop.
 import "d3-transition";
 import type { Candidate, StageName, StageTrace, StepResult } from "../core";
-import { rankOf, rove, setTip, tipName } from "./tooltip";
+import { rove, setTip, tipName } from "./tooltip";
 import type { TipData } from "./tooltip";
 
 export const WIDTH = 400;
@@ -221,14 +221,13 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 
 /** What each token of a step's trace shows on hover or focus, by id (null if not listed). */
 export function viewTips(view: StepView): (id: number) => TipData | null {
-  const byId = new Map(view.result.candidates.map((c, i) => [c.id, { c, i }]));
+  const byId = new Map(view.result.candidates.map((c) => [c.id, c]));
   return (id) => {
-    const found = byId.get(id);
-    if (found === undefined) return null;
+    const candidate = byId.get(id);
+    if (candidate === undefined) return null;
     const chosen = id === view.chosenId;
     return {
-      candidate: found.c,
-      rank: rankOf(found.c, found.i),
+      candidate,
       label: view.label(id),
       vocabSize: view.result.vocab_size,
       chosen,

@@ -9,8 +9,6 @@ import { t } from "../i18n/index";
 /** What one element stands for: a candidate of one step's trace. */
 export interface TipData {
   candidate: Candidate;
-  /** 0-based position in the trace's candidate order (the core's rank). */
-  rank: number;
   /** The token as the page shows it (␣ for a space, <E4> for a byte). */
   label: string;
   vocabSize: number;
@@ -41,12 +39,6 @@ const STAGES: Record<StageName, string> = {
   epsilon_cutoff: "epsilon",
 };
 
-/** A candidate's 0-based rank: the trace's own field when the core sends it, else its list position. */
-export function rankOf(c: Candidate, index: number): number {
-  const field = (c as Candidate & { rank?: unknown }).rank;
-  return typeof field === "number" ? field : index;
-}
-
 /**
  * A probability for reading one token: three significant digits, so small ones stay readable
  * (0.0132%), and an exponent below 0.0001% (a token a model practically never picks).
@@ -74,7 +66,7 @@ export function stageName(stage: StageName): string {
 export function tipRows(d: TipData): Array<[string, string, string]> {
   const c = d.candidate;
   return [
-    ["rank", t("tip.rank"), t("tip.rankValue", { rank: d.rank + 1, n: d.vocabSize.toLocaleString("en-US") })],
+    ["rank", t("tip.rank"), t("tip.rankValue", { rank: c.rank + 1, n: d.vocabSize.toLocaleString("en-US") })],
     ["logit", t("tip.logit"), num(c.logit, 3)],
     ["p_raw", t("tip.pRaw"), tipPercent(c.p_raw)],
     ["p", t("tip.p"), tipPercent(c.p)],
@@ -84,7 +76,7 @@ export function tipRows(d: TipData): Array<[string, string, string]> {
 
 /** A short accessible name for a bar: token, rank and final p. */
 export function tipName(d: TipData): string {
-  return t("tip.barName", { token: d.label, rank: d.rank + 1, p: tipPercent(d.candidate.p) });
+  return t("tip.barName", { token: d.label, rank: d.candidate.rank + 1, p: tipPercent(d.candidate.p) });
 }
 
 /** Register what `el` stands for; the tooltip asks when it is shown, so it is never stale. */

@@ -2,7 +2,6 @@
 // when it holds a quote, comma, line break or edge space, and text a spreadsheet would run as a
 // formula (leading = + - @, tab or CR) is prefixed with ' (OWASP's CSV-injection advice).
 import type { StepResult } from "../core";
-import { rankOf } from "../charts/tooltip";
 
 export const CSV_COLUMNS = [
   "rank",
@@ -40,10 +39,10 @@ export function csvNumber(x: number | null): string {
  */
 export function candidatesCsv(result: StepResult, tokenText: (id: number) => string, chosenId: number): string {
   const lines = [CSV_COLUMNS.join(",")];
-  result.candidates.forEach((c, i) => {
+  for (const c of result.candidates) {
     lines.push(
       [
-        String(rankOf(c, i) + 1),
+        String(c.rank + 1),
         String(c.id),
         csvText(tokenText(c.id)),
         csvNumber(c.logit),
@@ -57,6 +56,6 @@ export function candidatesCsv(result: StepResult, tokenText: (id: number) => str
         String(c.id === chosenId),
       ].join(","),
     );
-  });
+  }
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

@@ -17,3 +17,8 @@ export interface InspectedStep {
 export function fullTrace(step: InspectedStep): StepOutcome {
   return runStep(step.input.logits, { ...step.input.config, trace_top: step.input.logits.length });
 }
+
+/** The step with `ids` listed in its trace too, each with its rank, wherever they rank. */
+export function traceWith(step: InspectedStep, ids: number[]): StepOutcome {
+  return runStep(step.input.logits, { ...step.input.config, trace_ids: ids });
+}

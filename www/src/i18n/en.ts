@@ -4,6 +4,7 @@ import { inspectEn } from "./inspect.en";
 import { lessonsEn } from "./lessons.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
+import { linkEn } from "./link.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -147,6 +148,7 @@ export const en = {
   "compare.chipTitle": "{token}: p = {p} when chosen (the model alone, at T = 1: {raw})",
   "footer.note": "All decoding maths runs in the WebAssembly core; this page only draws its trace. No network requests.",
   ...shareEn,
+  ...linkEn,
   ...lessonsEn,
   ...projectorEn,
   ...inspectEn,

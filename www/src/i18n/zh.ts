@@ -4,6 +4,7 @@ import { inspectZh } from "./inspect.zh";
 import { lessonsZh } from "./lessons.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
+import { linkZh } from "./link.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -148,6 +149,7 @@ export const zh: Record<MessageKey, string> = {
   "compare.chipTitle": "{token}：被选中时 p = {p}（模型本身在 T = 1 时：{raw}）",
   "footer.note": "所有解码计算都在 WebAssembly 核心里完成，本页只负责画出它的 trace。页面不发出任何网络请求。",
   ...shareZh,
+  ...linkZh,
   ...lessonsZh,
   ...projectorZh,
   ...inspectZh,

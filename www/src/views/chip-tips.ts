@@ -15,7 +15,6 @@ export function tipChips(path: readonly PathEntry[], label: (id: number) => stri
     button.removeAttribute("title");
     setTip(button, () => ({
       candidate: entry.chosen,
-      rank: entry.rank,
       label: label(entry.id),
       vocabSize: entry.result.vocab_size,
       chosen: !entry.forced,

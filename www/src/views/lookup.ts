@@ -2,9 +2,9 @@
 // and read its rank and probability at the inspected step, straight from the core's trace. The
 // answer follows the inspector: a new step or another inspected step re-asks the core.
 import type { Candidate } from "../core";
-import { rankOf, removedText, tipPercent } from "../charts/tooltip";
+import { removedText, tipPercent } from "../charts/tooltip";
 import type { InspectedStep } from "../export/step";
-import { fullTrace } from "../export/step";
+import { traceWith } from "../export/step";
 import { num } from "../format";
 import { coreMessage, t } from "../i18n/index";
 import { el } from "./controls";
@@ -16,21 +16,19 @@ export interface LookupSource {
   label(id: number): string;
 }
 
-/** A looked-up token's record at one step (`rank` is 0-based). */
+/** A looked-up token's record at one step (its `rank` is 0-based). */
 export interface Found {
   candidate: Candidate;
-  rank: number;
   vocabSize: number;
 }
 
-/** The record of token `id` at `step`, or the core's message. */
+/** The record of token `id` at `step` (the core lists it by `trace_ids`), or the core's message. */
 export function lookUp(step: InspectedStep, id: number): Found | string {
-  const out = fullTrace(step);
+  const out = traceWith(step, [id]);
   if (!out.ok) return out.message;
-  const index = out.result.candidates.findIndex((c) => c.id === id);
-  const candidate = out.result.candidates[index];
+  const candidate = out.result.candidates.find((c) => c.id === id);
   if (candidate === undefined) return `token ${id} is not in the trace`;
-  return { candidate, rank: rankOf(candidate, index), vocabSize: out.result.vocab_size };
+  return { candidate, vocabSize: out.result.vocab_size };
 }
 
 export function createLookup(from: LookupSource): { render(): void } {
@@ -66,14 +64,14 @@ export function createLookup(from: LookupSource): { render(): void } {
     const fate = c.removed_by === null ? t("lookup.kept") : c.removed_by === "logits" ? removedText(c) : t("lookup.removed", { stage: removedText(c) });
     result.textContent = `${t("lookup.result", {
       token: from.label(id),
-      rank: found.rank + 1,
+      rank: c.rank + 1,
       n: found.vocabSize.toLocaleString("en-US"),
       p: tipPercent(c.p),
       raw: tipPercent(c.p_raw),
       logit: num(c.logit, 3),
     })} · ${fate}`;
     // the exact values, for tests and assistive tools that read data
-    result.dataset["rank"] = String(found.rank + 1);
+    result.dataset["rank"] = String(c.rank + 1);
     result.dataset["p"] = String(c.p);
   }
 

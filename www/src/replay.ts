@@ -1,0 +1,117 @@
+// Replaying a link's tokens. `stepRecording` is one step that also gives a token's record (a forced
+// token outside the listed candidates too). `PathFiller` rebuilds the paths of a long link that are
+// not on screen after the page is ready, a few tokens per turn of the event loop, on a Generator of
+// its own (the page's holds the path on screen), so opening a link costs the path shown, not every
+// path. Per token it does what the page's own replay does (one step, then the model runs over the
+// token), under the link's settings, so each path gets the entries it had when it was made.
+import { runStep } from "./core";
+import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
+import { stepConfig } from "./state";
+import type { Params, PathEntry, StepInput } from "./state";
+
+/** One path to rebuild: every token from the first generated one, and whether it was forced. */
+export interface PathTokens {
+  ids: number[];
+  forced: boolean[];
+}
+
+/** A path rebuilt: its entries, what the generator said of its last token, and why it ends early if it does. */
+export interface FilledPath {
+  entries: PathEntry[];
+  last: GeneratedToken | null;
+  error: string | null;
+}
+
+/** Rebuilds paths one after another on `gen` (which nothing else may use), within a time budget per call. */
+export class PathFiller {
+  /** The tokens `gen` holds beyond the prompt, as entries: the path being (or last) filled. */
+  private entries: PathEntry[] = [];
+  private last: GeneratedToken | null = null;
+  private started = false;
+
+  private readonly gen: Generator;
+  private readonly prompt: string;
+  private readonly params: Params;
+
+  constructor(gen: Generator, prompt: string, params: Params) {
+    this.gen = gen;
+    this.prompt = prompt;
+    this.params = params;
+  }
+
+  /** Start `path`, keeping the tokens (and entries) it shares with what `gen` holds. */
+  begin(path: PathTokens): void {
+    if (!this.started) {
+      this.gen.setPrompt(this.prompt);
+      this.gen.setMaxNewTokens(this.params.max_new_tokens);
+      this.gen.setStopSequences([...this.params.stop]);
+      this.started = true;
+    }
+    let shared = 0;
+    while (shared < this.entries.length && shared < path.ids.length && this.entries[shared]?.id === path.ids[shared] && this.entries[shared]?.forced === (path.forced[shared] ?? false)) shared++;
+    // rewinding (even by 0) also clears a stop
+    this.gen.rewind(this.entries.length - shared);
+    this.entries = this.entries.slice(0, shared);
+    this.last = null;
+  }
+
+  /**
+   * Replays `path` on from where it was left until `deadline` (performance.now()): the filled path
+   * once every token is in or one is refused, else null (call again).
+   */
+  fill(path: PathTokens, deadline: number): FilledPath | null {
+    while (this.entries.length < path.ids.length) {
+      if (performance.now() > deadline) return null;
+      const at = this.entries.length;
+      const error = this.append(path.ids[at] ?? 0, path.forced[at] ?? false);
+      if (error !== null) return this.done(error);
+      if (this.last?.stop != null && this.entries.length < path.ids.length) return this.done(`generation stopped (${this.last.stop})`);
+    }
+    return this.done(null);
+  }
+
+  private done(error: string | null): FilledPath {
+    return { entries: [...this.entries], last: this.last, error };
+  }
+
+  private append(id: number, forced: boolean): string | null {
+    const config = stepConfig(this.params, Array.from(this.gen.tokens()), this.gen.promptLength, this.entries.length);
+    const next = stepRecording(this.gen.logits(), config, id);
+    if (typeof next === "string") return next;
+    let out: GeneratedToken;
+    try {
+      out = this.gen.force(id);
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+    this.last = out;
+    this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, input: next.input, piece: out.piece, pending: out.pending });
+    return null;
+  }
+}
+
+/** A step's trace with one token's candidate record in it (the chosen one, or a forced one). */
+export interface RecordedStep {
+  result: StepResult;
+  chosen: Candidate;
+  /** Its position in the candidate order (0 = most likely after decoding). */
+  rank: number;
+  /** What the core read (kept with the path entry, so the step can be re-run in full later). */
+  input: StepInput;
+}
+
+/** One step of the core on `logits` that also reports token `id`'s record and rank, or the core's message. */
+export function stepRecording(logits: Float32Array, config: StepConfig, id: number): RecordedStep | string {
+  const next = runStep(logits, config);
+  if (!next.ok) return next.message;
+  const rank = next.result.candidates.findIndex((c) => c.id === id);
+  const chosen = next.result.candidates[rank];
+  const input = { logits, config };
+  if (chosen !== undefined) return { result: next.result, chosen, rank, input };
+  // a token outside the listed candidates: list the whole vocabulary once to find its record
+  const full = runStep(logits, { ...config, trace_top: next.result.vocab_size });
+  if (!full.ok) return full.message;
+  const fullRank = full.result.candidates.findIndex((c) => c.id === id);
+  const record = full.result.candidates[fullRank];
+  return record === undefined ? `token ${id} is not in the vocabulary` : { result: next.result, chosen: record, rank: fullRank, input };
+}
