@@ -21,12 +21,12 @@ const QUERY = "preset=capital-zh&source=model&strategy=sample&temperature=0.8&to
 const PROMPT = "中国的首都是";
 
 /** The core's full trace of step `draw` after `prompt` + `appended`, as the page would ask for it. */
-function coreStep(appended = []) {
+function coreStep(appended = [], settings = SETTINGS) {
   const gen = new Generator(weights, tokenizer);
   gen.setPrompt(PROMPT);
   for (const id of appended) gen.force(id);
   const logits = gen.logits();
-  const result = step(logits, { ...SETTINGS, draw: appended.length, trace_top: logits.length });
+  const result = step(logits, { ...settings, draw: appended.length, trace_top: logits.length });
   return { result, vocab: gen.vocab(), rankOf: (id) => result.candidates.findIndex((c) => c.id === id) };
 }
 
@@ -165,6 +165,26 @@ for (const lang of ["zh", "en"]) {
       assert.equal((await check("a focused chip")).id, core.result.token);
       await screenshot(page, `inspect-tooltip-${lang}.png`);
       assert.deepEqual(problems.console, []);
+      await context.close();
+    });
+
+    test("the top-k and min-p charts' bars answer too", async () => {
+      const settings = { ...SETTINGS, temperature: 1.5, top_p: 1, top_k: 12, min_p: 0.02 };
+      const { page, context } = await open(`?lang=${lang}&${QUERY.replace("temperature=0.8", "temperature=1.5").replace("top_p=0.9", "top_p=1").replace("top_k=0", "top_k=12").replace("min_p=0", "min_p=0.02")}`);
+      const core = coreStep([], settings);
+      for (const stage of ["top_k", "min_p"]) {
+        const bars = page.locator(`figure[data-stage="${stage}"] .hit`);
+        assert.ok((await bars.count()) >= 12, `${stage}: ${await bars.count()} bars`);
+        for (const i of [0, 3, 11, 12]) {
+          await bars.nth(i).hover();
+          const tip = await readTip(page);
+          const rank = core.rankOf(tip.id);
+          assert.deepEqual(tip.rows, expectedRows(lang, core.result.candidates[rank], rank, core.vocab.length), `${stage} bar ${i}`);
+        }
+      }
+      // the 13th candidate is past k: top-k removed it
+      await page.locator(`figure[data-stage="top_k"] .hit`).nth(12).hover();
+      assert.equal((await readTip(page)).rows.removed_by, "top-k");
       await context.close();
     });
 
