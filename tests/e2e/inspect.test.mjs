@@ -341,6 +341,7 @@ describe("taking a step home", () => {
           handout: seen("#handout"),
           settings: document.getElementById("handout-settings").textContent,
           link: document.getElementById("handout-link").textContent,
+          href: location.href,
           chips: document.querySelectorAll("#chips li").length && seen("#chips li"),
           prompt: seen("#prompt-echo"),
           charts: [...document.querySelectorAll(".inspector figure.stage svg")].filter((el) => el.checkVisibility()).length,
@@ -351,7 +352,9 @@ describe("taking a step home", () => {
       assert.ok(shown.handout && shown.chips && shown.prompt && shown.strip, JSON.stringify(shown));
       assert.ok(shown.charts >= 4, `${shown.charts} charts`);
       assert.match(shown.settings, /T 0\.8 · top-p 0\.9 · .*seed 42/);
+      assert.equal(shown.link, shown.href, "the link reopens this state");
       assert.match(shown.link, /seed=42/);
+      assert.match(shown.link, /path=/, "with its tokens");
       assert.deepEqual(shown.hidden, []);
       await screenshot(page, `inspect-print-${lang}.png`);
       const pdf = (await page.pdf({ format: "A4", printBackground: true })).toString("latin1");

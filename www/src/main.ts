@@ -900,7 +900,6 @@ function render(): void {
   inspector.render(input);
   lookup.render();
   exporter.render();
-  renderHandout(state.params, el("inspector-step").textContent ?? "");
   const view = preview?.ok && state.viewing === null ? buildView({ result: preview.result, chosenId: preview.result.token, forced: false, stepNumber: 0, past: false, returnable: false, label }, force) : null;
   sample.render(view, sampleRun, view !== null);
 
@@ -922,6 +921,8 @@ function render(): void {
     full.delete("embed");
     el<HTMLAnchorElement>("open-full").href = `?${full.toString()}`;
   }
+  // after the address bar has the new state: the handout prints its link
+  renderHandout(state.params, el("inspector-step").textContent ?? "");
   for (const listener of renderListeners) listener();
 }
 
