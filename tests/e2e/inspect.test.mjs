@@ -330,8 +330,9 @@ describe("taking a step home", () => {
   });
 
   test("the print stylesheet makes a one-page handout: step, settings, link, text and charts", async () => {
-    for (const lang of ["zh", "en"]) {
-      const { page, context } = await open(`?lang=${lang}&${QUERY}`, { viewport: { width: 1280, height: 900 } });
+    // also from projector mode, whose one-screen layout must not reach the paper
+    for (const [lang, projector] of [["zh", false], ["en", false], ["zh", true]]) {
+      const { page, context } = await open(`?lang=${lang}&${QUERY}${projector ? "&projector=1" : ""}`, { viewport: { width: 1280, height: 900 } });
       await page.getByRole("button", { name: T[lang].step, exact: true }).click();
       await page.getByRole("button", { name: T[lang].step, exact: true }).click();
       await page.emulateMedia({ media: "print" });
@@ -346,17 +347,18 @@ describe("taking a step home", () => {
           prompt: seen("#prompt-echo"),
           charts: [...document.querySelectorAll(".inspector figure.stage svg")].filter((el) => el.checkVisibility()).length,
           strip: seen("#cdf"),
+          stats: seen("#stat-chosen"),
           hidden: ["aside.sidebar", ".lower", "#compare", ".transport", ".lookup-form", ".export-row"].filter(seen),
         };
       });
-      assert.ok(shown.handout && shown.chips && shown.prompt && shown.strip, JSON.stringify(shown));
+      assert.ok(shown.handout && shown.chips && shown.prompt && shown.strip && shown.stats, JSON.stringify(shown));
       assert.ok(shown.charts >= 4, `${shown.charts} charts`);
       assert.match(shown.settings, /T 0\.8 · top-p 0\.9 · .*seed 42/);
       assert.equal(shown.link, shown.href, "the link reopens this state");
       assert.match(shown.link, /seed=42/);
       assert.match(shown.link, /path=/, "with its tokens");
       assert.deepEqual(shown.hidden, []);
-      await screenshot(page, `inspect-print-${lang}.png`);
+      await screenshot(page, `inspect-print-${lang}${projector ? "-projector" : ""}.png`);
       const pdf = (await page.pdf({ format: "A4", printBackground: true })).toString("latin1");
       const pages = pdf.match(/\/Type\s*\/Page(?!s)/g) ?? [];
       assert.equal(pages.length, 1, "one page");
