@@ -161,6 +161,13 @@ for (const lang of ["zh", "en"]) {
       await page.locator("#chips li button").first().hover();
       const chip = await check("a chip");
       assert.equal(chip.id, core.result.token, "the chip is the core's choice");
+      // the chip's own hint shows inside the tooltip (no second, native one) and is back afterwards
+      const chipButton = page.locator("#chips li button").first();
+      assert.equal(await chipButton.getAttribute("title"), null);
+      assert.match(await page.locator("#token-tip .tip-note").textContent(), lang === "zh" ? /点击查看这一步/ : /Click to inspect this step/);
+      await page.mouse.move(0, 0);
+      await page.locator("#token-tip").waitFor({ state: "hidden" });
+      assert.match(await chipButton.getAttribute("title"), lang === "zh" ? /点击查看这一步/ : /Click to inspect this step/);
       await page.locator("#chips li button").first().focus();
       assert.equal((await check("a focused chip")).id, core.result.token);
       await screenshot(page, `inspect-tooltip-${lang}.png`);

@@ -15,8 +15,6 @@ export interface TipData {
   /** The token appended at this step. */
   chosen: boolean;
   forced: boolean;
-  /** A line under the numbers (a chip's own hint). */
-  note?: string;
 }
 
 type TipSource = () => TipData | null;
@@ -126,15 +124,22 @@ function show(target: Element): void {
     list.append(row);
   }
   box.replaceChildren(title, list);
-  if (data.note !== undefined && data.note !== "") {
+  // the element's own title (a chip's hint) moves into this tooltip while it shows, so the browser
+  // does not draw a second one; it is put back on hide
+  if (target.hasAttribute("title")) {
+    target.setAttribute("data-tip-title", target.getAttribute("title") ?? "");
+    target.removeAttribute("title");
+  }
+  const hint = target.getAttribute("data-tip-title");
+  if (hint !== null && hint !== "") {
     const note = document.createElement("p");
     note.className = "tip-note";
-    note.textContent = data.note;
+    note.textContent = hint;
     box.append(note);
   }
   box.dataset["id"] = String(data.candidate.id);
   box.hidden = false;
-  if (shownFor !== null && shownFor !== target) shownFor.removeAttribute("aria-describedby");
+  if (shownFor !== null && shownFor !== target) release(shownFor);
   shownFor = target;
   target.setAttribute("aria-describedby", box.id);
   place(box, target);
@@ -155,8 +160,19 @@ function place(box: HTMLDivElement, target: Element): void {
 function hide(): void {
   window.clearTimeout(hideTimer);
   if (tip !== null) tip.hidden = true;
-  shownFor?.removeAttribute("aria-describedby");
+  if (shownFor !== null) release(shownFor);
   shownFor = null;
+}
+
+/** The element no longer shows the tooltip: its own title and description come back. */
+function release(target: Element): void {
+  target.removeAttribute("aria-describedby");
+  const title = target.getAttribute("data-tip-title");
+  if (title !== null) {
+    // a re-render may have written a fresh title meanwhile; that one wins
+    if (!target.hasAttribute("title")) target.setAttribute("title", title);
+    target.removeAttribute("data-tip-title");
+  }
 }
 
 /** Give one of `nodes` the chart's tab stop (the focused one, else `preferred`); the rest -1. */

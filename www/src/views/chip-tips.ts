@@ -10,16 +10,13 @@ export function tipChips(path: readonly PathEntry[], label: (id: number) => stri
   path.forEach((entry, index) => {
     const button = items[index]?.querySelector("button");
     if (!button) return;
-    // the chip's own hint moves into the tooltip, so only one tooltip shows
-    const note = button.getAttribute("title") ?? undefined;
-    button.removeAttribute("title");
+    // (the chip's own title, its hint, joins the tooltip while it shows)
     setTip(button, () => ({
       candidate: entry.chosen,
       label: label(entry.id),
       vocabSize: entry.result.vocab_size,
       chosen: !entry.forced,
       forced: entry.forced,
-      ...(note === undefined ? {} : { note }),
     }));
   });
 }
