@@ -27,6 +27,7 @@ import { buildView, createInspector } from "./views/inspector";
 import type { InspectorInput } from "./views/inspector";
 import { createSample } from "./views/sample";
 import type { SampleRun } from "./views/sample";
+import { createSettingsDrawer } from "./views/settings-drawer";
 import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
@@ -37,8 +38,8 @@ import { tipChips } from "./views/chip-tips";
 import { createExport } from "./views/export";
 import { renderHandout } from "./views/handout";
 import { createLookup } from "./views/lookup";
-import { PathFiller, stepRecording } from "./replay";
-import type { FilledPath, PathTokens, RecordedStep } from "./replay";
+import { Backfill, PathFiller, stepRecording } from "./replay";
+import type { RecordedStep } from "./replay";
 import { problemText } from "./views/notice";
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
@@ -77,18 +78,21 @@ let playTimer: number | undefined;
 /** Stop reason of each branch, so switching paths restores it. */
 const branchStops = new Map<number, StopReason | null>();
 
+/** A change of settings from any control (the sidebar, a lesson's own slider). */
+function changeParams(change: Partial<Params>): void {
+  const maxChanged = change.max_new_tokens !== undefined;
+  state.params = { ...state.params, ...change };
+  syncLimits();
+  if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
+    state.stopReason = null;
+    branchStops.set(state.currentBranch, null);
+    if (source instanceof ModelSource) source.resume();
+  }
+  refresh();
+}
+
 const controls = createControls({
-  onParams(change) {
-    const maxChanged = change.max_new_tokens !== undefined;
-    state.params = { ...state.params, ...change };
-    syncLimits();
-    if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
-      state.stopReason = null;
-      branchStops.set(state.currentBranch, null);
-      if (source instanceof ModelSource) source.resume();
-    }
-    refresh();
-  },
+  onParams: changeParams,
   onNewSeed() {
     const buf = new Uint32Array(1);
     crypto.getRandomValues(buf);
@@ -129,10 +133,11 @@ function inspectedStep(): InspectedStep | null {
   const pastIndex = state.viewing ?? (finished() ? state.path.length - 1 : null);
   if (pastIndex !== null) {
     const entry = state.path[pastIndex];
-    return entry?.input === undefined ? null : { input: entry.input, chosenId: entry.id, stepNumber: pastIndex + 1 };
+    const input = entry?.input;
+    return entry === undefined || input === undefined ? null : { input: () => input, chosenId: entry.id, stepNumber: pastIndex + 1 };
   }
   if (preview?.ok !== true) return null;
-  return { input: nextInput(), chosenId: preview.result.token, stepNumber: state.path.length + 1 };
+  return { input: nextInput, chosenId: preview.result.token, stepNumber: state.path.length + 1 };
 }
 const lookup = createLookup({ inspected: inspectedStep, idOf: (text) => source.idOf(text), label });
 const exporter = createExport({ inspected: inspectedStep, tokenText: (id) => source.tokenText(id) });
@@ -412,6 +417,7 @@ function clearPaths(): void {
   branchStops.clear();
   state.stopReason = null;
   state.viewing = null;
+  backfill?.stop();
   backfill = null;
 }
 
@@ -423,6 +429,32 @@ function reset(): void {
   syncLimits();
   // a model source reads the whole prompt first; the next step is computed once it is ready
   source.reset(state.prompt).then(refresh, (err: unknown) => fail(messageOf(err)));
+}
+
+/** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
+let beforeReset: Scenario | null = null;
+
+/** Reset from the user: the tokens and paths go, but one Undo brings them back. */
+function userReset(): void {
+  const before = snapshot();
+  reset();
+  beforeReset = before.path.length > 0 || before.branches.length > 0 ? before : null;
+  render();
+}
+
+function undoReset(): void {
+  const before = beforeReset;
+  beforeReset = null;
+  if (before !== null) void apply(before).then(() => el<HTMLButtonElement>("step").focus());
+}
+
+/** Undo stays offered only while nothing new happened: no token, the same prompt and source. */
+function showUndoReset(): void {
+  if (beforeReset !== null && (state.path.length > 0 || state.prompt !== beforeReset.prompt || state.source !== beforeReset.source)) beforeReset = null;
+  const button = el<HTMLButtonElement>("reset-undo");
+  button.hidden = beforeReset === null;
+  button.textContent = t("reset.undo");
+  button.title = t("reset.undoName");
 }
 
 function selectPreset(preset: ManualPreset): void {
@@ -564,12 +596,14 @@ function pathTokens(wanted: ScenarioRequest): ScenarioToken[][] | null {
 }
 
 /**
- * A long model link that reads back whole (every path fits its settings; no stop sequences to
- * check): replay only the path on screen now, and the other paths on a Generator of their own
- * after the page is ready. False, with nothing changed, for any other link (it is replayed whole).
+ * A long model link whose paths fit its settings (no end-of-sequence inside a path, none longer than
+ * max new tokens): replay only the path on screen now, and the other paths on a Generator of their
+ * own after the page is ready. False, with nothing changed, for any other link (replayed whole).
+ * Only a hand-made link can still stop inside a path that waits (a stop sequence): it is cut there
+ * and said so in the notice, as a link replayed whole would.
  */
 function replayShownPath(wanted: ScenarioRequest, problems: Problem[]): boolean {
-  if (!(source instanceof ModelSource) || model === null || state.params.stop.length > 0) return false;
+  if (!(source instanceof ModelSource) || model === null) return false;
   const paths = pathTokens(wanted);
   const shown = wanted.current ?? (wanted.branches?.length ?? 0);
   const count = (wanted.path?.length ?? 0) + (wanted.branches ?? []).reduce((sum, b) => sum + b.tokens.length, 0);
@@ -602,77 +636,36 @@ function replayShownPath(wanted: ScenarioRequest, problems: Problem[]): boolean 
 let backfill: Backfill | null = null;
 let backfillGen: Generator | null = null;
 
-interface Backfill {
-  /** Path index → its tokens, for the paths not rebuilt yet (the link the page writes reads them). */
-  readonly waiting: Map<number, ScenarioToken[]>;
-  /** Rebuild path `index` now, if it is still waiting (the user opened it). */
-  finish(index: number): void;
-}
-
-/** Rebuild `waiting` paths a few milliseconds at a time; each one joins the page when it is done. */
+/** Rebuild `waiting` paths in the background; each one joins the page when it is in. */
 function startBackfill(waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params): Backfill | null {
-  if (model === null) return null;
-  backfillGen ??= model.spawnGenerator();
-  if (backfillGen === null) return null;
-  const filler = new PathFiller(backfillGen, prompt, params);
-  const asPath = (tokens: ScenarioToken[]): PathTokens => ({ ids: tokens.map((token) => token.token as number), forced: tokens.map((token) => token.forced) });
-  let current: { index: number; path: PathTokens } | null = null;
-  const run: Backfill = {
-    waiting,
-    finish(index) {
-      const tokens = waiting.get(index);
-      if (tokens === undefined) return;
-      current = { index, path: asPath(tokens) };
-      try {
-        filler.begin(current.path);
-        install(index, filler.fill(current.path, Number.POSITIVE_INFINITY));
-      } catch (err) {
-        current = null;
-        fail(messageOf(err));
+  const spawn = model;
+  if (spawn === null) return null;
+  const makeFiller = (): PathFiller => {
+    backfillGen ??= spawn.spawnGenerator();
+    if (backfillGen === null) throw new Error("the model cannot be loaded twice");
+    return new PathFiller(backfillGen, prompt, params);
+  };
+  const run = new Backfill(makeFiller, waiting, {
+    onFilled(index, filled, given) {
+      const branch = state.branches[index];
+      if (branch === undefined) return;
+      branch.entries = filled.entries;
+      branch.ids = filled.entries.map((e) => e.id);
+      branchStops.set(index, filled.last === null ? null : stopOf(filled.last));
+      if (filled.error !== null) {
+        // a link the page did not write (a stop, or a token refused, inside a path): said as `replay` says it
+        const token = String(given[filled.entries.length]?.token ?? "");
+        const at = (): string => `${t("url.path", { n: index + 1 })} ${t("url.token", { n: filled.entries.length + 1 })}`;
+        linkProblems.push(filled.last?.stop != null ? () => t("url.pastStop", { at: at() }) : () => t("url.badToken", { at: at(), token }));
+        el("url-notice").hidden = false;
+        showNotice();
       }
+      if (waiting.size === 0) backfill = null;
+      render();
     },
-  };
-  const install = (index: number, filled: FilledPath | null): void => {
-    current = null;
-    if (filled === null || backfill !== run || !waiting.delete(index)) return;
-    const branch = state.branches[index];
-    if (branch === undefined) return;
-    branch.entries = filled.entries;
-    branch.ids = filled.entries.map((e) => e.id);
-    branchStops.set(index, filled.last === null ? null : stopOf(filled.last));
-    if (filled.error !== null) {
-      const message = filled.error;
-      const at = `${t("url.path", { n: index + 1 })} ${t("url.token", { n: filled.entries.length + 1 })}`;
-      linkProblems.push(() => t("url.badToken", { at, token: message }));
-      el("url-notice").hidden = false;
-      showNotice();
-    }
-    if (waiting.size === 0) backfill = null;
-  };
-  const tick = (): void => {
-    if (backfill !== run) return;
-    const deadline = performance.now() + 12;
-    try {
-      while (performance.now() < deadline) {
-        if (current === null) {
-          const next = [...waiting.keys()][0];
-          if (next === undefined) return;
-          current = { index: next, path: asPath(waiting.get(next) ?? []) };
-          filler.begin(current.path);
-        }
-        const filled = filler.fill(current.path, deadline);
-        if (filled === null) break;
-        install(current.index, filled);
-        render();
-      }
-    } catch (err) {
-      // the generator refused outright: the waiting paths stay as the link gave them
-      fail(messageOf(err));
-      return;
-    }
-    window.setTimeout(tick, 0);
-  };
-  window.setTimeout(tick, 0);
+    onError: fail,
+  });
+  run.start();
   return run;
 }
 
@@ -786,7 +779,7 @@ function glimpse(prompt: string, params: Params): Glimpse | string {
     const byRaw = [...out.result.candidates].sort((a, b) => b.p_raw - a.p_raw);
     return {
       kept: out.result.candidates.filter((c) => c.kept).map((c) => ({ text: text(c.id), p: c.p })),
-      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw })),
+      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw, pTempered: c.p_tempered, kept: c.kept })),
       keptCount: out.result.kept_count,
       vocabSize: out.result.vocab_size,
     };
@@ -802,7 +795,7 @@ const actions: Actions = {
   snapshot,
   step: stepOnce,
   back,
-  reset,
+  reset: userReset,
   togglePlay: () => (state.playing ? pause() : play()),
   state: () => state,
   preview: () => preview,
@@ -810,6 +803,7 @@ const actions: Actions = {
   onRender: (listener) => renderListeners.push(listener),
   glimpse,
   tokenText: (id) => visible(source.tokenText(id)),
+  setParams: changeParams,
 };
 
 const lessons = createLessons(actions, {
@@ -881,7 +875,7 @@ function render(): void {
   controls.render(state.params);
   const prompt = el<HTMLTextAreaElement>("prompt");
   if (document.activeElement !== prompt) prompt.value = state.prompt;
-  el<HTMLSelectElement>("preset").value = state.presetId;
+  showPreset();
   el<HTMLSelectElement>("source").value = state.source;
   document.body.dataset["source"] = state.source;
   tokens.render(state, chipDisplay);
@@ -910,6 +904,7 @@ function render(): void {
   playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
   playButton.disabled = (finished() || blocked) && !state.playing;
   el<HTMLButtonElement>("stop").disabled = finished();
+  showUndoReset();
   el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
   el("generated").dataset["finished"] = String(finished());
   compare.render(compareRun, source instanceof ModelSource && source.promptError === null && !state.playing, !(source instanceof ModelSource), stopText);
@@ -956,13 +951,30 @@ function fillPresets(): void {
       return optgroup;
     }),
   );
+  // shown (not offered) when a lesson or the user changed the prompt away from every preset
+  const custom = new Option(t("preset.custom"), "custom");
+  custom.id = "preset-custom";
+  custom.disabled = true;
+  custom.hidden = true;
+  select.prepend(custom);
   select.value = state.presetId;
 }
+
+/** The Preset menu names the preset only while the prompt is still its prompt; otherwise "custom". */
+function showPreset(): void {
+  const select = el<HTMLSelectElement>("preset");
+  const custom = el<HTMLOptionElement>("preset-custom");
+  custom.textContent = t("preset.custom");
+  select.value = findPreset(state.presetId)?.prompt === state.prompt ? state.presetId : custom.value;
+}
+
+const settingsDrawer = createSettingsDrawer();
 
 function switchLang(next: Lang): void {
   state.lang = next;
   setLang(next);
   translateDocument();
+  settingsDrawer.render();
   showNotice();
   render();
 }
@@ -973,7 +985,8 @@ function wire(): void {
   el<HTMLButtonElement>("step").addEventListener("click", () => void stepOnce());
   el<HTMLButtonElement>("play").addEventListener("click", () => (state.playing ? pause() : play()));
   el<HTMLButtonElement>("stop").addEventListener("click", userStop);
-  el<HTMLButtonElement>("reset").addEventListener("click", reset);
+  el<HTMLButtonElement>("reset").addEventListener("click", userReset);
+  el<HTMLButtonElement>("reset-undo").addEventListener("click", undoReset);
   el<HTMLButtonElement>("share-open").addEventListener("click", () => share.open());
   el<HTMLButtonElement>("url-notice-close").addEventListener("click", () => {
     el("url-notice").hidden = true;

@@ -8,6 +8,7 @@ import { runStep } from "./core";
 import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
 import { stepConfig } from "./state";
 import type { Params, PathEntry, StepInput } from "./state";
+import type { ScenarioToken } from "./scenario";
 
 /** One path to rebuild: every token from the first generated one, and whether it was forced. */
 export interface PathTokens {
@@ -90,6 +91,89 @@ export class PathFiller {
   }
 }
 
+/** What the page does with a rebuilt path, and with a generator that refuses outright. */
+export interface BackfillHooks {
+  /** Path `index` is in (`filled.error` if it ends early); `given` is its tokens as the link gave them. */
+  onFilled(index: number, filled: FilledPath, given: ScenarioToken[]): void;
+  onError(message: string): void;
+}
+
+/** The waiting paths of a link, rebuilt a few milliseconds per turn of the event loop until `stop`. */
+export class Backfill {
+  /** Path index → its tokens (ids), for the paths not rebuilt yet; the link the page writes reads them. */
+  readonly waiting: Map<number, ScenarioToken[]>;
+  /** Made on first use, so that making its Generator is not part of opening the link. */
+  private filler: PathFiller | null = null;
+  private readonly makeFiller: () => PathFiller;
+  private readonly hooks: BackfillHooks;
+  private current: { index: number; path: PathTokens } | null = null;
+  private stopped = false;
+
+  constructor(makeFiller: () => PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks) {
+    this.makeFiller = makeFiller;
+    this.waiting = waiting;
+    this.hooks = hooks;
+  }
+
+  start(): void {
+    window.setTimeout(() => this.tick(), 0);
+  }
+
+  /** Forget the waiting paths (the page moved on: a new link, a reset). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Rebuild path `index` now, if it is still waiting (the user opened it). */
+  finish(index: number): void {
+    if (this.stopped) return;
+    try {
+      this.run(index, Number.POSITIVE_INFINITY);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    const deadline = performance.now() + 12;
+    try {
+      while (performance.now() < deadline) {
+        const index = this.current?.index ?? [...this.waiting.keys()][0];
+        if (index === undefined) return;
+        if (!this.run(index, deadline)) break;
+      }
+    } catch (err) {
+      return this.fail(err);
+    }
+    window.setTimeout(() => this.tick(), 0);
+  }
+
+  /** Go on with path `index` until `deadline`; true once it is in (or was not waiting). */
+  private run(index: number, deadline: number): boolean {
+    const given = this.waiting.get(index);
+    if (given === undefined) return true;
+    this.filler ??= this.makeFiller();
+    if (this.current?.index !== index) {
+      this.current = { index, path: { ids: given.map((token) => token.token as number), forced: given.map((token) => token.forced) } };
+      this.filler.begin(this.current.path);
+    }
+    const filled = this.filler.fill(this.current.path, deadline);
+    if (filled === null) return false;
+    this.current = null;
+    this.waiting.delete(index);
+    this.hooks.onFilled(index, filled, given);
+    return true;
+  }
+
+  /** The generator refused outright: the waiting paths stay as the link gave them. */
+  private fail(err: unknown): void {
+    this.stopped = true;
+    this.current = null;
+    this.hooks.onError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /** A step's trace with one token's candidate record in it (the chosen one, or a forced one). */
 export interface RecordedStep {
   result: StepResult;
@@ -100,18 +184,15 @@ export interface RecordedStep {
   input: StepInput;
 }
 
-/** One step of the core on `logits` that also reports token `id`'s record and rank, or the core's message. */
+/**
+ * One step of the core on `logits` that also lists token `id` (`trace_ids`) with its rank wherever
+ * it ranks: the chosen token, or a forced one far outside the listed candidates, in one ordinary step.
+ */
 export function stepRecording(logits: Float32Array, config: StepConfig, id: number): RecordedStep | string {
-  const next = runStep(logits, config);
+  const next = runStep(logits, { ...config, trace_ids: [id] });
   if (!next.ok) return next.message;
-  const rank = next.result.candidates.findIndex((c) => c.id === id);
-  const chosen = next.result.candidates[rank];
-  const input = { logits, config };
-  if (chosen !== undefined) return { result: next.result, chosen, rank, input };
-  // a token outside the listed candidates: list the whole vocabulary once to find its record
-  const full = runStep(logits, { ...config, trace_top: next.result.vocab_size });
-  if (!full.ok) return full.message;
-  const fullRank = full.result.candidates.findIndex((c) => c.id === id);
-  const record = full.result.candidates[fullRank];
-  return record === undefined ? `token ${id} is not in the vocabulary` : { result: next.result, chosen: record, rank: fullRank, input };
+  const chosen = next.result.candidates.find((c) => c.id === id);
+  // the core lists every trace_ids entry; only an id outside the vocabulary would be missing
+  if (chosen === undefined) return `trace_ids must be token ids below ${next.result.vocab_size}, got ${id}`;
+  return { result: next.result, chosen, rank: chosen.rank, input: { logits, config } };
 }

@@ -6,7 +6,9 @@ import type { StepOutcome } from "../core";
 import type { StepInput } from "../state";
 
 export interface InspectedStep {
-  input: StepInput;
+  /** What the core read (asked for only when a file or an answer is made: the next step's logits
+   * are copied out of wasm on demand, not on every render). */
+  input(): StepInput;
   /** The token appended at this step (the core's choice, or the forced one). */
   chosenId: number;
   /** 1-based step number. */
@@ -15,10 +17,12 @@ export interface InspectedStep {
 
 /** The step with every vocabulary entry in its trace, in candidate order. */
 export function fullTrace(step: InspectedStep): StepOutcome {
-  return runStep(step.input.logits, { ...step.input.config, trace_top: step.input.logits.length });
+  const input = step.input();
+  return runStep(input.logits, { ...input.config, trace_top: input.logits.length });
 }
 
 /** The step with `ids` listed in its trace too, each with its rank, wherever they rank. */
 export function traceWith(step: InspectedStep, ids: number[]): StepOutcome {
-  return runStep(step.input.logits, { ...step.input.config, trace_ids: ids });
+  const input = step.input();
+  return runStep(input.logits, { ...input.config, trace_ids: ids });
 }

@@ -2,6 +2,7 @@
 // Larger features keep their text in their own pair of files (e.g. lessons.en.ts / lessons.zh.ts).
 import { inspectEn } from "./inspect.en";
 import { lessonsEn } from "./lessons.en";
+import { classroomEn } from "./classroom.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
 import { linkEn } from "./link.en";
@@ -151,6 +152,7 @@ export const en = {
   ...linkEn,
   ...lessonsEn,
   ...projectorEn,
+  ...classroomEn,
   ...inspectEn,
 } as const;
 

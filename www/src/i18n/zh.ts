@@ -2,6 +2,7 @@
 import type { MessageKey } from "./en";
 import { inspectZh } from "./inspect.zh";
 import { lessonsZh } from "./lessons.zh";
+import { classroomZh } from "./classroom.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
 import { linkZh } from "./link.zh";
@@ -152,5 +153,6 @@ export const zh: Record<MessageKey, string> = {
   ...linkZh,
   ...lessonsZh,
   ...projectorZh,
+  ...classroomZh,
   ...inspectZh,
 };
