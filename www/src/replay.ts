@@ -8,7 +8,7 @@
 import { runStep } from "./core";
 import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
 import { stepConfig } from "./state";
-import type { Params, PathEntry } from "./state";
+import type { Params, PathEntry, StepInput } from "./state";
 import type { ScenarioToken } from "./scenario";
 
 /** One path to rebuild: every token from the first generated one, and whether it was forced. */
@@ -87,7 +87,7 @@ export class PathFiller {
       return err instanceof Error ? err.message : String(err);
     }
     this.last = out;
-    this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, piece: out.piece, pending: out.pending });
+    this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, input: next.input, piece: out.piece, pending: out.pending });
     return null;
   }
 }
@@ -181,6 +181,8 @@ export interface RecordedStep {
   chosen: Candidate;
   /** Its position in the candidate order (0 = most likely after decoding). */
   rank: number;
+  /** What the core read (kept with the path entry, so the step can be re-run in full later). */
+  input: StepInput;
 }
 
 /**
@@ -193,5 +195,5 @@ export function stepRecording(logits: Float32Array, config: StepConfig, id: numb
   const chosen = next.result.candidates.find((c) => c.id === id);
   // the core lists every trace_ids entry; only an id outside the vocabulary would be missing
   if (chosen === undefined) return `trace_ids must be token ids below ${next.result.vocab_size}, got ${id}`;
-  return { result: next.result, chosen, rank: chosen.rank };
+  return { result: next.result, chosen, rank: chosen.rank, input: { logits, config } };
 }
