@@ -59,7 +59,7 @@ describe("the draw", () => {
     const geometry = await page.evaluate(() => {
       const svg = document.getElementById("cdf");
       const box = (el) => el.getBBox();
-      const rest = svg.querySelector("rect.band.rest");
+      const rest = svg.querySelector("rect.rest-band");
       const chosen = svg.querySelector(".bands rect.chosen");
       const label = svg.querySelector(".rest-label");
       return {

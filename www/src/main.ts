@@ -180,7 +180,7 @@ function runCompare(): void {
 /** How a generated token reads on its chip (model: the text it completed, or its pending byte). */
 function chipDisplay(entry: PathEntry): ChipDisplay {
   const token = source.tokenText(entry.id);
-  if (source.isEos(entry.id)) return { text: token, token, kind: "eos" };
+  if (source.isEos(entry.id)) return { text: t("end.chip"), token, kind: "eos" };
   if (entry.piece === undefined) return { text: token, token, kind: "text" };
   // bytes that cannot form a character come back spelled `<0xE4>`; shown like byte tokens, `<E4>`
   if (entry.piece !== "") return { text: entry.piece.replace(/<0x([0-9A-F]{2})>/g, "<$1>"), token, kind: "text" };

@@ -56,7 +56,7 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
 
   // layers: the rest band under the listed bands
   const rest = svg.append("g").attr("class", "rest");
-  const restRect = rest.append("rect").attr("class", "band rest").attr("y", stripTop).attr("height", stripH);
+  const restRect = rest.append("rect").attr("class", "rest-band").attr("y", stripTop).attr("height", stripH);
   const restTitle = restRect.append("title");
   const restText = rest.append("text").attr("class", "rest-label").attr("text-anchor", "middle").attr("y", stripTop + stripH / 2 + 4);
   const bands = svg.append("g").attr("class", "bands");
