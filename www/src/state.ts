@@ -38,9 +38,18 @@ export interface PathEntry {
   /** Its position in the trace's candidate order (0 = most likely after decoding). */
   rank: number;
   forced: boolean;
+  /** What the core read at this step (its logits and config), so the step can be re-run in full
+   * (every candidate, for Find a token and the CSV) after the source has moved on. */
+  input?: StepInput;
   /** Model only: text this token completed, and bytes of a character it left unfinished. */
   piece?: string;
   pending?: number[];
+}
+
+/** The input of one step: the logits and the config the core's `step` received. */
+export interface StepInput {
+  logits: Float32Array;
+  config: StepConfig;
 }
 
 /** A path kept after forcing a different token: the tokens, where it left its parent. */

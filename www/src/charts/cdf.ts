@@ -3,7 +3,8 @@
 import * as d3 from "d3";
 import type { Candidate } from "../core";
 import { percent } from "../format";
-import { duration } from "./frame";
+import { duration, viewTips } from "./frame";
+import { rove, setTip } from "./tooltip";
 import type { StepView } from "./frame";
 
 const W = 820;
@@ -60,12 +61,18 @@ export function createCdfChart(
         .duration(ms)
         .attr("x", (d) => x(d.from))
         .attr("width", (d) => Math.max(0, x(d.to) - x(d.from)));
-      bands
-        .selectAll<SVGRectElement, Band>("rect")
-        .selectAll("title")
-        .data((d) => [d])
-        .join("title")
-        .text((d) => `${view.label(d.c.id)} · ${percent(d.c.p)}`);
+      // hover or focus shows a band's numbers (charts/tooltip.ts); Enter forces it like a click
+      const tips = viewTips(view);
+      const bandNodes = bands.selectAll<SVGRectElement, Band>("rect");
+      bandNodes.each(function (d) {
+        setTip(this, () => tips(d.c.id));
+      });
+      bandNodes.on("keydown", (event: KeyboardEvent, d) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        view.onForce(d.c.id);
+      });
+      rove(bandNodes.nodes(), data.findIndex((d) => d.c.id === view.chosenId));
       // a band's token is written inside it when there is room
       labels
         .selectAll<SVGTextElement, Band>("text")

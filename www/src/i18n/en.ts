@@ -1,5 +1,6 @@
 // English interface text. Keys are shared with zh.ts (the type makes a missing key a compile error).
 // Larger features keep their text in their own pair of files (e.g. lessons.en.ts / lessons.zh.ts).
+import { inspectEn } from "./inspect.en";
 import { lessonsEn } from "./lessons.en";
 import { classroomEn } from "./classroom.en";
 import { projectorEn } from "./projector.en";
@@ -152,6 +153,7 @@ export const en = {
   ...lessonsEn,
   ...projectorEn,
   ...classroomEn,
+  ...inspectEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 // 中文界面文本。键与 en.ts 相同（类型保证不缺键）。
 import type { MessageKey } from "./en";
+import { inspectZh } from "./inspect.zh";
 import { lessonsZh } from "./lessons.zh";
 import { classroomZh } from "./classroom.zh";
 import { projectorZh } from "./projector.zh";
@@ -153,4 +154,5 @@ export const zh: Record<MessageKey, string> = {
   ...lessonsZh,
   ...projectorZh,
   ...classroomZh,
+  ...inspectZh,
 };

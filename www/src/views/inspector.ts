@@ -81,8 +81,8 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     status.className = "stage-status";
     caption.append(title, status);
     const svg = document.createElementNS(SVG_NS, "svg");
-    // the softmax bars are focusable buttons, so that chart is a group rather than an image
-    svg.setAttribute("role", kind === "softmax" ? "group" : "img");
+    // every chart's bars are focusable buttons (force, and read the numbers), so a chart is a group
+    svg.setAttribute("role", "group");
     const explain = document.createElement("p");
     explain.className = "explain";
     explain.id = `explain-${kind}`;
