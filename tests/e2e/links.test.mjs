@@ -57,9 +57,15 @@ describe("links the page writes", () => {
           if (document.body?.dataset.ready === "true") window.readyAt ??= performance.now();
         }).observe(document, { attributes: true, subtree: true });
       });
+    const plain = await open("?lang=en&source=model&prompt=a", { beforeGoto });
+    const plainAt = await plain.page.evaluate(() => window.readyAt);
+    await plain.context.close();
     const { page, context, problems } = await open(link, { beforeGoto });
     const readyAt = await page.evaluate(() => window.readyAt);
-    assert.ok(readyAt < 3000, `ready after ${Math.round(readyAt)} ms`);
+    // within 3 s where the page alone is ready within 1 s; on a busier machine, proportionally more
+    // (replaying every path before being ready took 14 s there, and as much more when busy)
+    const budget = 3000 * Math.max(1, plainAt / 1000);
+    assert.ok(readyAt < budget, `ready after ${Math.round(readyAt)} ms (the page alone: ${Math.round(plainAt)} ms)`);
     // the paths not on screen are still being rebuilt: the page did not wait for them
     assert.ok((await page.locator("#tree .logp").allTextContents()).includes("…"));
     assert.ok(await notice(page).isHidden(), "a link the page can write has no problems");

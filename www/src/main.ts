@@ -262,7 +262,8 @@ function commit(id: number, result: StepResult, chosen: Candidate, rank: number,
   if (out !== undefined) {
     state.stopReason = stopOf(out);
   } else {
-    const text = source.text();
+    // the text only when there is a stop sequence to look for (it grows with the path)
+    const text = state.params.stop.length > 0 ? source.text() : "";
     const matched = state.params.stop.find((s) => s !== "" && text.includes(s));
     if (source.isEos(id)) state.stopReason = { kind: "eos" };
     else if (matched !== undefined) state.stopReason = { kind: "stop_sequence", sequence: matched };

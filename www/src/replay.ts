@@ -1,9 +1,10 @@
 // Replaying a link's tokens. `stepRecording` is one step that also gives a token's record (a forced
-// token outside the listed candidates too). `PathFiller` rebuilds the paths of a long link that are
-// not on screen after the page is ready, a few tokens per turn of the event loop, on a Generator of
-// its own (the page's holds the path on screen), so opening a link costs the path shown, not every
-// path. Per token it does what the page's own replay does (one step, then the model runs over the
-// token), under the link's settings, so each path gets the entries it had when it was made.
+// token outside the listed candidates too). `Backfill` rebuilds the paths of a long link that are not
+// on screen after the page is ready, a few milliseconds per turn of the event loop, with a
+// `PathFiller` on a Generator of its own (the page's holds the path on screen): opening a link costs
+// the path shown, not every path. Per token the filler does what the page's own replay does (one
+// step, then the model runs over the token) under the link's settings, so each path gets the
+// entries it had when it was made.
 import { runStep } from "./core";
 import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
 import { stepConfig } from "./state";

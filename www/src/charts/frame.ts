@@ -177,6 +177,11 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
         const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
         return crowded ? `translate(${cx + 4},${innerBottom + 10}) rotate(-40)` : `translate(${cx},${innerBottom + 14})`;
       });
+    // rotated labels hang below the plot: the viewBox grows to hold them, so they never run into the
+    // caption under the chart (projector mode sizes its chart box for them instead)
+    const hang = crowded && !document.body.matches('[data-projector="true"]') ? labels.node()?.getBBox() : undefined;
+    const viewHeight = hang === undefined || hang.height === 0 ? HEIGHT : Math.max(HEIGHT, Math.ceil(hang.y + hang.height + 2));
+    svg.attr("viewBox", `0 0 ${WIDTH} ${viewHeight}`);
     yAxis
       .transition()
       .duration(ms)
