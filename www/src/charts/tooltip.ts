@@ -2,8 +2,8 @@
 // the trace (rank, logit, p_raw, p and the stage that removed it). Charts only register what each
 // element stands for (`setTip`); this module owns the tooltip element, its events and the arrow-key
 // focus that moves between a chart's bars. It computes nothing: every number is a trace field.
-import type { Candidate, StageName } from "../core";
-import { num } from "../format";
+import type { Candidate } from "../core";
+import { num, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 
 /** What one element stands for: a candidate of one step's trace. */
@@ -24,20 +24,6 @@ let tip: HTMLDivElement | null = null;
 let shownFor: Element | null = null;
 let hideTimer: number | undefined;
 
-/** Stage names as the charts write them (the chapter's terms, the same in both languages). */
-const STAGES: Record<StageName, string> = {
-  logit_bias: "logit bias",
-  min_new_tokens: "min new tokens",
-  penalties: "penalties",
-  greedy: "greedy",
-  temperature: "temperature",
-  top_k: "top-k",
-  top_p: "top-p",
-  min_p: "min-p",
-  typical_p: "typical-p",
-  epsilon_cutoff: "epsilon",
-};
-
 /**
  * A probability for reading one token: three significant digits, so small ones stay readable
  * (0.0132%), and an exponent below 0.0001% (a token a model practically never picks).
@@ -53,12 +39,7 @@ export function tipPercent(p: number): string {
 export function removedText(c: Candidate): string {
   if (c.removed_by === null) return t("tip.kept");
   if (c.removed_by === "logits") return t("tip.impossible");
-  return STAGES[c.removed_by];
-}
-
-/** The stage name as written in charts. */
-export function stageName(stage: StageName): string {
-  return STAGES[stage];
+  return STAGE_NAMES[c.removed_by];
 }
 
 /** Rows of the tooltip: [field, label, value]; `field` names the trace field (tests read it). */

@@ -10,7 +10,7 @@ import { createTemperatureChart } from "../charts/temperature";
 import { createTopKChart } from "../charts/top-k";
 import { createTopPChart } from "../charts/top-p";
 import type { Candidate, StageName, StageTrace, StepResult } from "../core";
-import { num, percent } from "../format";
+import { num, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import { el } from "./controls";
@@ -26,21 +26,6 @@ interface Panel {
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-
-/** Short display names of stages (the chapter's terms, the same in both languages). */
-export const STAGE_NAMES: Record<StageName | "logits", string> = {
-  logits: "logits",
-  logit_bias: "logit bias",
-  min_new_tokens: "min new tokens",
-  penalties: "penalties",
-  greedy: "greedy",
-  temperature: "temperature",
-  top_k: "top-k",
-  top_p: "top-p",
-  min_p: "min-p",
-  typical_p: "typical-p",
-  epsilon_cutoff: "epsilon",
-};
 
 const ENGINE_NAMES = { hf: "Hugging Face", "llama.cpp": "llama.cpp", vllm: "vLLM" } as const;
 
