@@ -134,7 +134,7 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
         marker.transition().duration(ms).attr("transform", `translate(${x(at)},0)`);
         uText
           .attr("text-anchor", at < 0.1 ? "start" : at > 0.9 ? "end" : "middle")
-          .text(`${r.u === null ? texts.argmax : texts.u(r.u)} → ${view.label(r.token)}`);
+          .text(r.u === null ? texts.argmax : texts.u(r.u));
       }
       svg.attr("aria-label", texts.name(view.label(r.token), chosen ?? null, r.u));
     },
