@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
+import { fitProblems } from "./fit.mjs";
 
 const open = browserSuite();
 
@@ -185,6 +186,13 @@ describe("classroom", () => {
     await page.getByRole("button", { name: "Step", exact: true }).click();
     assert.equal(await undo.isVisible(), false);
     await context.close();
+    // on a projector the extra button still fits the one screen, in large type
+    const projected = await open("?lang=en&projector=1", { viewport: { width: 1024, height: 768 } });
+    for (let i = 0; i < 3; i++) await projected.page.keyboard.press("ArrowRight");
+    await projected.page.keyboard.press("r");
+    assert.equal(await projected.page.getByRole("button", { name: "Undo reset" }).isVisible(), true);
+    assert.deepEqual(await projected.page.evaluate(fitProblems, { minPx: 24 }), []);
+    await projected.context.close();
   });
 
   test("rotated token labels clear the captions under the charts; the English subtitle is not cut", async () => {

@@ -159,8 +159,9 @@ describe("links the page did not write", () => {
     const plain = await timed("?lang=en&temperature=abc");
     await plain.context.close();
     const { page, context, ms } = await timed(`?lang=en&temperature=abc&${keys}`);
-    // read one key at a time, the same link took 30 s; the browser itself needs a while for 900 kB
-    assert.ok(ms - plain.ms < 10_000, `ready after ${ms} ms (a short link: ${plain.ms} ms)`);
+    // read one key at a time, the same link took 30 s (where a short link opens within 1 s; more on a
+    // busier machine, so the allowance scales the same way); the browser itself needs a while for 900 kB
+    assert.ok(ms - plain.ms < 10_000 * Math.max(1, plain.ms / 1000), `ready after ${ms} ms (a short link: ${plain.ms} ms)`);
     const items = await page.locator("#url-notice-list li").allTextContents();
     assert.equal(items.length, 21);
     assert.match(items[0], /^temperature = “abc”/);

@@ -58,6 +58,7 @@ export function bytesSize(n: number): string {
 export const STAGE_NAMES: Record<StageName | "logits", string> = {
   logits: "logits",
   logit_bias: "logit bias",
+  min_new_tokens: "min new tokens",
   penalties: "penalties",
   greedy: "greedy",
   temperature: "temperature",

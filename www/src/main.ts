@@ -10,7 +10,7 @@ import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
 import { loadModel, ManualSource, ModelSource } from "./source";
 import type { LoadProgress, TableRow } from "./source";
-import { DEFAULT_PARAMS, stepConfig } from "./state";
+import { DEFAULT_PARAMS, FIRST_VISIT, stepConfig } from "./state";
 import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
 import type { Actions, Glimpse } from "./actions";
@@ -59,7 +59,7 @@ const state: AppState = {
   source: "manual",
   presetId: firstPreset.id,
   prompt: firstPreset.prompt,
-  params: { ...DEFAULT_PARAMS },
+  params: { ...DEFAULT_PARAMS, seed: initialUrl.params.seed ?? FIRST_VISIT.seed },
   path: [],
   branches: [{ ids: [], entries: [], parent: null, forkAt: 0 }],
   currentBranch: 0,
@@ -126,7 +126,8 @@ const compare = createCompare({ onRun: runCompare });
 let compareGen: Generator | null = null;
 let compareRun: CompareRun | null = null;
 
-const label = (id: number): string => visible(source.tokenText(id));
+/** A token as charts name it: whitespace made visible, the end token as 「结束符」 / "end". */
+const label = (id: number): string => (source.isEos(id) ? t("end.chip") : visible(source.tokenText(id)));
 
 /** The step the inspector shows, with what the core read for it (Find a token, the CSV re-run it). */
 function inspectedStep(): InspectedStep | null {
@@ -160,7 +161,7 @@ function runCompare(): void {
       gen.setMaxNewTokens(params.max_new_tokens);
       gen.setStopSequences([...params.stop]);
       for (let i = 0; i < params.max_new_tokens && stop === null; i++) {
-        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i));
+        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i, gen.eosId));
         const trace = out.trace;
         if (trace === null) break;
         const entry: PathEntry = { id: out.token, result: trace, chosen: trace.chosen, rank: trace.chosen_rank, forced: false, piece: out.piece, pending: out.pending };
@@ -203,7 +204,7 @@ function finished(): boolean {
 
 /** The next step's trace under the current settings, or the core's message. */
 function config() {
-  return stepConfig(state.params, source.history(), source.promptLength(), state.path.length);
+  return stepConfig(state.params, source.history(), source.promptLength(), state.path.length, source.eosId);
 }
 
 /** What the core reads for the next step: the source's logits and the config. */
@@ -831,7 +832,7 @@ const projector = createProjector(actions, {
 async function sampleN(n: number): Promise<void> {
   if (finished() || preview === null || !preview.ok) return;
   const logits = source.logits();
-  const base = stepConfig(state.params, source.history(), source.promptLength(), 0);
+  const base = stepConfig(state.params, source.history(), source.promptLength(), 0, source.eosId);
   const counts = new Map<number, number>();
   for (let start = 0; start < n; start += 2000) {
     for (let draw = start; draw < Math.min(n, start + 2000); draw++) {
@@ -1110,7 +1111,8 @@ async function boot(): Promise<void> {
       source: wanted,
       presetId: initialUrl.presetId ?? firstPreset.id,
       prompt: initialUrl.prompt,
-      params: initialUrl.params,
+      // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
+      params: { seed: FIRST_VISIT.seed, ...initialUrl.params },
       path: initialUrl.path,
       branches: initialUrl.branches,
       current: initialUrl.current,

@@ -52,6 +52,12 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
   const cdf = createCdfChart(el("cdf") as unknown as SVGSVGElement, {
     u: (u) => `u = ${num(u, 3)}`,
     argmax: "argmax",
+    rest: (n, mass) => t("strip.rest", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    restTitle: (n, mass) => t("strip.restTitle", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    name: (token, band, u) =>
+      u === null || band === null
+        ? t("strip.nameGreedy", { token })
+        : t("strip.name", { u: u.toFixed(3), token, from: band.from.toFixed(3), to: band.to.toFixed(3) }),
   });
   el<HTMLButtonElement>("back-to-next").addEventListener("click", handlers.onBackToNext);
 
@@ -127,8 +133,12 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
 
       // the final strip and the draw
       cdf.update(view);
+      // why u fell where it did: which draw of which seed, and how often draws land on the pick
+      const picked = r.candidates.find((c) => c.id === r.token) ?? r.chosen;
       el("final-explain").textContent =
-        r.u === null ? t("stage.final.explainGreedy") : t("stage.final.explainSample", { u: num(r.u, 3) });
+        r.u === null
+          ? t("stage.final.explainGreedy")
+          : t("strip.why", { u: num(r.u, 3), draw: r.draw, seed: r.seed, token: input.label(r.token), share: percent(picked.p) });
     },
   };
 }
@@ -194,6 +204,8 @@ function status(stage: StageTrace): string {
       return `p = ${num(v, 2)}${removed}`;
     case "epsilon_cutoff":
       return `ε = ${num(v, 4)}${removed}`;
+    case "min_new_tokens":
+      return `${num(stage.threshold, 0)} / ${num(v, 0)}${removed}`;
     case "penalties":
     case "logit_bias":
     case "greedy":
@@ -215,6 +227,11 @@ function explain(kind: PanelKind, stage: StageTrace | null): string {
       return t("stage.typical_p.explain", { p: num(stage?.value ?? 1, 2) });
     case "epsilon_cutoff":
       return t("stage.epsilon_cutoff.explain", { e: num(stage?.value ?? 0, 4) });
+    case "min_new_tokens": {
+      const n = stage?.value ?? 0;
+      const done = stage?.threshold ?? 0;
+      return done < n ? t("stage.min_new_tokens.explainHeld", { n, done }) : t("stage.min_new_tokens.explainFree", { n, done });
+    }
     default:
       return t(`stage.${kind}.explain` as MessageKey);
   }
@@ -245,6 +262,7 @@ function chartFor(kind: PanelKind, svg: SVGSVGElement): Panel["update"] {
     case "min_p":
     case "typical_p":
     case "epsilon_cutoff":
+    case "min_new_tokens":
     case "greedy": {
       const chart = createThresholdChart(svg, (cut) => percent(cut));
       return (view, stage) => stage && chart.update(view, stage);
