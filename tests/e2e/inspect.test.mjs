@@ -133,7 +133,7 @@ for (const lang of ["zh", "en"]) {
       assert.ok(removed > 0 && removed < 16, `a removed candidate is drawn (rank ${removed})`);
       await page.locator(`figure[data-stage="top_p"] .hit`).nth(removed).hover();
       assert.equal((await check("a removed bar")).rows.removed_by, "top-p");
-      await page.locator("#cdf .band").first().hover();
+      await page.locator("#cdf g.bands rect").first().hover();
       await check("a band of the strip");
 
       // the keyboard: one tab stop per chart; the arrows move between bars, the page does not step
