@@ -47,6 +47,13 @@ pub fn format_number(n: f64) -> String {
         }
     } else if n.fract() == 0.0 && n.abs() < 1e21 {
         format!("{}", n as i128)
+    } else if n.abs() >= 1e21 || n.abs() < 1e-6 {
+        // Exponent form, as JavaScript prints it (1e+300, 5e-324): never hundreds of digits.
+        let e = format!("{n:e}");
+        match e.split_once('e') {
+            Some((m, exp)) if !exp.starts_with('-') => format!("{m}e+{exp}"),
+            _ => e,
+        }
     } else {
         format!("{n}")
     }
