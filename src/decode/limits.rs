@@ -2,9 +2,11 @@
 //! call is refused with an error naming the field and the limit, never a trap or gigabytes of
 //! wasm memory kept for good. README ("JavaScript contract") and `types.d.ts` state them too.
 
-/// Most logits one call accepts: 2^22 = 4,194,304 (16× the largest vocabulary in use, ~262k).
-/// One call's buffers cost about 25 bytes per logit, so this keeps a step near 100 MB.
-pub const MAX_LOGITS: usize = 1 << 22;
+/// Most logits one call accepts: 2^20 = 1,048,576 (4× the largest vocabulary in use, ~262k).
+/// One call's buffers cost about 25 bytes per logit (a step stays near 30 MB), and sampling from
+/// a nearly flat distribution, the slowest case, walks most of the vocabulary in order: at 2^20
+/// that still takes about a second, at 2^22 over ten.
+pub const MAX_LOGITS: usize = 1 << 20;
 
 /// Most ids in `history` (and so the largest `history_prompt_len`): 2^20 = 1,048,576.
 pub const MAX_HISTORY: usize = 1 << 20;
@@ -100,7 +102,7 @@ mod tests {
         let logits = vec![0.0f32; MAX_LOGITS + 1];
         assert_eq!(
             step(&logits, &Config::default()).unwrap_err().to_string(),
-            "logits must have at most 4194304 entries, got 4194305"
+            "logits must have at most 1048576 entries, got 1048577"
         );
     }
 

@@ -102,7 +102,7 @@ export interface Candidate {
 
 /**
  * Logits for `step` and `logSumExp`: a Float32Array (copied) or an array of numbers, at most
- * 4,194,304 (2^22) entries, each finite or -Infinity, at least one finite.
+ * 1,048,576 (2^20) entries, each finite or -Infinity, at least one finite.
  */
 export type Logits = Float32Array | number[];
 
