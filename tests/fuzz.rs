@@ -30,6 +30,7 @@ const KEYS: &[&str] = &[
     "seed",
     "draw",
     "trace_top",
+    "trace_ids",
     "top_pp",
     "",
 ];
@@ -122,6 +123,8 @@ fn plausible_config() -> impl Strategy<Value = Value> {
                 .prop_map(|e| ("strategy".to_string(), Value::String(e.into()))),
             int(0, 1 << 20).prop_map(|v| ("draw".to_string(), v)),
             int(0, 300).prop_map(|v| ("trace_top".to_string(), v)),
+            prop::collection::vec(int(0, 8), 0..6)
+                .prop_map(|v| ("trace_ids".to_string(), Value::Array(v))),
             (
                 int(0, 8),
                 prop_oneof![num(-100.0, 100.0), Just(Value::String("-inf".into()))]
@@ -175,6 +178,7 @@ proptest! {
             prop_assert!(total <= 1.0 + 1e-6);
             prop_assert!(trace.candidates.iter().all(|c| c.p.is_finite() && c.p_raw.is_finite() && c.p_tempered.is_finite()));
             prop_assert!(trace.chosen.kept);
+            prop_assert!(trace.candidates.contains(&trace.chosen));
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Properties of `step` over random logits and configs (proptest):
 //! the fast path (selection, pre-filters, float32 exp) equals a naive full-sort implementation;
 //! probabilities are finite and sum to 1; the kept set shrinks as top-k or top-p shrink;
-//! temperature → 0 is greedy; the same (seed, draw) gives the same token.
+//! temperature → 0 is greedy; the same (seed, draw) gives the same token; a short listing (chosen
+//! token, `trace_ids`, ranks, the unlisted rest) agrees with a naive full sort of the whole trace.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use nexttoken::decode::{step, Config, Engine, Trace};
@@ -181,5 +182,70 @@ proptest! {
         let a = step(&logits, &c).expect("valid");
         let b = step(&logits, &c).expect("valid");
         prop_assert_eq!(a, b);
+    }
+
+    #[test]
+    fn short_listing_agrees_with_a_naive_full_sort(
+        logits in logits(),
+        engine in prop::sample::select(vec!["hf", "llama.cpp", "vllm"]),
+        t in prop_oneof![Just(0.0), 0.3f64..3.0],
+        k in prop_oneof![Just(0u32), 1u32..60],
+        top_p in prop_oneof![Just(1.0), 0.05f64..1.0],
+        seed in any::<u32>(),
+        trace_top in 0u32..8,
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+    ) {
+        let n = logits.len();
+        let trace_ids: Vec<u32> = picks.iter().map(|i| i.index(n) as u32).collect();
+        let base = Config {
+            engine: Engine::from_name(engine),
+            temperature: Some(t),
+            top_k: Some(k),
+            top_p: Some(top_p),
+            seed: Some(seed),
+            ..Config::default()
+        };
+        let everything = step(&logits, &Config { trace_top: Some(n as u32), ..base.clone() }).expect("valid");
+        let short = step(&logits, &Config { trace_top: Some(trace_top), trace_ids: Some(trace_ids.clone()), ..base }).expect("valid");
+        prop_assert_eq!(short.token, everything.token);
+
+        // The naive order: kept by final p descending, then removed by raw logit descending, ties
+        // by lower id, from a full sort of the everything-trace's numbers.
+        let mut order: Vec<&nexttoken::decode::Candidate> = everything.candidates.iter().collect();
+        prop_assert_eq!(order.len(), n);
+        order.sort_by(|a, b| {
+            b.kept.cmp(&a.kept)
+                .then(if a.kept { b.p.total_cmp(&a.p) } else { b.logit.total_cmp(&a.logit) })
+                .then(a.id.cmp(&b.id))
+        });
+        let naive_rank = |id: u32| order.iter().position(|c| c.id == id).expect("every id listed");
+        for (i, c) in everything.candidates.iter().enumerate() {
+            prop_assert_eq!(c.rank, i);
+            prop_assert_eq!(naive_rank(c.id), i, "id {} listed at {}", c.id, i);
+        }
+
+        // The chosen token and every asked-for id are listed, in rank order, with the full trace's
+        // numbers; nothing else beyond the head.
+        prop_assert!(short.candidates.iter().any(|c| c.id == short.token));
+        prop_assert_eq!(short.chosen.rank, short.chosen_rank);
+        prop_assert!(trace_ids.iter().all(|id| short.candidates.iter().any(|c| c.id == *id)));
+        prop_assert!(short.candidates.windows(2).all(|w| w[0].rank < w[1].rank));
+        for c in &short.candidates {
+            let want = &everything.candidates[c.rank];
+            prop_assert_eq!(c.id, want.id);
+            prop_assert!((c.cum - want.cum).abs() <= 1e-9 + 1e-9 * (c.rank as f64), "cum {} vs {}", c.cum, want.cum);
+            let head = c.rank < trace_top as usize
+                || c.id == short.token
+                || trace_ids.contains(&c.id);
+            prop_assert!(head, "rank {} listed without a reason", c.rank);
+        }
+
+        // The rest band: the unlisted kept tokens, counted and weighed.
+        let listed_kept: Vec<u32> = short.candidates.iter().filter(|c| c.kept).map(|c| c.id).collect();
+        let listed_mass: f64 = short.candidates.iter().map(|c| c.p).sum();
+        let rest: Vec<f64> = everything.candidates.iter().filter(|c| c.kept && !listed_kept.contains(&c.id)).map(|c| c.p).collect();
+        prop_assert_eq!(short.unlisted_kept_count, rest.len());
+        prop_assert!((short.unlisted_mass + listed_mass - 1.0).abs() <= 1e-6 || rest.is_empty());
+        prop_assert!((short.unlisted_mass - rest.iter().sum::<f64>()).abs() <= 1e-6);
     }
 }

@@ -60,6 +60,20 @@ pub struct Config {
     pub draw: Option<u64>,
     /// How many candidates the trace lists (default 20).
     pub trace_top: Option<u32>,
+    /// Ids the trace lists too, wherever they rank (at most [`MAX_TRACE_IDS`], each < vocabulary).
+    pub trace_ids: Option<Vec<u32>>,
+}
+
+/// The most ids `trace_ids` may name: enough for a page's "find a token" and forced links, small
+/// enough that locating them stays one pass over the vocabulary.
+pub const MAX_TRACE_IDS: usize = 1024;
+
+fn too_many_trace_ids(len: usize) -> StepError {
+    StepError::OutOfRange {
+        field: "trace_ids".into(),
+        allowed: format!("an array of at most {MAX_TRACE_IDS} token ids"),
+        got: format!("{len} ids"),
+    }
 }
 
 /// Every key `step` reads. A key missing here is refused as unknown, so a new key must be added
@@ -87,6 +101,7 @@ pub const KEYS: &[&str] = &[
     "seed",
     "draw",
     "trace_top",
+    "trace_ids",
 ];
 
 /// The largest integer a JavaScript number holds exactly.
@@ -191,6 +206,24 @@ impl Config {
                 "penalty_last_n" => {
                     c.penalty_last_n = Some(integer(k, v, -1.0, MAX_SAFE_INTEGER)? as i64)
                 }
+                "trace_ids" => {
+                    let Value::Array(items) = v else {
+                        return Err(StepError::WrongType {
+                            field: k.into(),
+                            expected: "an array of token ids",
+                            got: v.describe(),
+                        });
+                    };
+                    if items.len() > MAX_TRACE_IDS {
+                        return Err(too_many_trace_ids(items.len()));
+                    }
+                    let mut ids = Vec::with_capacity(items.len());
+                    for (i, item) in items.iter().enumerate() {
+                        let field = format!("trace_ids[{i}]");
+                        ids.push(integer(&field, item, 0.0, u32::MAX as f64)? as u32);
+                    }
+                    c.trace_ids = Some(ids);
+                }
                 "history" => {
                     let Value::Array(items) = v else {
                         return Err(StepError::WrongType {
@@ -285,6 +318,8 @@ pub(crate) struct Settings {
     pub seed: u32,
     pub draw: u64,
     pub trace_top: usize,
+    /// `trace_ids`, checked, sorted and without duplicates.
+    pub trace_ids: Vec<u32>,
 }
 
 fn check(field: &str, value: f64, ok: bool, allowed: &str) -> Result<(), StepError> {
@@ -410,6 +445,23 @@ impl Config {
                 got: penalty_last_n.to_string(),
             });
         }
+        let mut trace_ids = self.trace_ids.clone().unwrap_or_default();
+        if trace_ids.len() > MAX_TRACE_IDS {
+            return Err(too_many_trace_ids(trace_ids.len()));
+        }
+        if let Some((i, &id)) = trace_ids
+            .iter()
+            .enumerate()
+            .find(|(_, &id)| id as usize >= vocab_size)
+        {
+            return Err(StepError::OutOfRange {
+                field: format!("trace_ids[{i}]"),
+                allowed: format!("a token id < vocabulary size {vocab_size}"),
+                got: id.to_string(),
+            });
+        }
+        trace_ids.sort_unstable();
+        trace_ids.dedup();
         let mut logit_bias = Vec::new();
         for &(id, bias) in self.logit_bias.as_deref().unwrap_or_default() {
             if id as usize >= vocab_size {
@@ -503,6 +555,7 @@ impl Config {
             trace_top: (self.trace_top.unwrap_or(20) as usize)
                 .min(vocab_size)
                 .min(MAX_TRACE_TOP),
+            trace_ids,
         })
     }
 }

@@ -12,6 +12,7 @@ mod config;
 mod engine;
 mod error;
 pub mod limits;
+mod listing;
 pub mod rng;
 mod softmax;
 mod stages;
@@ -261,20 +262,24 @@ impl Decoder {
             }
         };
 
-        // Listed candidates: the head of the final order, then the best removed by raw logit.
-        sorted = extend_sorted(&mut final_order, sorted, s.trace_top, cmp);
-        let _ = sorted;
-        let mut listed: Vec<u32> = final_order.iter().take(s.trace_top).copied().collect();
-        if listed.len() < s.trace_top {
-            let want = s.trace_top - listed.len();
-            let removed = logits
-                .iter()
-                .zip(&w.removed_by)
-                .enumerate()
-                .filter(|(_, (_, &rb))| rb != KEPT)
-                .map(|(i, (&l, _))| (i as u32, l));
-            listed.extend(candidates::best_of(removed, want));
-        }
+        // Listed candidates: the head of the final order, the best removed by raw logit, the chosen
+        // token and `trace_ids`, each with its rank (see listing.rs).
+        extend_sorted(&mut final_order, sorted, s.trace_top, cmp);
+        let listing = listing::list(
+            &listing::Final {
+                order: &final_order,
+                weight: scratch,
+                z,
+            },
+            logits,
+            &w.removed_by,
+            &listing::Wanted {
+                trace_top: s.trace_top,
+                trace_ids: &s.trace_ids,
+                chosen: (chosen, chosen_rank, chosen_cum),
+            },
+        );
+        let listed: Vec<u32> = listing.entries.iter().map(|e| e.id).collect();
         w.aux = final_order;
 
         if tempered_all.is_none() && !listed.is_empty() {
@@ -307,7 +312,7 @@ impl Decoder {
         let (tz, tmax) = tempered_all.unwrap_or((1.0, 0.0));
         let t_inv = if s.greedy { 1.0 } else { inv_t };
 
-        let describe = |id: u32, cum: f64| -> Candidate {
+        let describe = |id: u32, rank: usize, cum: f64| -> Candidate {
             let i = id as usize;
             let raw = logits.get(i).copied().unwrap_or(f32::NEG_INFINITY);
             let processed = w.processed.get(i).copied().unwrap_or(f32::NEG_INFINITY);
@@ -323,6 +328,7 @@ impl Decoder {
                     || rb == REMOVED_BY_INPUT;
             Candidate {
                 id,
+                rank,
                 logit: raw,
                 logit_processed: processed,
                 p_raw: softmax::weight(raw, raw_max, 1.0) / raw_z,
@@ -341,18 +347,17 @@ impl Decoder {
                 removed_by,
             }
         };
-        let mut cum = 0.0;
-        let candidates: Vec<Candidate> = listed
+        let candidates: Vec<Candidate> = listing
+            .entries
             .iter()
-            .map(|&id| {
-                let kept = w.removed_by.get(id as usize) == Some(&KEPT);
-                if kept {
-                    cum += w.scratch.get(id as usize).copied().unwrap_or(0.0) / z;
-                }
-                describe(id, cum.min(1.0))
-            })
+            .map(|e| describe(e.id, e.rank, e.cum))
             .collect();
-        let chosen_entry = describe(chosen, chosen_cum);
+        // The same entry as in `candidates` (the listing always includes the chosen token).
+        let chosen_entry = candidates
+            .iter()
+            .find(|c| c.id == chosen)
+            .cloned()
+            .unwrap_or_else(|| describe(chosen, chosen_rank, chosen_cum));
 
         let stages = applied
             .iter()
@@ -425,6 +430,8 @@ impl Decoder {
             raw_entropy_bits,
             stages,
             candidates,
+            unlisted_kept_count: listing.unlisted_kept_count,
+            unlisted_mass: listing.unlisted_mass,
             chosen_rank,
             chosen: chosen_entry,
         })

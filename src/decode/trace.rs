@@ -73,6 +73,9 @@ pub struct StageTrace {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Candidate {
     pub id: u32,
+    /// Position in the full candidate order (0-based): kept tokens by final p descending, ties by
+    /// lower id, then removed tokens by raw logit descending, ties by lower id.
+    pub rank: usize,
     /// The raw input logit.
     pub logit: f32,
     /// The logit after logit_bias and penalties: what every filter ranks by.
@@ -114,11 +117,16 @@ pub struct Trace {
     pub raw_entropy_bits: f64,
     /// Every stage of the engine, in applied order.
     pub stages: Vec<StageTrace>,
-    /// Kept tokens by final probability (descending, ties by lower id), then the best removed
-    /// tokens by raw probability; at most `trace_top`.
+    /// In rank order: the first `trace_top` of the candidate order (kept tokens by final
+    /// probability, descending, ties by lower id, then the best removed by raw logit), plus the
+    /// chosen token and every `trace_ids` entry wherever they rank. Ranks may skip.
     pub candidates: Vec<Candidate>,
-    /// The chosen token's position in candidate order (it may lie beyond `trace_top`).
+    /// Kept tokens not in `candidates`: the "rest" of the final distribution.
+    pub unlisted_kept_count: usize,
+    /// Their total final probability: 1 − the listed kept tokens' `p` (0 when none is unlisted).
+    pub unlisted_mass: f64,
+    /// The chosen token's rank (kept for compatibility: equals `chosen.rank`).
     pub chosen_rank: usize,
-    /// The chosen token's entry (also in `candidates` when `chosen_rank < trace_top`).
+    /// The chosen token's entry (always also in `candidates`).
     pub chosen: Candidate,
 }

@@ -54,6 +54,9 @@ export interface StepConfig {
   /** How many candidates the trace lists (default 20); clamped to min(trace_top, vocabulary
    *  size, 65,536), so nothing is allocated by the number asked for. */
   trace_top?: number;
+  /** Token ids the trace lists too, with their rank, wherever they rank (a forced token, "find a
+   *  token"): at most 1024 integer ids, each < vocabulary size; duplicates are ignored. */
+  trace_ids?: number[];
 }
 
 export type StageName =
@@ -83,6 +86,9 @@ export interface StageTrace {
 /** One vocabulary entry. */
 export interface Candidate {
   id: number;
+  /** Position in the full candidate order, 0-based: kept tokens by final p (desc, ties by lower
+   *  id), then removed ones by raw logit (desc, ties by lower id). */
+  rank: number;
   /** Raw input logit. */
   logit: number;
   /** After logit_bias and penalties: what the filters rank by. */
@@ -122,10 +128,17 @@ export interface StepResult {
   entropy_bits: number;
   raw_entropy_bits: number;
   stages: StageTrace[];
-  /** Kept tokens by final p (desc, ties by lower id), then the best removed by raw p. */
+  /** In rank order: the first trace_top of the candidate order (kept by final p, then the best
+   *  removed by raw logit), plus the chosen token and every trace_ids entry wherever they rank.
+   *  Ranks may skip; `cum` is always the true cumulative mass through the entry. */
   candidates: Candidate[];
-  /** Position of the chosen token in candidate order (may be ≥ trace_top). */
+  /** Kept tokens not in `candidates`: the strip's "rest" band. */
+  unlisted_kept_count: number;
+  /** Their total final probability (1 − the listed kept p's; 0 when none is unlisted). */
+  unlisted_mass: number;
+  /** Same as `chosen.rank` (kept for compatibility). */
   chosen_rank: number;
+  /** The chosen token's entry; the same entry is always in `candidates` too. */
   chosen: Candidate;
 }
 

@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { browserSuite, launch, screenshot, serveDist } from "./harness.mjs";
+import { browserSuite, launch, openPage, screenshot, serveDist } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li");
@@ -102,6 +102,142 @@ describe("embedding", () => {
       const box = await page.locator("nexttoken-playground").boundingBox();
       assert.ok(Math.abs(box.height - 700) < 2, `height attribute honoured (${box.height})`);
       assert.deepEqual(foreign, []);
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+      await new Promise((resolve) => course.close(resolve));
+    }
+  });
+
+  test("<nexttoken-playground> from every Share snippet shows the same page as the link", async () => {
+    const server = await serveDist();
+    // a course page on another origin: /<n> serves the n-th element snippet
+    const snippets = [];
+    const course = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>${snippets[Number(req.url.slice(1))] ?? ""}`);
+    });
+    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
+    const courseUrl = `http://127.0.0.1:${course.address().port}/`;
+    const browser = await launch();
+    /** What a page shows, as the page itself writes it: its own link (modes aside), chips, paths. */
+    const stateOf = async (frame) => ({
+      query: await frame.evaluate(() => [...new URLSearchParams(location.search)].filter(([key]) => key !== "embed" && key !== "projector")),
+      chips: await frame.locator("#chips li").evaluateAll((items) => items.map((li) => `${li.textContent}|${li.dataset.forced}`)),
+      paths: await frame.locator("#tree button").allTextContents(),
+      notice: await frame.locator("#url-notice").isVisible(),
+    });
+    const scenarios = [
+      {
+        // the model, sampled, with stop sequences (one starts with "[", one has both quotes), a
+        // forced branch and a past step inspected
+        query: `?lang=en&preset=plugin-zh&temperature=1.3&seed=2024&stop=zzz&stop=${encodeURIComponent("[q]")}&stop=${encodeURIComponent(`a"b'c`)}`,
+        async act(page) {
+          for (let i = 0; i < 5; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
+          await page.locator("#chips li").nth(2).getByRole("button").click();
+          await page.locator('#stages [data-stage="softmax"] [role="button"]').nth(2).click();
+          for (let i = 0; i < 2; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
+          await page.locator("#chips li").nth(1).getByRole("button").click();
+        },
+      },
+      {
+        // hand-made logits with an edited table, greedy, Chinese, a stop sequence, stopped by the user
+        query: `?lang=zh&source=manual&preset=react-zh&strategy=greedy&stop=${encodeURIComponent("。\n")}`,
+        async act(page) {
+          await page.getByLabel("新 Token", { exact: true }).fill("网页");
+          await page.getByLabel("新 Token 的 logit", { exact: true }).fill("9");
+          await page.getByRole("button", { name: "添加", exact: true }).click();
+          for (let i = 0; i < 2; i++) await page.getByRole("button", { name: "单步", exact: true }).click();
+          await page.getByRole("button", { name: "停止", exact: true }).click();
+        },
+      },
+    ];
+    try {
+      for (const [n, scenario] of scenarios.entries()) {
+        const made = await openPage(browser, server.url, { query: scenario.query });
+        await scenario.act(made.page);
+        const original = await stateOf(made.page);
+        const share = made.page.locator("#share-dialog");
+        await made.page.locator("#share-open").click();
+        for (const withTokens of [true, false]) {
+          await share.locator("#share-tokens").setChecked(withTokens);
+          const link = await share.locator("#share-link").inputValue();
+          const element = await share.locator("#share-element").inputValue();
+          assert.match(element, /<nexttoken-playground [^>]*\bstop=/, "the snippet carries the stop sequences");
+          if (n === 1) assert.match(element, /<nexttoken-playground [^>]*\btable=/, "and the edited table");
+          const linked = await openPage(browser, server.url, { query: new URL(link).search });
+          const expected = await stateOf(linked.page);
+          await linked.context.close();
+          if (withTokens) assert.deepEqual(expected, original, "the link reproduces the page");
+          snippets.push(element);
+          const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+          const errors = [];
+          const page = await context.newPage();
+          page.on("pageerror", (err) => errors.push(String(err)));
+          await page.goto(`${courseUrl}${snippets.length - 1}`);
+          const frame = await (await page.locator("nexttoken-playground iframe").elementHandle()).contentFrame();
+          await frame.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+          assert.deepEqual(await stateOf(frame), expected, `scenario ${n}, tokens ${withTokens}: element ≡ page`);
+          assert.deepEqual(errors, []);
+          await context.close();
+        }
+        await made.context.close();
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+      await new Promise((resolve) => course.close(resolve));
+    }
+  });
+
+  test("the element's iframe is sandboxed and the page inside still works: clipboard, full page link", async () => {
+    const server = await serveDist();
+    const course = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
+        <script src="${server.url}nexttoken-element.js"></script>
+        <nexttoken-playground lang="en" preset="capital-zh" strategy="greedy"></nexttoken-playground>`);
+    });
+    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
+    const courseUrl = `http://127.0.0.1:${course.address().port}/`;
+    const browser = await launch();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+      const page = await context.newPage();
+      const errors = [];
+      page.on("pageerror", (err) => errors.push(String(err)));
+      await page.goto(courseUrl);
+      const iframe = page.locator("nexttoken-playground iframe");
+      assert.equal(await iframe.getAttribute("sandbox"), "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox");
+      const frame = await (await iframe.elementHandle()).contentFrame();
+      await frame.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+      await frame.getByRole("button", { name: "Step", exact: true }).click();
+      assert.equal(await frame.locator("#chips li").count(), 1);
+      // the page cannot navigate the course page
+      await frame.evaluate(() => {
+        try {
+          window.top.location.href = "about:blank";
+        } catch {
+          // refused by the sandbox
+        }
+      });
+      assert.equal(page.url(), courseUrl);
+      // "Open full page ↗" opens the same state in a new tab, outside the sandbox
+      const [popup] = await Promise.all([context.waitForEvent("page"), frame.getByRole("link", { name: "Open full page ↗" }).click()]);
+      await popup.waitForSelector("body[data-ready='true']");
+      assert.equal(await popup.locator("#chips li").count(), 1);
+      assert.equal(await popup.evaluate(() => document.body.dataset.embed ?? null), null);
+      // copying works from inside the frame (the Share dialog's Copy), and fullscreen is allowed
+      assert.equal(await frame.evaluate(() => document.fullscreenEnabled), true);
+      await frame.getByRole("button", { name: "Share / Embed" }).click();
+      await frame.getByRole("button", { name: "Copy the link" }).click();
+      await frame.getByText("Copied.").waitFor();
+      // read back on the course page (the frame may write the clipboard, not read it)
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      assert.match(copied, /preset=capital-zh/);
       assert.deepEqual(errors, []);
       await context.close();
     } finally {

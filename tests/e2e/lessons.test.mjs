@@ -244,34 +244,42 @@ describe("lessons", () => {
     await context.close();
   });
 
-  test("自测题: an answer stays hidden until the learner tries, and 'try it' lights up the control", async () => {
+  test("自测题: an answer stays hidden until asked for, can be revealed without typing, and 'try it' lights up the control", async () => {
     const { page, context } = await open("?lang=zh");
     await openLesson(page, "quiz");
     const reveal = body(page).getByRole("button", { name: "看参考答案" });
     const answer = body(page).locator(".quiz-answer");
+    const hint = body(page).getByText("先想一想：写下你的答案，或者在页面上试一试。");
     assert.equal(await answer.isHidden(), true);
-    assert.equal(await reveal.isDisabled(), true);
-    // typing an answer unlocks it
-    await body(page).getByLabel("你的答案").fill("logits 是分数");
+    assert.equal(await hint.isVisible(), true);
+    // a teacher reveals it in front of the class without typing anything
     assert.equal(await reveal.isDisabled(), false);
-    assert.equal(await answer.isHidden(), true, "still hidden until asked");
     await reveal.click();
     assert.equal(await answer.isVisible(), true);
     assert.match(await answer.textContent(), /softmax/);
+    assert.equal(await hint.isVisible(), false);
+    assert.equal(await body(page).getByLabel("你的答案").inputValue(), "");
     // question 2: "try it" sets the page up and focuses the strategy control
     await body(page).getByRole("button", { name: "下一题" }).click();
     assert.match(await body(page).getByRole("heading", { level: 4 }).textContent(), /^2\/6 greedy 解码为什么稳定/);
     assert.equal(await answer.isHidden(), true);
-    assert.equal(await body(page).getByRole("button", { name: "看参考答案" }).isDisabled(), true);
+    await body(page).getByLabel("你的答案").fill("总选最高的");
+    assert.equal(await answer.isHidden(), true, "still hidden until asked");
     await body(page).getByRole("button", { name: "试一试：解码策略" }).click();
     await settled(page);
     assert.equal(await page.evaluate(() => document.activeElement?.id), "strategy");
     assert.equal(await page.getByLabel("解码策略").inputValue(), "greedy");
-    assert.equal(await body(page).getByRole("button", { name: "看参考答案" }).isDisabled(), false);
-    // going back keeps what was written and shown
+    // going back keeps what was shown, and what was written stays with its question
     await body(page).getByRole("button", { name: "上一题" }).click();
-    assert.equal(await body(page).getByLabel("你的答案").inputValue(), "logits 是分数");
     assert.equal(await body(page).locator(".quiz-answer").isVisible(), true);
+    await body(page).getByRole("button", { name: "下一题" }).click();
+    assert.equal(await body(page).getByLabel("你的答案").inputValue(), "总选最高的");
+    // key 0 opens the self-test from anywhere (keys 1–9 open the first nine lessons)
+    await openLesson(page, "exp1");
+    await page.locator("h1").click();
+    await page.keyboard.press("0");
+    await page.waitForURL(/lesson=quiz/);
+    assert.equal(await page.locator("#lesson-title").textContent(), "自测题");
     await context.close();
   });
 
@@ -334,7 +342,7 @@ describe("lessons", () => {
     await context.close();
   });
 
-  test("links: a bare ?lesson= sets the lesson up; embed mode folds the panel", async () => {
+  test("links: a bare ?lesson= sets the lesson up; in embed mode it opens expanded and can be folded", async () => {
     const bare = await open("?lang=zh&lesson=exp3");
     await settled(bare.page);
     assert.equal((await controls(bare.page)).prompt, "中国的首都是");
@@ -348,7 +356,10 @@ describe("lessons", () => {
     const embedLesson = await open("?lang=zh&embed=1&lesson=exp1");
     await settled(embedLesson.page);
     assert.equal(await panel(embedLesson.page).isVisible(), true);
-    assert.equal(await body(embedLesson.page).isHidden(), true, "folded in embed mode");
+    assert.equal(await body(embedLesson.page).isVisible(), true, "expanded in embed mode");
+    assert.equal(await embedLesson.page.locator("#lesson-title").textContent(), "实验一：手动做一次 greedy");
+    await embedLesson.page.getByRole("button", { name: "收起这一课" }).click();
+    assert.equal(await body(embedLesson.page).isHidden(), true);
     await embedLesson.page.getByRole("button", { name: "展开这一课" }).click();
     assert.equal(await body(embedLesson.page).isVisible(), true);
     await embedLesson.context.close();

@@ -264,6 +264,10 @@ describe("keyboard shortcuts", () => {
     // 1–9 open the lessons
     await page.keyboard.press("1");
     await page.waitForURL(/lesson=exp1/);
+    // 0 opens the tenth, the self-test
+    await page.locator("h1").click();
+    await page.keyboard.press("0");
+    await page.waitForURL(/lesson=quiz/);
     assert.deepEqual(problems.console, []);
     await context.close();
   });
@@ -284,7 +288,7 @@ describe("keyboard shortcuts", () => {
     await page.keyboard.press("?");
     const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await dialog.waitFor();
-    for (const text of ["Play / pause", "Step: add one token", "Back: remove the last token", "Reset", "Projector mode on / off", "Full screen on / off", "Open lesson 1–9"]) {
+    for (const text of ["Play / pause", "Step: add one token", "Back: remove the last token", "Reset", "Projector mode on / off", "Full screen on / off", "Open lesson 1–9", "Open the self-test"]) {
       assert.equal(await dialog.getByText(text, { exact: true }).count(), 1, text);
     }
     assert.equal(await page.evaluate(() => document.activeElement?.closest("dialog")?.id), "help-dialog");
@@ -306,7 +310,7 @@ describe("keyboard shortcuts", () => {
     await page.keyboard.press("?");
     const zh = page.getByRole("dialog", { name: "键盘快捷键" });
     await zh.waitFor();
-    for (const text of ["播放 / 暂停", "单步：添加一个 Token", "后退：去掉最后一个 Token", "重置", "打开 / 关闭投影模式", "打开 / 关闭全屏", "打开第 1–9 课", "空格"]) {
+    for (const text of ["播放 / 暂停", "单步：添加一个 Token", "后退：去掉最后一个 Token", "重置", "打开 / 关闭投影模式", "打开 / 关闭全屏", "打开第 1–9 课", "打开自测题", "空格"]) {
       assert.equal(await zh.getByText(text, { exact: true }).count(), 1, text);
     }
     await page.keyboard.press("Escape");

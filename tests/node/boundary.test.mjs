@@ -174,7 +174,7 @@ boundary("trace_top is clamped to the vocabulary: 1e8 and 4e9 allocate nothing",
   assert.ok(api.wasm.memory.buffer.byteLength <= MEMORY_BOUND);
 });
 
-boundary("sizes past the documented limits are named errors: logits, history, logit_bias, text", (api, gen) => {
+boundary("sizes past the documented limits are named errors: logits, history, logit_bias, trace_ids, text", (api, gen) => {
   const length = (n) => new Proxy([], { get: (t, k) => (k === "length" ? n : 0) });
   refuses(() => api.step(length(2 ** 27), {}), /logits must have at most 1048576 entries, got 134217728/);
   refuses(() => api.step(new Float32Array(2 ** 20 + 1), {}), /logits must have at most 1048576 entries, got 1048577/);
@@ -191,6 +191,11 @@ boundary("sizes past the documented limits are named errors: logits, history, lo
   refuses(() => gen.encode("界".repeat(5e7)), /encode text must be a string of at most 1048576 characters, got 50000000 characters/);
   refuses(() => gen.setPrompt("a".repeat(1e8)), /prompt must be a string of at most 1048576 characters, got 100000000/);
   refuses(() => gen.setPrompt("中国".repeat(4000)), /prompt must be at most 127 tokens/);
+  refuses(() => api.step(chapter, { trace_ids: length(7e7) }), /config\.trace_ids must have at most 1048576 entries, got 70000000/);
+  refuses(() => api.step(chapter, { trace_ids: new Array(1025).fill(1) }), /trace_ids must be an array of at most 1024 token ids, got 1025 ids/);
+  refuses(() => api.step(chapter, { trace_ids: [2 ** 32] }), /trace_ids\[0\] must be an integer in \[0, 4294967295\], got 4294967296/);
+  refuses(() => api.step(chapter, { trace_ids: "xyz" }), /trace_ids must be an array of token ids, got string "xyz"/);
+  assert.ok(api.step(chapter, { trace_ids: [4], trace_top: 1, seed: 1 }).candidates.some((c) => c.id === 4));
   refuses(() => gen.setStopSequences(new Array(65).fill("x")), /stop sequences must have at most 64 entries, got 65/);
   refuses(() => gen.setStopSequences(["x".repeat(300)]), /stop sequences\[0\] must be a string of at most 256 characters, got 300/);
 });

@@ -33,6 +33,9 @@ test("every error names its field and the allowed range, and the next call works
     [new Float32Array([]), {}, /logits must have at least one entry/],
     ["not logits", {}, /logits must be a Float32Array or an array of numbers, got string/],
     [[1, "x"], {}, /logits\[1\] must be a number/],
+    [chapter, { trace_ids: [1, 5] }, /trace_ids\[1\] must be a token id < vocabulary size 5, got 5/],
+    [chapter, { trace_ids: new Array(1025).fill(0) }, /trace_ids must be an array of at most 1024 token ids, got 1025 ids/],
+    [chapter, { trace_ids: 3 }, /trace_ids must be an array of token ids, got 3/],
   ];
   for (const [logits, config, message] of cases) {
     assert.throws(() => step(logits, config), (e) => e instanceof Error && message.test(e.message),
@@ -67,6 +70,22 @@ test("the chosen token is the first candidate whose cum exceeds u", () => {
     const first = r.candidates.find((c) => c.cum > r.u);
     assert.equal(first.id, r.token);
     assert.equal(r.chosen.id, r.token);
+  }
+});
+
+test("the chosen token and trace_ids are always listed, with their rank and true cum", () => {
+  const flat = new Float32Array(100).fill(0.25);
+  for (let draw = 0; draw < 50; draw++) {
+    const r = step(flat, { seed: 42, draw, trace_top: 3, trace_ids: [99] });
+    const rank = Math.floor(r.u * 100);
+    assert.equal(r.chosen.rank, rank);
+    assert.ok(r.candidates.some((c) => c.id === r.token && c.rank === rank));
+    assert.ok(r.candidates.some((c) => c.id === 99 && c.rank === 99));
+    assert.ok(r.candidates.every((c, i) => i === 0 || r.candidates[i - 1].rank < c.rank), "rank order");
+    assert.ok(Math.abs(r.chosen.cum - (rank + 1) / 100) < 1e-6);
+    const listedKept = r.candidates.filter((c) => c.kept);
+    assert.equal(r.unlisted_kept_count, 100 - listedKept.length);
+    assert.ok(Math.abs(r.unlisted_mass + listedKept.reduce((s, c) => s + c.p, 0) - 1) < 1e-9);
   }
 });
 

@@ -8,8 +8,9 @@ import type { AppState, Params } from "./state";
 export interface Glimpse {
   /** Candidates kept by decoding, most likely first: display text and final probability. */
   kept: Array<{ text: string; p: number }>;
-  /** The top candidates before any filtering: display text and softmax probability. */
-  top: Array<{ text: string; p: number }>;
+  /** The top candidates by softmax probability `p`; `pTempered` is the distribution the filters
+   *  cut (after penalties and temperature), `kept` whether decoding keeps the token. */
+  top: Array<{ text: string; p: number; pTempered: number; kept: boolean }>;
   /** How many candidates decoding keeps (may exceed `kept.length`, which is capped by the trace). */
   keptCount: number;
   vocabSize: number;
@@ -38,4 +39,6 @@ export interface Actions {
   glimpse(prompt: string, params: Params): Glimpse | string;
   /** Display text of a token id in the current source. */
   tokenText(id: number): string;
+  /** Change settings as the sidebar's controls do (a lesson's own slider where the sidebar is hidden). */
+  setParams(change: Partial<Params>): void;
 }

@@ -9,25 +9,7 @@
 //   <nexttoken-playground preset="react-zh" prompt="React 是一个用于构建" strategy="greedy" seed="7" lang="zh">
 //   </nexttoken-playground>
 
-/** Attributes passed through to the page's URL (HF/OpenAI parameter names). */
-export const ELEMENT_ATTRIBUTES = [
-  "lang", "source", "preset", "prompt", "lesson", "strategy", "engine", "seed", "temperature", "top_k",
-  "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty",
-  "max_new_tokens", "path",
-] as const;
-
-/** The page's address for an element's attributes: always embed mode. */
-export function embedUrl(page: URL, attributes: (name: string) => string | null): URL {
-  const url = new URL(page.href);
-  url.search = "";
-  for (const name of ELEMENT_ATTRIBUTES) {
-    // `top-p` reads as well as `top_p`: HTML authors write hyphens
-    const value = attributes(name) ?? attributes(name.replace(/_/g, "-"));
-    if (value !== null) url.searchParams.set(name, value);
-  }
-  url.searchParams.set("embed", "1");
-  return url;
-}
+import { ELEMENT_ATTRIBUTES, embedUrl, IFRAME_ALLOW, IFRAME_SANDBOX } from "./element-attributes";
 
 /** Where this script was loaded from: the page sits next to it. Read while the script first runs. */
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? location.href;
@@ -45,7 +27,8 @@ class NextTokenPlayground extends HTMLElement {
     const style = document.createElement("style");
     style.textContent = ":host{display:block;min-width:280px}iframe{display:block;width:100%;border:0;border-radius:8px}";
     this.frame = document.createElement("iframe");
-    this.frame.setAttribute("allow", "fullscreen; clipboard-write");
+    this.frame.setAttribute("sandbox", IFRAME_SANDBOX);
+    this.frame.setAttribute("allow", IFRAME_ALLOW);
     this.frame.setAttribute("loading", "lazy");
     root.append(style, this.frame);
   }

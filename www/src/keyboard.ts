@@ -6,7 +6,7 @@ import type { Actions } from "./actions";
 export interface Commands {
   toggleProjector(): void;
   toggleFullscreen(): void;
-  /** Open the lesson at this 0-based index (keys 1–9). */
+  /** Open the lesson at this 0-based index (keys 1–9; 0 opens the self-test, the last lesson). */
   openLesson(index: number): void;
 }
 
@@ -76,7 +76,8 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
         if (!event.repeat) run = () => help.open();
         break;
       default:
-        if (/^[1-9]$/.test(key) && !event.repeat) run = () => commands.openLesson(Number(key) - 1);
+        // 1–9 open the first nine lessons; 0 (after 9 on the keyboard) the tenth, the self-test
+        if (/^[0-9]$/.test(key) && !event.repeat) run = () => commands.openLesson(key === "0" ? 9 : Number(key) - 1);
     }
     if (run === null) return;
     // the key is ours: no page scroll (Space, arrows), no second meaning

@@ -13,7 +13,6 @@ import type { LoadProgress, TableRow } from "./source";
 import { DEFAULT_PARAMS, stepConfig } from "./state";
 import type { AppState, Params, PathEntry, SourceKind, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
-import type { UrlProblem } from "./url";
 import type { Actions, Glimpse } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
@@ -28,10 +27,14 @@ import { buildView, createInspector } from "./views/inspector";
 import type { InspectorInput } from "./views/inspector";
 import { createSample } from "./views/sample";
 import type { SampleRun } from "./views/sample";
+import { createSettingsDrawer } from "./views/settings-drawer";
 import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
 import { createTree } from "./views/tree";
+import { Backfill, PathFiller, stepRecording } from "./replay";
+import type { RecordedStep } from "./replay";
+import { problemText } from "./views/notice";
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
@@ -69,18 +72,21 @@ let playTimer: number | undefined;
 /** Stop reason of each branch, so switching paths restores it. */
 const branchStops = new Map<number, StopReason | null>();
 
+/** A change of settings from any control (the sidebar, a lesson's own slider). */
+function changeParams(change: Partial<Params>): void {
+  const maxChanged = change.max_new_tokens !== undefined;
+  state.params = { ...state.params, ...change };
+  syncLimits();
+  if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
+    state.stopReason = null;
+    branchStops.set(state.currentBranch, null);
+    if (source instanceof ModelSource) source.resume();
+  }
+  refresh();
+}
+
 const controls = createControls({
-  onParams(change) {
-    const maxChanged = change.max_new_tokens !== undefined;
-    state.params = { ...state.params, ...change };
-    syncLimits();
-    if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
-      state.stopReason = null;
-      branchStops.set(state.currentBranch, null);
-      if (source instanceof ModelSource) source.resume();
-    }
-    refresh();
-  },
+  onParams: changeParams,
   onNewSeed() {
     const buf = new Uint32Array(1);
     crypto.getRandomValues(buf);
@@ -282,48 +288,69 @@ function rewindTo(n: number): void {
   else while (source.length > n) source.rewind();
 }
 
-/** Force `id` at the inspected step: earlier steps are kept, later ones move to a new branch. */
-function force(id: number): void {
-  const lastIndex = state.path.length - 1;
-  const at = state.viewing ?? (finished() ? lastIndex : state.path.length);
-  if (at < 0) return;
-  if (at < state.path.length) {
-    const parent = state.currentBranch;
-    branchStops.set(parent, state.stopReason);
-    const kept = state.path.slice(0, at);
-    state.branches.push({ ids: kept.map((e) => e.id), entries: kept, parent, forkAt: at });
-    state.currentBranch = state.branches.length - 1;
-    rewindTo(at);
-    state.path = kept;
-    state.stopReason = null;
-  }
-  const next = computeNext();
-  if (!next.ok) {
-    fail(next.message);
-    return;
-  }
-  let chosen = next.result.candidates.find((c) => c.id === id);
-  let rank = next.result.candidates.findIndex((c) => c.id === id);
-  if (chosen === undefined) {
-    // a typed token outside the listed candidates: list the whole vocabulary once to find its record
-    const full = runStep(source.logits(), { ...config(), trace_top: next.result.vocab_size });
-    if (!full.ok) return fail(full.message);
-    rank = full.result.candidates.findIndex((c) => c.id === id);
-    chosen = full.result.candidates[rank];
-    if (chosen === undefined) return;
-  }
+/** The next step (under the current settings) with `id`'s candidate record in its trace. */
+function stepWith(id: number): RecordedStep | string {
+  if (source instanceof ModelSource && source.promptError !== null) return source.promptError;
+  return stepRecording(source.logits(), config(), id);
+}
+
+/** Append `id` with its step's trace (the model runs over it in wasm); false (and the message shown) if refused. */
+function appendStep(id: number, next: RecordedStep, forced: boolean): boolean {
   if (source instanceof ModelSource) {
     let out: GeneratedToken;
     try {
       out = source.force(id);
     } catch (err) {
-      return fail(messageOf(err));
+      fail(messageOf(err));
+      return false;
     }
-    commit(id, next.result, chosen, rank, true, out);
+    commit(id, next.result, next.chosen, next.rank, forced, out);
   } else {
-    commit(id, next.result, chosen, rank, true);
+    commit(id, next.result, next.chosen, next.rank, forced);
   }
-  refresh();
+  return true;
+}
+
+/** Put the source's context at `ids` (the model keeps the tokens it already shares with them). */
+function loadPath(ids: readonly number[]): boolean {
+  if (source instanceof ModelSource) {
+    try {
+      source.replay(ids, state.params.max_new_tokens, state.params.stop);
+    } catch (err) {
+      fail(messageOf(err));
+      return false;
+    }
+  } else {
+    rewindTo(0);
+    for (const id of ids) source.append(id);
+  }
+  return true;
+}
+
+/** A new path on screen that leaves path `parentIndex` after its first `at` tokens. */
+function fork(parentIndex: number, at: number): boolean {
+  const parent = state.branches[parentIndex];
+  if (parent === undefined) return false;
+  const kept = parent.entries.slice(0, at);
+  if (!loadPath(kept.map((e) => e.id))) return false;
+  branchStops.set(state.currentBranch, state.stopReason);
+  state.branches.push({ ids: kept.map((e) => e.id), entries: kept, parent: parentIndex, forkAt: at });
+  state.currentBranch = state.branches.length - 1;
+  state.path = kept;
+  state.stopReason = null;
+  state.viewing = null;
+  return true;
+}
+
+/** Force `id` at the inspected step: earlier steps are kept, later ones move to a new branch. */
+function force(id: number): void {
+  const lastIndex = state.path.length - 1;
+  const at = state.viewing ?? (finished() ? lastIndex : state.path.length);
+  if (at < 0) return;
+  if (at < state.path.length && !fork(state.currentBranch, at)) return;
+  const next = stepWith(id);
+  if (typeof next === "string") return fail(next);
+  if (appendStep(id, next, true)) refresh();
 }
 
 /** Force a token the user typed (its text, or `<E4>` for a byte token) at the inspected step. */
@@ -343,16 +370,8 @@ function switchBranch(index: number): void {
   const branch = state.branches[index];
   if (branch === undefined) return;
   pause();
-  if (source instanceof ModelSource) {
-    try {
-      source.replay(branch.ids, state.params.max_new_tokens, state.params.stop);
-    } catch (err) {
-      return fail(messageOf(err));
-    }
-  } else {
-    rewindTo(0);
-    for (const e of branch.entries) source.append(e.id);
-  }
+  backfill?.finish(index);
+  if (backfill?.waiting.has(index) === true || !loadPath(branch.ids)) return;
   state.path = [...branch.entries];
   state.currentBranch = index;
   state.stopReason = branchStops.get(index) ?? null;
@@ -370,6 +389,8 @@ function clearPaths(): void {
   branchStops.clear();
   state.stopReason = null;
   state.viewing = null;
+  backfill?.stop();
+  backfill = null;
 }
 
 function reset(): void {
@@ -380,6 +401,32 @@ function reset(): void {
   syncLimits();
   // a model source reads the whole prompt first; the next step is computed once it is ready
   source.reset(state.prompt).then(refresh, (err: unknown) => fail(messageOf(err)));
+}
+
+/** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
+let beforeReset: Scenario | null = null;
+
+/** Reset from the user: the tokens and paths go, but one Undo brings them back. */
+function userReset(): void {
+  const before = snapshot();
+  reset();
+  beforeReset = before.path.length > 0 || before.branches.length > 0 ? before : null;
+  render();
+}
+
+function undoReset(): void {
+  const before = beforeReset;
+  beforeReset = null;
+  if (before !== null) void apply(before).then(() => el<HTMLButtonElement>("step").focus());
+}
+
+/** Undo stays offered only while nothing new happened: no token, the same prompt and source. */
+function showUndoReset(): void {
+  if (beforeReset !== null && (state.path.length > 0 || state.prompt !== beforeReset.prompt || state.source !== beforeReset.source)) beforeReset = null;
+  const button = el<HTMLButtonElement>("reset-undo");
+  button.hidden = beforeReset === null;
+  button.textContent = t("reset.undo");
+  button.title = t("reset.undoName");
 }
 
 function selectPreset(preset: ManualPreset): void {
@@ -453,9 +500,10 @@ function resolveToken(token: number | string): number | undefined {
 }
 
 /**
- * Append `tokens` to the path on screen: a token the core chose is re-chosen by the core (same seed
- * and draw, so the same token and trace); a forced one, or one the core would not choose under
- * these settings, is forced. Stops at the first token that cannot be appended and says why.
+ * Append `tokens` to the path on screen, each with one step of the core under the page's settings
+ * (same seed and draw, so the same trace as when it was made): a token the core chooses there is
+ * recorded as chosen; a forced one, or one the core would not choose, as forced. Stops at the first
+ * token that cannot be appended and says why. Nothing is drawn and no preview is computed meanwhile.
  */
 function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): boolean {
   for (const [i, token] of tokens.entries()) {
@@ -469,10 +517,9 @@ function replay(tokens: readonly ScenarioToken[], problems: Problem[], where: ()
       problems.push(() => t("url.pastStop", { at: at() }));
       return false;
     }
-    const before = state.path.length;
-    if (!token.forced && preview?.ok === true && preview.result.token === id) stepOnce();
-    else force(id);
-    if (state.path.length !== before + 1) {
+    const next = stepWith(id);
+    if (typeof next === "string" || !appendStep(id, next, token.forced || next.result.token !== id)) {
+      if (typeof next === "string") fail(next);
       problems.push(() => t("url.badToken", { at: at(), token: String(token.token) }));
       return false;
     }
@@ -495,11 +542,110 @@ async function apply(wanted: ScenarioRequest): Promise<string[]> {
   return problems.map((say) => say());
 }
 
+/** Links with more tokens than this replay the path on screen first and the others in the background. */
+const EAGER_TOKENS = 256;
+
+/** Every path of a scenario as its whole token list (ids of the source), or null if one does not fit. */
+function pathTokens(wanted: ScenarioRequest): ScenarioToken[][] | null {
+  const paths: ScenarioToken[][] = [wanted.path ?? []];
+  for (const branch of wanted.branches ?? []) {
+    const parent = paths[branch.parent];
+    const first = branch.tokens[0];
+    if (parent === undefined || first === undefined || branch.forkAt >= parent.length) return null;
+    paths.push([...parent.slice(0, branch.forkAt), { ...first, forced: true }, ...branch.tokens.slice(1)]);
+  }
+  const resolved: ScenarioToken[][] = [];
+  for (const path of paths) {
+    const ids: ScenarioToken[] = [];
+    for (const token of path) {
+      const id = resolveToken(token.token);
+      if (id === undefined) return null;
+      ids.push({ token: id, forced: token.forced });
+    }
+    resolved.push(ids);
+  }
+  return resolved;
+}
+
+/**
+ * A long model link whose paths fit its settings (no end-of-sequence inside a path, none longer than
+ * max new tokens): replay only the path on screen now, and the other paths on a Generator of their
+ * own after the page is ready. False, with nothing changed, for any other link (replayed whole).
+ * Only a hand-made link can still stop inside a path that waits (a stop sequence): it is cut there
+ * and said so in the notice, as a link replayed whole would.
+ */
+function replayShownPath(wanted: ScenarioRequest, problems: Problem[]): boolean {
+  if (!(source instanceof ModelSource) || model === null) return false;
+  const paths = pathTokens(wanted);
+  const shown = wanted.current ?? (wanted.branches?.length ?? 0);
+  const count = (wanted.path?.length ?? 0) + (wanted.branches ?? []).reduce((sum, b) => sum + b.tokens.length, 0);
+  const tokens = paths?.[shown];
+  if (paths === null || tokens === undefined || count <= EAGER_TOKENS) return false;
+  const eos = (token: ScenarioToken): boolean => source.isEos(token.token as number);
+  if (paths.some((path) => path.length > state.params.max_new_tokens || path.slice(0, -1).some(eos))) return false;
+  const here: Problem[] = [];
+  if (!replay(tokens, here, () => t("url.path", { n: shown + 1 }))) {
+    // something this check did not foresee: start again and replay the link whole
+    clearPaths();
+    rewindTo(0);
+    return false;
+  }
+  problems.push(...here);
+  const entries = state.path;
+  state.branches = paths.map((path, i) => {
+    const branch = i === 0 ? null : (wanted.branches ?? [])[i - 1];
+    return { ids: path.map((token) => token.token as number), entries: i === shown ? [...entries] : [], parent: branch?.parent ?? null, forkAt: branch?.forkAt ?? 0 };
+  });
+  state.currentBranch = shown;
+  branchStops.clear();
+  branchStops.set(shown, state.stopReason);
+  const rest = new Map(paths.map((path, i): [number, ScenarioToken[]] => [i, path]).filter(([i]) => i !== shown));
+  backfill = startBackfill(rest, state.prompt, { ...state.params, stop: [...state.params.stop] });
+  return true;
+}
+
+/** The opening link's paths still being rebuilt in the background (null when there are none). */
+let backfill: Backfill | null = null;
+let backfillGen: Generator | null = null;
+
+/** Rebuild `waiting` paths in the background; each one joins the page when it is in. */
+function startBackfill(waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params): Backfill | null {
+  const spawn = model;
+  if (spawn === null) return null;
+  const makeFiller = (): PathFiller => {
+    backfillGen ??= spawn.spawnGenerator();
+    if (backfillGen === null) throw new Error("the model cannot be loaded twice");
+    return new PathFiller(backfillGen, prompt, params);
+  };
+  const run = new Backfill(makeFiller, waiting, {
+    onFilled(index, filled, given) {
+      const branch = state.branches[index];
+      if (branch === undefined) return;
+      branch.entries = filled.entries;
+      branch.ids = filled.entries.map((e) => e.id);
+      branchStops.set(index, filled.last === null ? null : stopOf(filled.last));
+      if (filled.error !== null) {
+        // a link the page did not write (a stop, or a token refused, inside a path): said as `replay` says it
+        const token = String(given[filled.entries.length]?.token ?? "");
+        const at = (): string => `${t("url.path", { n: index + 1 })} ${t("url.token", { n: filled.entries.length + 1 })}`;
+        linkProblems.push(filled.last?.stop != null ? () => t("url.pastStop", { at: at() }) : () => t("url.badToken", { at: at(), token }));
+        el("url-notice").hidden = false;
+        showNotice();
+      }
+      if (waiting.size === 0) backfill = null;
+      render();
+    },
+    onError: fail,
+  });
+  run.start();
+  return run;
+}
+
 /**
  * Put the page in a scenario's exact state: input, every parameter, then the tokens of every path
  * replayed through the core. Fields left out take their defaults (a lesson is reproducible).
  */
-async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Promise<void> {
+async function applyScenario(wanted: ScenarioRequest, problems: Problem[], defer = false): Promise<void> {
   pause();
   const preset = findPreset(wanted.presetId ?? "") ?? (wanted.presetId === undefined ? findPreset(state.presetId) : undefined) ?? firstPreset;
   state.presetId = preset.id;
@@ -529,33 +675,35 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[]): Prom
       return;
     }
     refresh();
-    if (!replay(wanted.path ?? [], problems, () => t("url.path", { n: 1 }))) return;
-    for (const [i, branch] of (wanted.branches ?? []).entries()) {
-      const parent = state.branches[branch.parent];
-      const first = branch.tokens[0];
-      const where = (): string => t("url.path", { n: i + 2 });
-      if (parent === undefined || first === undefined || branch.forkAt >= parent.entries.length) {
-        problems.push(() => t("url.badBranch", { at: where() }));
-        break;
+    if (!(defer && replayShownPath(wanted, problems))) {
+      if (!replay(wanted.path ?? [], problems, () => t("url.path", { n: 1 }))) return;
+      for (const [i, branch] of (wanted.branches ?? []).entries()) {
+        const parent = state.branches[branch.parent];
+        const first = branch.tokens[0];
+        const where = (): string => t("url.path", { n: i + 2 });
+        const fits = parent !== undefined && first !== undefined && branch.forkAt < parent.entries.length && resolveToken(first.token) !== undefined;
+        if (!fits || !fork(branch.parent, branch.forkAt)) {
+          problems.push(() => t("url.badBranch", { at: where() }));
+          break;
+        }
+        // a path starts with the token forced where it left its parent (as `force` made it)
+        const replayed = replay([{ ...first, forced: true }, ...branch.tokens.slice(1)], problems, where);
+        if (state.path.length === branch.forkAt) {
+          // not even its first token: no empty path is kept (the page's link could not say it)
+          state.branches.pop();
+          branchStops.delete(state.branches.length);
+          switchBranch(branch.parent);
+        }
+        if (!replayed) break;
       }
-      switchBranch(branch.parent);
-      state.viewing = branch.forkAt;
-      const id = resolveToken(first.token);
-      const count = state.branches.length;
-      if (id !== undefined) force(id);
-      if (id === undefined || state.branches.length !== count + 1) {
-        problems.push(() => t("url.badBranch", { at: where() }));
-        break;
-      }
-      if (!replay(branch.tokens.slice(1), problems, where)) break;
+      const current = wanted.current ?? state.branches.length - 1;
+      if (wanted.branches !== undefined && current < state.branches.length && current !== state.currentBranch) switchBranch(current);
     }
-    const current = wanted.current ?? state.branches.length - 1;
-    if (wanted.branches !== undefined && current < state.branches.length && current !== state.currentBranch) switchBranch(current);
     if (wanted.stopped === true) userStop();
     if (wanted.viewing !== undefined && wanted.viewing !== null && wanted.viewing < state.path.length) state.viewing = wanted.viewing;
   } finally {
     replaying = false;
-    render();
+    refresh();
   }
 }
 
@@ -573,13 +721,15 @@ function snapshot(): Scenario {
     idOf = (id) => rebuilt.idOf(current.tokenText(id)) ?? id;
   }
   const tokensOf = (entries: readonly PathEntry[]): ScenarioToken[] => entries.map((e) => ({ token: idOf(e.id), forced: e.forced }));
+  // a path of the opening link still being rebuilt is written as the link gave it
+  const pathOf = (index: number): ScenarioToken[] => backfill?.waiting.get(index) ?? tokensOf(state.branches[index]?.entries ?? []);
   return {
     source: state.source,
     presetId: state.presetId,
     prompt: state.prompt,
     params: { ...state.params, stop: [...state.params.stop] },
-    path: tokensOf(state.branches[0]?.entries ?? []),
-    branches: state.branches.slice(1).map((b) => ({ parent: b.parent ?? 0, forkAt: b.forkAt, tokens: tokensOf(b.entries.slice(b.forkAt)) })),
+    path: pathOf(0),
+    branches: state.branches.slice(1).map((b, i) => ({ parent: b.parent ?? 0, forkAt: b.forkAt, tokens: pathOf(i + 1).slice(b.forkAt) })),
     current: state.currentBranch,
     stopped: state.stopReason?.kind === "user",
     viewing: state.viewing,
@@ -601,7 +751,7 @@ function glimpse(prompt: string, params: Params): Glimpse | string {
     const byRaw = [...out.result.candidates].sort((a, b) => b.p_raw - a.p_raw);
     return {
       kept: out.result.candidates.filter((c) => c.kept).map((c) => ({ text: text(c.id), p: c.p })),
-      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw })),
+      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw, pTempered: c.p_tempered, kept: c.kept })),
       keptCount: out.result.kept_count,
       vocabSize: out.result.vocab_size,
     };
@@ -617,7 +767,7 @@ const actions: Actions = {
   snapshot,
   step: stepOnce,
   back,
-  reset,
+  reset: userReset,
   togglePlay: () => (state.playing ? pause() : play()),
   state: () => state,
   preview: () => preview,
@@ -625,6 +775,7 @@ const actions: Actions = {
   onRender: (listener) => renderListeners.push(listener),
   glimpse,
   tokenText: (id) => visible(source.tokenText(id)),
+  setParams: changeParams,
 };
 
 const lessons = createLessons(actions, {
@@ -696,7 +847,7 @@ function render(): void {
   controls.render(state.params);
   const prompt = el<HTMLTextAreaElement>("prompt");
   if (document.activeElement !== prompt) prompt.value = state.prompt;
-  el<HTMLSelectElement>("preset").value = state.presetId;
+  showPreset();
   el<HTMLSelectElement>("source").value = state.source;
   document.body.dataset["source"] = state.source;
   tokens.render(state, chipDisplay);
@@ -722,6 +873,7 @@ function render(): void {
   playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
   playButton.disabled = (finished() || blocked) && !state.playing;
   el<HTMLButtonElement>("stop").disabled = finished();
+  showUndoReset();
   el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
   el("generated").dataset["finished"] = String(finished());
   compare.render(compareRun, source instanceof ModelSource && source.promptError === null && !state.playing, !(source instanceof ModelSource), stopText);
@@ -766,13 +918,30 @@ function fillPresets(): void {
       return optgroup;
     }),
   );
+  // shown (not offered) when a lesson or the user changed the prompt away from every preset
+  const custom = new Option(t("preset.custom"), "custom");
+  custom.id = "preset-custom";
+  custom.disabled = true;
+  custom.hidden = true;
+  select.prepend(custom);
   select.value = state.presetId;
 }
+
+/** The Preset menu names the preset only while the prompt is still its prompt; otherwise "custom". */
+function showPreset(): void {
+  const select = el<HTMLSelectElement>("preset");
+  const custom = el<HTMLOptionElement>("preset-custom");
+  custom.textContent = t("preset.custom");
+  select.value = findPreset(state.presetId)?.prompt === state.prompt ? state.presetId : custom.value;
+}
+
+const settingsDrawer = createSettingsDrawer();
 
 function switchLang(next: Lang): void {
   state.lang = next;
   setLang(next);
   translateDocument();
+  settingsDrawer.render();
   showNotice();
   render();
 }
@@ -783,7 +952,8 @@ function wire(): void {
   el<HTMLButtonElement>("step").addEventListener("click", () => void stepOnce());
   el<HTMLButtonElement>("play").addEventListener("click", () => (state.playing ? pause() : play()));
   el<HTMLButtonElement>("stop").addEventListener("click", userStop);
-  el<HTMLButtonElement>("reset").addEventListener("click", reset);
+  el<HTMLButtonElement>("reset").addEventListener("click", userReset);
+  el<HTMLButtonElement>("reset-undo").addEventListener("click", undoReset);
   el<HTMLButtonElement>("share-open").addEventListener("click", () => share.open());
   el<HTMLButtonElement>("url-notice-close").addEventListener("click", () => {
     el("url-notice").hidden = true;
@@ -813,33 +983,6 @@ function wire(): void {
     state.prompt = prompt.value;
     reset();
   });
-}
-
-/** One ignored field of the link, in words: field, value received, the rule it broke. */
-function problemText(problem: UrlProblem): string {
-  const rule = problem.rule;
-  let because: string;
-  switch (rule.kind) {
-    case "range":
-      because = t(rule.integer ? "url.rule.integer" : "url.rule.number", { min: rule.min, max: rule.max });
-      break;
-    case "oneOf":
-      because = t("url.rule.oneOf", { options: rule.options.join(", ") });
-      break;
-    case "tooLong":
-      because = t("url.rule.tooLong", { max: rule.max });
-      break;
-    case "tokens":
-      because = t("url.rule.tokens");
-      break;
-    case "table":
-      because = t("url.rule.table");
-      break;
-    case "unknown":
-      because = t("url.rule.unknown");
-      break;
-  }
-  return t("url.ignored", { field: problem.field, value: problem.value, rule: because });
 }
 
 /** What the opening link asked for and the page could not do (kept to re-word on a language switch). */
@@ -941,6 +1084,7 @@ async function boot(): Promise<void> {
       tables: initialUrl.tables,
     },
     linkProblems,
+    true,
   );
   el("url-notice").hidden = linkProblems.length === 0;
   showNotice();

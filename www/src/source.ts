@@ -257,13 +257,20 @@ export class ModelSource implements Source {
     this.gen.setStopSequences([...stopSequences]);
   }
 
-  /** Replace every generated token by `ids` (forced in order, limits off while replaying). */
+  /**
+   * Replace every generated token by `ids` (forced in order, limits off while replaying). The tokens
+   * it already shares with `ids` are kept (rewinding is exact), so the model runs only over the rest.
+   */
   replay(ids: readonly number[], maxNewTokens: number, stopSequences: readonly string[]): void {
-    this.gen.rewind(this.length);
+    const generated = this.gen.tokens().subarray(this.gen.promptLength);
+    let shared = 0;
+    while (shared < ids.length && shared < generated.length && ids[shared] === generated[shared]) shared++;
+    // rewinding (even by 0) also clears a stop
+    this.gen.rewind(generated.length - shared);
     this.gen.setMaxNewTokens(0xffffffff);
     this.gen.setStopSequences([]);
     try {
-      for (const id of ids) this.gen.force(id);
+      for (const id of ids.slice(shared)) this.gen.force(id);
     } finally {
       this.setLimits(maxNewTokens, stopSequences);
     }

@@ -15,7 +15,12 @@ export const MAX_BRANCHES = 64;
 /** Limits of one edited table in a link: rows, token length, |logit|. */
 export const MAX_TABLE_ROWS = 64;
 export const MAX_TOKEN_CHARS = 32;
+export const MAX_TABLES = 32;
 export const MAX_LOGIT = 1000;
+/** Longest query a link may have: far above anything the page writes (tables, 4096 tokens, prompt). */
+export const MAX_LINK_CHARS = 1 << 20;
+/** Problems named one by one in the notice; the rest are counted in one line. */
+export const MAX_LISTED_PROBLEMS = 20;
 const ENGINES: readonly Engine[] = ["hf", "llama.cpp", "vllm"];
 
 /** Why one field of the link was ignored. `rule` is a message key's variables, filled by the view. */
@@ -30,7 +35,11 @@ export type UrlRule =
   | { kind: "tooLong"; max: number }
   | { kind: "tokens" }
   | { kind: "table" }
-  | { kind: "unknown" };
+  | { kind: "unknown" }
+  /** Not one field: the whole link was over MAX_LINK_CHARS and nothing of it was used. */
+  | { kind: "linkTooLong"; max: number }
+  /** Not one field: `count` more problems beyond MAX_LISTED_PROBLEMS. */
+  | { kind: "more"; count: number };
 
 /** What a link asked for: every field present and valid, or undefined. */
 export interface UrlRequest {
@@ -63,11 +72,26 @@ export function readUrl(
   hash: string,
   known: { preset(id: string): boolean; lesson(id: string): boolean },
 ): { request: UrlRequest; problems: UrlProblem[] } {
-  const query = new URLSearchParams(search);
-  const problems: UrlProblem[] = [];
   const request: UrlRequest = { params: {}, projector: false, embed: false };
+  if (search.length > MAX_LINK_CHARS) {
+    return { request, problems: [{ field: "", value: "", rule: { kind: "linkTooLong", max: MAX_LINK_CHARS } }] };
+  }
+  // one pass over the query (URLSearchParams.get scans every entry: per key, that is quadratic)
+  const fields = new Map<string, string[]>();
+  for (const [key, value] of new URLSearchParams(search)) {
+    const values = fields.get(key);
+    if (values === undefined) fields.set(key, [value]);
+    else values.push(value);
+  }
+  const query = {
+    get: (field: string): string | null => fields.get(field)?.[0] ?? null,
+    getAll: (field: string): string[] => fields.get(field) ?? [],
+  };
+  const problems: UrlProblem[] = [];
+  let unlisted = 0;
   const bad = (field: string, value: string, rule: UrlRule): void => {
-    problems.push({ field, value: value.length > 40 ? `${value.slice(0, 40)}…` : value, rule });
+    if (problems.length >= MAX_LISTED_PROBLEMS) unlisted++;
+    else problems.push({ field: clip(field), value: clip(value), rule });
   };
   const oneOf = <T extends string>(field: string, options: readonly T[]): T | undefined => {
     const value = query.get(field);
@@ -77,8 +101,6 @@ export function readUrl(
     return undefined;
   };
   const flag = (field: string): boolean => oneOf(field, ["0", "1"]) === "1";
-
-  for (const key of new Set(query.keys())) if (!KNOWN.has(key)) bad(key, query.get(key) ?? "", { kind: "unknown" });
 
   request.lang = oneOf("lang", ["zh", "en"]);
   request.source = oneOf("source", ["model", "manual"]);
@@ -148,8 +170,9 @@ export function readUrl(
   }
   const tables: ScenarioTable[] = [];
   for (const text of query.getAll("table")) {
-    const table = parseTable(text);
-    if (table === null || tables.length >= 32) bad("table", text, { kind: "table" });
+    const table = tables.length >= MAX_TABLES ? null : parseTable(text);
+    // one edit per table: a second one for the same table is as malformed as an empty one
+    if (table === null || tables.some((other) => other.index === table.index)) bad("table", text, { kind: "table" });
     else tables.push(table);
   }
   if (tables.length > 0) request.tables = tables;
@@ -160,7 +183,22 @@ export function readUrl(
   }
   request.projector = flag("projector");
   request.embed = flag("embed") || hash.replace(/^#/, "").split("&").includes("embed");
+  // unknown keys last, so a flood of them cannot push the known fields' problems out of the list
+  for (const [key, values] of fields) if (!KNOWN.has(key)) bad(key, values[0] ?? "", { kind: "unknown" });
+  if (unlisted > 0) problems.push({ field: "", value: "", rule: { kind: "more", count: unlisted } });
   return { request, problems };
+}
+
+/** At most 40 characters (whole code points) of a field or value, for the notice. */
+function clip(text: string): string {
+  if (text.length <= 40) return text;
+  let out = "";
+  let count = 0;
+  for (const char of text) {
+    if (count++ === 40) return `${out}…`;
+    out += char;
+  }
+  return out;
 }
 
 /** `12.34f.56` → tokens (`f` = forced); null if malformed or over `budget` tokens. */
@@ -177,7 +215,10 @@ function parseTokens(text: string, budget: number): ScenarioToken[] | null {
   return tokens;
 }
 
-/** `3:[["超集",3],["一个",2.2]]` → table 3's rows; null unless every row is a short token and a finite logit. */
+/**
+ * `3:[["超集",3],["一个",2.2]]` → table 3's rows; null unless there are 1 to MAX_TABLE_ROWS rows, each a
+ * short token and a finite logit, no token twice (the page's table editor never writes those).
+ */
 function parseTable(text: string): ScenarioTable | null {
   const match = /^(\d{1,3}):(.*)$/s.exec(text);
   if (match === null) return null;
@@ -187,13 +228,14 @@ function parseTable(text: string): ScenarioTable | null {
   } catch {
     return null;
   }
-  if (!Array.isArray(rows) || rows.length > MAX_TABLE_ROWS) return null;
+  if (!Array.isArray(rows) || rows.length === 0 || rows.length > MAX_TABLE_ROWS) return null;
   const out: ScenarioTable["rows"] = [];
   for (const row of rows as unknown[]) {
     if (!Array.isArray(row) || row.length !== 2) return null;
     const [token, logit] = row as unknown[];
     if (typeof token !== "string" || token.length === 0 || token.length > MAX_TOKEN_CHARS) return null;
     if (typeof logit !== "number" || !Number.isFinite(logit) || Math.abs(logit) > MAX_LOGIT) return null;
+    if (out.some((other) => other.token === token)) return null;
     out.push({ token, logit });
   }
   return { index: Number(match[1]), rows: out };

@@ -45,7 +45,8 @@ export function createCdfChart(
       const r = view.result;
       // bands from the trace's cumulative probabilities (kept tokens come first, in order)
       const kept = r.candidates.filter((c) => c.kept);
-      const data: Band[] = kept.map((c, i) => ({ c, from: i === 0 ? 0 : (kept[i - 1]?.cum ?? 0), to: c.cum }));
+      // (a listed token beyond the head, such as the chosen one, starts where its own mass begins)
+      const data: Band[] = kept.map((c) => ({ c, from: Math.max(0, c.cum - c.p), to: c.cum }));
       const key = (d: Band): string => String(d.c.id);
       bands
         .selectAll<SVGRectElement, Band>("rect")

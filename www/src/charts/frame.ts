@@ -136,7 +136,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 
     values
       .selectAll<SVGTextElement, BarItem>("text")
-      .data(readableValues(items, x.step()), key)
+      .data(readableValues(items, x.step() / textScale(svgNode)), key)
       .join("text")
       .attr("class", (d) => `value ${d.state}`)
       .attr("text-anchor", "middle")
@@ -160,7 +160,8 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       });
 
     // axes: token labels under the bars (rotated when crowded), values on the left
-    const widest = d3.max(items, (d) => labelWidth(view.label(d.id))) ?? 0;
+    const k = textScale(svgNode);
+    const widest = (d3.max(items, (d) => labelWidth(view.label(d.id))) ?? 0) * k;
     const crowded = items.length > 1 && widest > x.step() - 3;
     labels
       .selectAll<SVGTextElement, BarItem>("text")
@@ -230,6 +231,12 @@ function readableValues(items: BarItem[], step: number): BarItem[] {
   return candidates
     .filter(({ d, i }) => d === chosen?.d || (i % every === 0 && (chosen === undefined || Math.abs(i - chosen.i) >= every)))
     .map(({ d }) => d);
+}
+
+/** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */
+function textScale(svg: SVGSVGElement): number {
+  const k = Number(svg.style.getPropertyValue("--pj-k"));
+  return Number.isFinite(k) && k > 1 ? k : 1;
 }
 
 /** Rough rendered width of a label in viewBox units (CJK characters are about twice as wide). */

@@ -1,8 +1,10 @@
 // English interface text. Keys are shared with zh.ts (the type makes a missing key a compile error).
 // Larger features keep their text in their own pair of files (e.g. lessons.en.ts / lessons.zh.ts).
 import { lessonsEn } from "./lessons.en";
+import { classroomEn } from "./classroom.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
+import { linkEn } from "./link.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -146,8 +148,10 @@ export const en = {
   "compare.chipTitle": "{token}: p = {p} when chosen (the model alone, at T = 1: {raw})",
   "footer.note": "All decoding maths runs in the WebAssembly core; this page only draws its trace. No network requests.",
   ...shareEn,
+  ...linkEn,
   ...lessonsEn,
   ...projectorEn,
+  ...classroomEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -121,7 +121,7 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.quiz.number": "{n}/{total}",
   "lesson.quiz.yours": "你的答案",
   "lesson.quiz.reveal": "看参考答案",
-  "lesson.quiz.need": "先写下你的答案，或者在页面上试一试。",
+  "lesson.quiz.need": "先想一想：写下你的答案，或者在页面上试一试。",
   "lesson.quiz.answerLabel": "参考答案：",
   "lesson.quiz.prev": "上一题",
   "lesson.quiz.next": "下一题",

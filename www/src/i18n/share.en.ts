@@ -8,7 +8,7 @@ export const shareEn = {
   "url.rule.oneOf": "must be one of {options}",
   "url.rule.tooLong": "longer than {max} characters",
   "url.rule.tokens": "must be token ids like 12.34f.56 (f = forced)",
-  "url.rule.table": "must be a table number and rows like 3:[[\"超集\",3]] (at most 64 rows, tokens up to 32 characters, logits within ±1000)",
+  "url.rule.table": "must be a table number and rows like 3:[[\"超集\",3]] (1 to 64 rows, each token once and up to 32 characters, logits within ±1000; each table once)",
   "url.badTable": "table {n} is not in this preset; left as the preset has it",
   "url.rule.unknown": "not known to this page",
   "url.token": "token {n}",

@@ -10,7 +10,7 @@ export const shareZh: Record<keyof typeof shareEn, string> = {
   "url.rule.oneOf": "应为以下之一：{options}",
   "url.rule.tooLong": "超过 {max} 个字符",
   "url.rule.tokens": "应为 Token 编号，如 12.34f.56（f 表示强制选择）",
-  "url.rule.table": "应为表格编号加若干行，如 3:[[\"超集\",3]]（最多 64 行，Token 最长 32 个字符，logit 在 ±1000 以内）",
+  "url.rule.table": "应为表格编号加若干行，如 3:[[\"超集\",3]]（1 到 64 行，每个 Token 只出现一次且最长 32 个字符，logit 在 ±1000 以内；每张表只出现一次）",
   "url.badTable": "这个预设没有第 {n} 张表，保持预设原样",
   "url.rule.unknown": "本页面不认识这个值",
   "url.token": "第 {n} 个 Token",

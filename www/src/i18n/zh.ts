@@ -1,8 +1,10 @@
 // 中文界面文本。键与 en.ts 相同（类型保证不缺键）。
 import type { MessageKey } from "./en";
 import { lessonsZh } from "./lessons.zh";
+import { classroomZh } from "./classroom.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
+import { linkZh } from "./link.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -147,6 +149,8 @@ export const zh: Record<MessageKey, string> = {
   "compare.chipTitle": "{token}：被选中时 p = {p}（模型本身在 T = 1 时：{raw}）",
   "footer.note": "所有解码计算都在 WebAssembly 核心里完成，本页只负责画出它的 trace。页面不发出任何网络请求。",
   ...shareZh,
+  ...linkZh,
   ...lessonsZh,
   ...projectorZh,
+  ...classroomZh,
 };

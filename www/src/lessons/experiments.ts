@@ -4,7 +4,7 @@ import type { Actions, Glimpse } from "../actions";
 import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import type { Params } from "../state";
-import { bars, button, generatedText, glimpseCache, h, keyed, para, pointer } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, ownSliders, para, pointer } from "./kit";
 import type { Bar, Lesson } from "./kit";
 
 export const REACT_PROMPT = "React 是一个用于构建";
@@ -57,7 +57,8 @@ export function greedyByHand(): Lesson {
       const wrap = h("p", { class: "lesson-text lesson-wrap" });
       body.append(
         para("lesson.exp1.intro"),
-        h("div", { class: "lesson-cols" }, h("div", {}, context, question, choices, feedback, h("div", { class: "lesson-row" }, stepButton, pointer(env, "lesson.show.softmax", '#stages figure[data-stage="softmax"]')), wrap), table),
+        h("div", { class: "lesson-cols" }, h("div", {}, context, question, choices, feedback, h("div", { class: "lesson-row" }, stepButton, pointer(env, "lesson.show.softmax", '#stages figure[data-stage="softmax"]'))), table),
+        wrap,
       );
       return () => {
         const state = actions.state();
@@ -66,10 +67,10 @@ export function greedyByHand(): Lesson {
         const top = topCandidates(actions, 5);
         const pick = actions.preview();
         const greedyId = pick?.ok === true ? pick.result.token : undefined;
-        context.replaceChildren(t("lesson.context"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))));
+        context.replaceChildren(t("lesson.context"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
         question.textContent = done ? t("lesson.exp1.finished") : t("lesson.exp1.question", { n: n + 1 });
         keyed(table, `${n}|${done}`, () =>
-          done ? [] : [h("p", { class: "lesson-caption" }, t("lesson.candidates")), bars(top.map((c) => ({ label: c.text, p: c.p })), t("lesson.candidates"))],
+          done ? [] : [h("p", { class: "lesson-caption" }, t("lesson.candidates")), bars(top.map((c) => ({ label: glossed(c.text), p: c.p })), t("lesson.candidates"))],
         );
         const guess = guesses.get(n);
         // the choices in a fixed order that is not the ranking (the learner reads the table)
@@ -78,11 +79,11 @@ export function greedyByHand(): Lesson {
           done
             ? []
             : shuffled.map((c) => {
-                const b = button(c.text, () => {
+                const b = button(glossed(c.text), () => {
                   guesses.set(n, c.id);
                   env.update();
                 });
-                b.setAttribute("aria-label", t("lesson.exp1.predict", { token: c.text }));
+                b.setAttribute("aria-label", t("lesson.exp1.predict", { token: glossed(c.text) }));
                 b.dataset["id"] = String(c.id);
                 return b;
               }),
@@ -155,7 +156,7 @@ export function samplingByHand(): Lesson {
         const last = draws.find((d) => d.seed === state.params.seed);
         now.textContent = last === undefined ? t("lesson.exp2.none") : t("lesson.exp2.now", { seed: last.seed, u: num(last.u, 3), token: last.text });
         keyed(tally, draws.map((d) => `${d.seed}:${d.text}`).join(","), () =>
-          draws.map((d) => h("li", { class: d.text === "界面" ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", d.text)),
+          draws.map((d) => h("li", { class: d.text === "界面" ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", glossed(d.text))),
         );
         const byToken = new Map<string, number>();
         for (const d of draws) byToken.set(d.text, (byToken.get(d.text) ?? 0) + 1);
@@ -167,16 +168,15 @@ export function samplingByHand(): Lesson {
   };
 }
 
-/** Two small bar lists of the same setting, side by side: what top-p keeps for each prompt. */
+/** What top-p keeps for one prompt under the current settings: its count and its top candidates. */
 function glimpseColumn(title: string, prompt: string, g: Glimpse | string, params: Params): HTMLElement {
   if (typeof g === "string") return h("div", { class: "lesson-side" }, h("h4", {}, title), h("p", { class: "lesson-text" }, g));
-  const kept = new Set(g.kept.map((c) => c.text));
-  const items: Bar[] = g.top.slice(0, 6).map((c) => ({ label: c.text, p: c.p, kind: kept.has(c.text) ? "kept" : "removed" }));
+  // the distribution top-p cuts from (after temperature), so every number follows the sliders
+  const items: Bar[] = g.top.slice(0, 5).map((c) => ({ label: glossed(c.text), p: c.pTempered, kind: c.kept ? "kept" : "removed" }));
   return h(
     "div",
     { class: "lesson-side" },
-    h("h4", {}, title),
-    h("p", { class: "lesson-prompt" }, h("q", {}, prompt)),
+    h("h4", {}, title, " ", h("q", {}, prompt), gloss(prompt)),
     h("p", { class: "lesson-count" }, h("strong", { class: "count", attrs: { "data-count": String(g.keptCount) } }, String(g.keptCount)), " ", t("lesson.keptOf", { n: g.vocabSize, p: num(params.top_p, 2) })),
     bars(items, t("lesson.candidatesOf", { prompt })),
   );
@@ -193,10 +193,15 @@ export function topPCount(): Lesson {
       const { actions } = env;
       const glimpse = glimpseCache(actions);
       const grid = h("div", { class: "lesson-sides" });
+      const setting = h("p", { class: "lesson-caption", attrs: { role: "status" } });
+      // the sidebar is hidden in projector and embed modes: the lesson brings the two sliders it asks for
+      const own = ownSliders(actions, ["temperature", "top_p"]);
       const show = (prompt: string): void =>
         env.run(() => actions.apply({ source: "model", prompt, params: { ...actions.state().params }, path: [] }).then(() => undefined));
       body.append(
         para("lesson.exp3.intro"),
+        own.node,
+        h("div", { class: "lesson-row lesson-setting" }, setting),
         grid,
         h(
           "div",
@@ -208,6 +213,8 @@ export function topPCount(): Lesson {
       );
       return () => {
         const params = actions.state().params;
+        own.sync(params);
+        setting.textContent = t("lesson.exp3.settings", { t: num(params.temperature, 2), p: num(params.top_p, 2) });
         keyed(grid, JSON.stringify(params), () => [
           glimpseColumn(t("lesson.exp3.a"), CAPITAL_PROMPT, glimpse(CAPITAL_PROMPT, params), params),
           glimpseColumn(t("lesson.exp3.b"), PLUGIN_PROMPT, glimpse(PLUGIN_PROMPT, params), params),

@@ -2,10 +2,11 @@
 // and the helpers lessons share (a bar list, a page control lit up, the page's text so far).
 // Lessons drive the page only through `Actions`, like any other view.
 import type { Actions, Glimpse } from "../actions";
-import { percent } from "../format";
-import { t } from "../i18n/index";
+import { num, percent } from "../format";
+import { GLOSSES } from "../i18n/classroom.en";
+import { lang, t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
-import type { PathEntry } from "../state";
+import type { Params, PathEntry } from "../state";
 
 /** What the panel gives a lesson while it is open. */
 export interface LessonEnv {
@@ -133,4 +134,45 @@ export function keyed(node: HTMLElement, key: string, build: () => Child[]): voi
   node.replaceChildren(...build().filter((c): c is Node | string => c !== null && c !== undefined && c !== false));
   // focus stays in the group (e.g. after a choice button is replaced by the next step's buttons)
   if (focused) node.querySelector<HTMLElement>("button:not(:disabled), input, textarea")?.focus();
+}
+
+/** A Chinese prompt or token with its English gloss in the English interface ("北京 (Beijing)"). */
+export function glossed(text: string): string {
+  const english = lang() === "en" ? GLOSSES[text] : undefined;
+  return english === undefined ? text : `${text} (${english})`;
+}
+
+/** The gloss alone, as a small span after a quoted prompt (nothing in Chinese or without a gloss). */
+export function gloss(text: string): HTMLElement | null {
+  const english = lang() === "en" ? GLOSSES[text] : undefined;
+  // a phrase in quotes, a word as it is: 「中国的首都是」 (“The capital of China is”), 北京 (Beijing)
+  return english === undefined ? null : h("span", { class: "gloss" }, english.includes(" ") ? ` (“${english}”)` : ` (${english})`);
+}
+
+type OwnKey = "temperature" | "top_p";
+const OWN: Record<OwnKey, { label: MessageKey; min: number; max: number; step: number }> = {
+  temperature: { label: "lesson.own.temperature", min: 0, max: 2, step: 0.05 },
+  top_p: { label: "lesson.own.topP", min: 0.01, max: 1, step: 0.01 },
+};
+
+/**
+ * The sliders a lesson asks the learner to move, inside the lesson: shown only where the sidebar is
+ * hidden (projector and embed modes, styles/lessons.css). They change the page's settings through
+ * `Actions`, like the sidebar's own.
+ */
+export function ownSliders(actions: Actions, keys: readonly OwnKey[]): { node: HTMLElement; sync(params: Readonly<Params>): void } {
+  const node = h("div", { class: "lesson-own", attrs: { role: "group", "aria-label": t("lesson.own.group") } });
+  const syncs = keys.map((key) => {
+    const spec = OWN[key];
+    const id = `lesson-own-${key.replace("_", "-")}`;
+    const input = h("input", { id, attrs: { type: "range", min: String(spec.min), max: String(spec.max), step: String(spec.step) } });
+    const out = h("output", { attrs: { for: id } });
+    input.addEventListener("input", () => actions.setParams({ [key]: Number(input.value) }));
+    node.append(h("div", { class: "lesson-own-item" }, h("label", { attrs: { for: id } }, t(spec.label)), input, out));
+    return (params: Readonly<Params>): void => {
+      if (document.activeElement !== input) input.value = String(params[key]);
+      out.textContent = num(params[key], 2);
+    };
+  });
+  return { node, sync: (params) => syncs.forEach((sync) => sync(params)) };
 }

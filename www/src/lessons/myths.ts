@@ -5,7 +5,7 @@ import { t } from "../i18n/index";
 import type { Params } from "../state";
 import { DEFAULT_PARAMS } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
-import { bars, button, generatedText, glimpseCache, glimpseP, h, keyed, para, pointer, runToEnd, tokenShown } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, para, pointer, runToEnd, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
 
 export const TS_PROMPT = "TypeScript 是 JavaScript 的";
@@ -70,8 +70,8 @@ export function noPlan(): Lesson {
         keyed(choices, alternatives.map((c) => c.id).join("."), () =>
           alternatives.map((c) => {
             const text = actions.tokenText(c.id);
-            const b = button(`${text} · ${percent(c.p_raw)}`, () => fork(c.id));
-            b.setAttribute("aria-label", t("lesson.myth1.force", { token: text, p: percent(c.p_raw) }));
+            const b = button(`${glossed(text)} · ${percent(c.p_raw)}`, () => fork(c.id));
+            b.setAttribute("aria-label", t("lesson.myth1.force", { token: glossed(text), p: percent(c.p_raw) }));
             return b;
           }),
         );
@@ -124,7 +124,7 @@ export function logitsNotProbabilities(): Lesson {
           h(
             "tbody",
             {},
-            ...rows.map((c) => h("tr", {}, h("th", { attrs: { scope: "row" } }, actions.tokenText(c.id)), h("td", {}, num(c.logit, 2)), h("td", {}, percent(c.p_raw)))),
+            ...rows.map((c) => h("tr", {}, h("th", { attrs: { scope: "row" } }, glossed(actions.tokenText(c.id))), h("td", {}, num(c.logit, 2)), h("td", {}, percent(c.p_raw)))),
           ),
           h("tfoot", {}, h("tr", {}, h("th", { attrs: { scope: "row" } }, t("lesson.myth2.sum")), h("td", { class: "sum-logits" }, num(logitSum, 2)), h("td", { class: "sum-p" }, num(pSum, 3)))),
         );
@@ -165,7 +165,7 @@ export function temperatureNotSmarter(): Lesson {
               { class: "lesson-side", attrs: { "data-t": String(temperature) } },
               title,
               bars(
-                [{ label: "北京", p: right, kind: "chosen" }, ...others.map((c) => ({ label: c.text, p: c.p })), { label: t("lesson.myth3.rest"), p: Math.max(0, 1 - right - others.reduce((sum, c) => sum + c.p, 0)) }],
+                [{ label: glossed("北京"), p: right, kind: "chosen" }, ...others.map((c) => ({ label: glossed(c.text), p: c.p })), { label: t("lesson.myth3.rest"), p: Math.max(0, 1 - right - others.reduce((sum, c) => sum + c.p, 0)) }],
                 t("lesson.candidatesOf", { prompt: CAPITAL_PROMPT }),
                 "absolute",
               ),
@@ -204,7 +204,7 @@ export function greedyNotAlwaysBest(): Lesson {
       return () => {
         const state = actions.state();
         const strategy = state.params.strategy === "greedy" ? t("strategy.greedy") : t("strategy.sample");
-        text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))));
+        text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
         const loop = loopAtEnd(state.path.map((e) => e.id));
         const block = loop === null ? "" : generatedText(actions, state.path.slice(state.path.length - loop.period));
         verdict.textContent = loop === null ? t("lesson.myth4.noLoop") : t("lesson.myth4.loop", { block, n: loop.times });
@@ -261,7 +261,7 @@ export function topKIsNotTopP(): Lesson {
           };
           return [
             h("caption", {}, t("lesson.myth5.caption")),
-            h("thead", {}, h("tr", {}, h("td", {}), h("th", { attrs: { scope: "col" } }, h("q", {}, CAPITAL_PROMPT)), h("th", { attrs: { scope: "col" } }, h("q", {}, PLUGIN_PROMPT)))),
+            h("thead", {}, h("tr", {}, h("td", {}), h("th", { attrs: { scope: "col" } }, h("q", {}, CAPITAL_PROMPT), gloss(CAPITAL_PROMPT)), h("th", { attrs: { scope: "col" } }, h("q", {}, PLUGIN_PROMPT), gloss(PLUGIN_PROMPT)))),
             h(
               "tbody",
               {},
@@ -309,10 +309,10 @@ export function paramsDoNotFixFacts(): Lesson {
       );
       return () => {
         const state = actions.state();
-        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))));
+        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
         keyed(table, "once", () => [
           h("caption", {}, t("lesson.myth6.caption")),
-          h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, "p(北京)"), h("th", { attrs: { scope: "col" } }, "p(柏林)"), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
+          h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, "p(北京)", gloss("北京")), h("th", { attrs: { scope: "col" } }, "p(柏林)", gloss("柏林")), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
           h(
             "tbody",
             {},
@@ -325,6 +325,7 @@ export function paramsDoNotFixFacts(): Lesson {
                 h("th", { attrs: { scope: "row" } }, row.label),
                 h("td", {}, percent(glimpseP(g, "北京"))),
                 h("td", { class: "right-answer" }, percent(glimpseP(g, "柏林"))),
+                // glossed in the column heads (p(北京) Beijing …), so each row stays one short word
                 h("td", { class: "top" }, g.kept[0]?.text ?? ""),
               );
             }),

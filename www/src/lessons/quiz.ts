@@ -1,6 +1,7 @@
-// The chapter's six self-test questions (自测题), one at a time. Each answer stays hidden until the
-// learner has tried: written an answer, or pressed "try it", which sets the page up and lights the
-// control that shows the answer.
+// The chapter's six self-test questions (自测题), one at a time. Each answer stays hidden until asked
+// for; a hint invites the learner to write an answer or press "try it" (which sets the page up and
+// lights the control that shows the answer) first, but a teacher in front of a class can reveal it
+// straight away, without typing.
 import type { Actions } from "../actions";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
@@ -86,13 +87,11 @@ export function selfTest(): Lesson {
           sync();
           answer.focus();
         }, "small primary");
-        reveal.setAttribute("aria-describedby", needId);
         reveal.setAttribute("aria-controls", answerId);
         answer.tabIndex = -1;
         const sync = (): void => {
-          const may = tried[i] === true || (written[i] ?? "").trim() !== "";
-          reveal.disabled = !may;
-          need.hidden = may;
+          // the invitation to try first goes once the learner tried, wrote or revealed
+          need.hidden = tried[i] === true || (written[i] ?? "").trim() !== "" || shown[i] === true;
           answer.hidden = shown[i] !== true;
           reveal.setAttribute("aria-expanded", String(shown[i] === true));
         };

@@ -17,6 +17,9 @@ const RANGES: ReadonlyArray<readonly [id: string, key: NumericKey, digits: numbe
   ["presence", "presence_penalty", 1],
 ];
 
+/** The sliders of the stages greedy makes irrelevant (it takes the top token; order is unchanged by them). */
+const WARPERS = ["temperature", "top-k", "top-p", "min-p", "typical-p"];
+
 function el<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
   if (found === null) throw new Error(`missing element #${id}`);
@@ -66,6 +69,10 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
         el<HTMLOutputElement>(`${id}-out`).textContent = num(params[key], digits);
       }
       el<HTMLSelectElement>("strategy").value = params.strategy;
+      // greedy decides before the warpers (HF skips them): their sliders are dimmed, still settable
+      const greedy = params.strategy === "greedy";
+      el("greedy-note").hidden = !greedy;
+      for (const id of WARPERS) el(id).closest(".field")?.toggleAttribute("data-skipped", greedy);
       el<HTMLSelectElement>("engine").value = params.engine;
       if (document.activeElement !== seed) seed.value = String(params.seed);
       if (document.activeElement !== maxNew) maxNew.value = String(params.max_new_tokens);

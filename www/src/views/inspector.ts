@@ -105,7 +105,9 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
         : t("inspector.next", { n: input.stepNumber });
       el<HTMLButtonElement>("back-to-next").hidden = !input.returnable;
       const chosen = r.candidates.find((c) => c.id === input.chosenId) ?? r.chosen;
-      el("stat-chosen").textContent = `${input.label(chosen.id)} · ${percent(chosen.p)}${input.forced ? t("chip.forced") : ""}`;
+      // the final p (100 % under greedy, renormalised after top-p …) beside softmax's, so the two read together
+      const raw = Math.abs(chosen.p - chosen.p_raw) >= 5e-4 ? ` (${t("inspector.pRaw", { p: percent(chosen.p_raw) })})` : "";
+      el("stat-chosen").textContent = `${input.label(chosen.id)} · ${percent(chosen.p)}${raw}${input.forced ? t("chip.forced") : ""}`;
       el("stat-kept").textContent = t("inspector.keptValue", { k: r.kept_count, n: visibleCount(r) });
       el("stat-entropy").textContent = t("inspector.entropyValue", {
         h: num(r.entropy_bits, 2),

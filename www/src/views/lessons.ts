@@ -52,7 +52,7 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   /** Page changes in flight (a lesson's set-up, a draw); buttons inside a lesson wait for them. */
   let pending = 0;
   let chain: Promise<void> = Promise.resolve();
-  /** null = automatic: collapsed in embed mode, open otherwise. */
+  /** null = automatic: expanded (the learner folds it with the panel's Hide button). */
   let collapsed: boolean | null = null;
   let lit: { node: HTMLElement; timer: number } | null = null;
   /** The language the lesson list was drawn in (redrawn only when it changes, so focus stays). */
@@ -107,9 +107,8 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   }
 
   function isCollapsed(): boolean {
-    if (collapsed !== null) return collapsed;
-    const embed = document.body.dataset["embed"];
-    return embed !== undefined && embed !== "false";
+    // a lesson opened by a link or an element's `lesson` attribute opens expanded, in embed mode too
+    return collapsed ?? false;
   }
 
   function drawNav(): void {
@@ -117,7 +116,7 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
       ...LESSON_IDS.map((id, i) => {
         const b = button(t(short(id)), () => open(id));
         b.dataset["lesson"] = id;
-        b.title = i < 9 ? t("lesson.key", { title: t(title(id)), key: i + 1 }) : t(title(id));
+        b.title = t("lesson.key", { title: t(title(id)), key: (i + 1) % 10 });
         return h("li", {}, b);
       }),
     );

@@ -18,6 +18,9 @@ export interface Projector {
   toggleFullscreen(): void;
 }
 
+/** The smallest chart text on screen in projector mode, in CSS px (legible from the back row). */
+const MIN_CHART_PX = 18.5;
+
 /** After this long without mouse movement the cursor is hidden (projector mode only). */
 const CURSOR_IDLE_MS = 3000;
 
@@ -147,7 +150,9 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     uCell.dd.textContent = step === null ? "—" : u === null ? t("projector.greedy") : num(u, 3);
     uCell.dd.title = step !== null && u === null ? t("projector.greedyNote") : "";
     nums.setAttribute("aria-label", t("projector.nums"));
-    settings.textContent = settingsText(actions.state().params);
+    // each setting unbroken; a long list wraps between settings rather than being cut off
+    const parts = settingsParts(actions.state().params);
+    settings.replaceChildren(...parts.flatMap((part, i) => [...(i > 0 ? [" · "] : []), Object.assign(document.createElement("span"), { textContent: part })]));
 
     // one stage chart at a time: the one picked, else the last stage that ran
     const list = panels();
@@ -163,6 +168,7 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     next.title = `${t("projector.nextChart")} (↓)`;
     prev.disabled = next.disabled = list.length < 2;
 
+    fitChartText();
     // the newest token stays in view when the text outgrows its box
     if (on) {
       const text = document.getElementById("generated");
@@ -170,6 +176,23 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
         text.scrollTop = text.scrollHeight;
         text.dataset["overflow"] = String(text.scrollHeight > text.clientHeight + 4);
       }
+    }
+  }
+
+  /**
+   * Chart text at least MIN_CHART_PX on screen: the charts scale with their box (viewBox), so each
+   * visible chart gets `--pj-k`, the factor its 11-unit text must grow by at the scale it is drawn
+   * (projector.css sizes the text with it; charts/frame.ts spaces its labels with it).
+   */
+  function fitChartText(): void {
+    for (const svg of document.querySelectorAll<SVGSVGElement>("svg.chart")) {
+      const scale = on ? (svg.getScreenCTM()?.a ?? 0) : 0;
+      if (scale <= 0) {
+        svg.style.removeProperty("--pj-k");
+        continue;
+      }
+      const k = Math.max(1, MIN_CHART_PX / (11 * scale));
+      svg.style.setProperty("--pj-k", k.toFixed(3));
     }
   }
 
@@ -227,6 +250,12 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     cycle(event.key === "ArrowUp" ? -1 : 1);
   });
   window.addEventListener("resize", () => on && render());
+  // a chart's box also changes when a lesson opens or the text grows: its text is refitted
+  const boxes = new ResizeObserver(() => fitChartText());
+  for (const id of ["stages", "final"]) {
+    const node = document.getElementById(id);
+    if (node !== null) boxes.observe(node);
+  }
   actions.onRender(render);
 
   return {
@@ -258,8 +287,8 @@ function scored(r: StepResult): number {
   return listedInfinite ? r.candidates.filter((c) => c.removed_by !== "logits").length : r.vocab_size;
 }
 
-/** The decoding settings in one line, in the chapter's notation ("T 0.8 · top-p 0.9 · seed 42"). */
-function settingsText(p: Readonly<Params>): string {
+/** The decoding settings in the chapter's notation ("T 0.8", "top-p 0.9", "seed 42"). */
+function settingsParts(p: Readonly<Params>): string[] {
   const parts: string[] = [];
   if (p.strategy === "greedy") parts.push(t("strategy.greedy"));
   else {
@@ -269,5 +298,5 @@ function settingsText(p: Readonly<Params>): string {
     if (p.min_p > 0) parts.push(`min-p ${num(p.min_p, 2)}`);
     parts.push(t("projector.seed", { seed: p.seed }));
   }
-  return parts.join(" · ");
+  return parts;
 }

@@ -1,5 +1,6 @@
 // The Share / Embed dialog: a link, an <iframe> snippet and a <nexttoken-playground> snippet, all
 // reproducing the page's current state (the same query the address bar holds). Plain text only.
+import { elementAttributes, IFRAME_ALLOW, IFRAME_SANDBOX } from "../element-attributes";
 import { t } from "../i18n/index";
 import { el } from "./controls";
 
@@ -10,9 +11,23 @@ export interface ShareInput {
   title: string;
 }
 
-/** `<`, `>`, `&` and `"` escaped for an HTML attribute value. */
-function attr(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/**
+ * `<`, `>`, `&` and the quote escaped for an HTML attribute value; line breaks and tabs as character
+ * references too, which the HTML parser keeps exactly (a literal CR would become LF).
+ */
+function attr(value: string, quote: '"' | "'" = '"'): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(quote === '"' ? /"/g : /'/g, quote === '"' ? "&quot;" : "&#39;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** ` name="value"`, or ` name='value'` when that reads better (JSON lists, tables). */
+function attribute(name: string, value: string): string {
+  const quote = value.includes('"') && !value.includes("'") ? "'" : '"';
+  return ` ${name}=${quote}${attr(value, quote)}${quote}`;
 }
 
 /** The page's own address (no query or hash), the base every snippet points at. */
@@ -34,11 +49,11 @@ export function shareSnippets(input: ShareInput, withTokens: boolean): { link: s
   embed.searchParams.delete("projector");
   const iframe =
     `<iframe src="${attr(embed.href)}" title="${attr(`nexttoken: ${input.title}`)}" ` +
-    `width="100%" height="640" style="border:0;max-width:100%" loading="lazy" allow="fullscreen; clipboard-write"></iframe>`;
+    `width="100%" height="640" style="border:0;max-width:100%" loading="lazy" sandbox="${IFRAME_SANDBOX}" allow="${IFRAME_ALLOW}"></iframe>`;
   const script = new URL("nexttoken-element.js", pageUrl());
-  const attributes = [...query.entries()]
-    .filter(([key]) => !["embed", "projector", "branch", "at", "stopped", "step", "stop"].includes(key))
-    .map(([key, value]) => ` ${key}="${attr(value)}"`)
+  // every field of the link (lists such as `stop` as one JSON array): the element opens this page
+  const attributes = elementAttributes(query)
+    .map(([key, value]) => attribute(key, value))
     .join("");
   const element = `<script src="${attr(script.href)}"></script>\n<nexttoken-playground${attributes}></nexttoken-playground>`;
   return { link: link.href, iframe, element };

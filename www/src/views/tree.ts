@@ -27,8 +27,10 @@ export function createTree(handlers: { onSwitch(index: number): void }): {
           const button = document.createElement("button");
           button.type = "button";
           button.className = "path";
+          // a path of the opening link still being rebuilt has its tokens but no entries yet
+          const waiting = branch.entries.length < branch.ids.length;
           const shared = branch.entries.slice(0, branch.forkAt).map(entryText).join("");
-          const own = branch.entries.slice(branch.forkAt).map(entryText).join("");
+          const own = waiting ? "…" : branch.entries.slice(branch.forkAt).map(entryText).join("");
           const prefix = document.createElement("span");
           prefix.className = "shared";
           prefix.textContent = shared.length > 8 ? `…${shared.slice(-8)}` : shared;
@@ -43,7 +45,7 @@ export function createTree(handlers: { onSwitch(index: number): void }): {
           logp.className = "logp";
           // log-probability of the path: the sum of ln p at T = 1 read from each step's trace
           const total = branch.entries.reduce((sum, e) => sum + Math.log(e.chosen.p_raw), 0);
-          logp.textContent = t("tree.logp", { v: num(total, 2) });
+          logp.textContent = waiting ? "…" : t("tree.logp", { v: num(total, 2) });
           li.append(button, logp);
           if (index === state.currentBranch) {
             const badge = document.createElement("span");

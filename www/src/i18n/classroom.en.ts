@@ -1,0 +1,34 @@
+// English text for the classroom fixes of issue 11 (points 3, 4, 7): the self-test key, the lesson's
+// own sliders, glosses of the Chinese prompts, the custom preset, greedy's dimmed sliders, the embed
+// settings drawer and reset's undo (merged into en.ts; the zh twin is classroom.zh.ts).
+export const classroomEn = {
+  "help.word": "Shortcuts ",
+  "help.key": "(?)",
+  "help.quiz": "Open the self-test",
+  "lesson.own.group": "This lesson's settings",
+  "lesson.own.temperature": "Lesson temperature",
+  "lesson.own.topP": "Lesson top-p",
+  "lesson.exp3.settings": "At T = {t}, top-p = {p}",
+  "preset.custom": "custom",
+  "greedy.dimmed": "Greedy takes the top token: temperature, top-k, top-p and min-p are skipped (as Hugging Face skips its warpers).",
+  "inspector.pRaw": "softmax {p}",
+  "embed.settings": "Settings",
+  "embed.settingsName": "Show or hide the settings",
+  "reset.undo": "Undo reset",
+  "reset.undoName": "Undo the reset: bring the tokens and paths back",
+} as const;
+
+/** English glosses of the Chinese prompts and tokens the lessons use (shown in the English interface). */
+export const GLOSSES: Readonly<Record<string, string>> = {
+  "中国的首都是": "The capital of China is",
+  "德国的首都是": "The capital of Germany is",
+  "React 是一个用于构建": "React is a … for building",
+  "给一个代码编辑器插件起名：": "Name a code-editor plugin:",
+  "TypeScript 是 JavaScript 的": "TypeScript is JavaScript's",
+  "状态": "state",
+  "北京": "Beijing",
+  "柏林": "Berlin",
+  "用户": "user",
+  "界面": "interface",
+  "超集": "superset",
+};

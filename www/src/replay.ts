@@ -1,0 +1,196 @@
+// Replaying a link's tokens. `stepRecording` is one step that also gives a token's record (a forced
+// token outside the listed candidates too). `PathFiller` rebuilds the paths of a long link that are
+// not on screen after the page is ready, a few tokens per turn of the event loop, on a Generator of
+// its own (the page's holds the path on screen), so opening a link costs the path shown, not every
+// path. Per token it does what the page's own replay does (one step, then the model runs over the
+// token), under the link's settings, so each path gets the entries it had when it was made.
+import { runStep } from "./core";
+import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
+import { stepConfig } from "./state";
+import type { Params, PathEntry } from "./state";
+import type { ScenarioToken } from "./scenario";
+
+/** One path to rebuild: every token from the first generated one, and whether it was forced. */
+export interface PathTokens {
+  ids: number[];
+  forced: boolean[];
+}
+
+/** A path rebuilt: its entries, what the generator said of its last token, and why it ends early if it does. */
+export interface FilledPath {
+  entries: PathEntry[];
+  last: GeneratedToken | null;
+  error: string | null;
+}
+
+/** Rebuilds paths one after another on `gen` (which nothing else may use), within a time budget per call. */
+export class PathFiller {
+  /** The tokens `gen` holds beyond the prompt, as entries: the path being (or last) filled. */
+  private entries: PathEntry[] = [];
+  private last: GeneratedToken | null = null;
+  private started = false;
+
+  private readonly gen: Generator;
+  private readonly prompt: string;
+  private readonly params: Params;
+
+  constructor(gen: Generator, prompt: string, params: Params) {
+    this.gen = gen;
+    this.prompt = prompt;
+    this.params = params;
+  }
+
+  /** Start `path`, keeping the tokens (and entries) it shares with what `gen` holds. */
+  begin(path: PathTokens): void {
+    if (!this.started) {
+      this.gen.setPrompt(this.prompt);
+      this.gen.setMaxNewTokens(this.params.max_new_tokens);
+      this.gen.setStopSequences([...this.params.stop]);
+      this.started = true;
+    }
+    let shared = 0;
+    while (shared < this.entries.length && shared < path.ids.length && this.entries[shared]?.id === path.ids[shared] && this.entries[shared]?.forced === (path.forced[shared] ?? false)) shared++;
+    // rewinding (even by 0) also clears a stop
+    this.gen.rewind(this.entries.length - shared);
+    this.entries = this.entries.slice(0, shared);
+    this.last = null;
+  }
+
+  /**
+   * Replays `path` on from where it was left until `deadline` (performance.now()): the filled path
+   * once every token is in or one is refused, else null (call again).
+   */
+  fill(path: PathTokens, deadline: number): FilledPath | null {
+    while (this.entries.length < path.ids.length) {
+      if (performance.now() > deadline) return null;
+      const at = this.entries.length;
+      const error = this.append(path.ids[at] ?? 0, path.forced[at] ?? false);
+      if (error !== null) return this.done(error);
+      if (this.last?.stop != null && this.entries.length < path.ids.length) return this.done(`generation stopped (${this.last.stop})`);
+    }
+    return this.done(null);
+  }
+
+  private done(error: string | null): FilledPath {
+    return { entries: [...this.entries], last: this.last, error };
+  }
+
+  private append(id: number, forced: boolean): string | null {
+    const config = stepConfig(this.params, Array.from(this.gen.tokens()), this.gen.promptLength, this.entries.length);
+    const next = stepRecording(this.gen.logits(), config, id);
+    if (typeof next === "string") return next;
+    let out: GeneratedToken;
+    try {
+      out = this.gen.force(id);
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+    this.last = out;
+    this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, piece: out.piece, pending: out.pending });
+    return null;
+  }
+}
+
+/** What the page does with a rebuilt path, and with a generator that refuses outright. */
+export interface BackfillHooks {
+  /** Path `index` is in (`filled.error` if it ends early); `given` is its tokens as the link gave them. */
+  onFilled(index: number, filled: FilledPath, given: ScenarioToken[]): void;
+  onError(message: string): void;
+}
+
+/** The waiting paths of a link, rebuilt a few milliseconds per turn of the event loop until `stop`. */
+export class Backfill {
+  /** Path index → its tokens (ids), for the paths not rebuilt yet; the link the page writes reads them. */
+  readonly waiting: Map<number, ScenarioToken[]>;
+  /** Made on first use, so that making its Generator is not part of opening the link. */
+  private filler: PathFiller | null = null;
+  private readonly makeFiller: () => PathFiller;
+  private readonly hooks: BackfillHooks;
+  private current: { index: number; path: PathTokens } | null = null;
+  private stopped = false;
+
+  constructor(makeFiller: () => PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks) {
+    this.makeFiller = makeFiller;
+    this.waiting = waiting;
+    this.hooks = hooks;
+  }
+
+  start(): void {
+    window.setTimeout(() => this.tick(), 0);
+  }
+
+  /** Forget the waiting paths (the page moved on: a new link, a reset). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Rebuild path `index` now, if it is still waiting (the user opened it). */
+  finish(index: number): void {
+    if (this.stopped) return;
+    try {
+      this.run(index, Number.POSITIVE_INFINITY);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    const deadline = performance.now() + 12;
+    try {
+      while (performance.now() < deadline) {
+        const index = this.current?.index ?? [...this.waiting.keys()][0];
+        if (index === undefined) return;
+        if (!this.run(index, deadline)) break;
+      }
+    } catch (err) {
+      return this.fail(err);
+    }
+    window.setTimeout(() => this.tick(), 0);
+  }
+
+  /** Go on with path `index` until `deadline`; true once it is in (or was not waiting). */
+  private run(index: number, deadline: number): boolean {
+    const given = this.waiting.get(index);
+    if (given === undefined) return true;
+    this.filler ??= this.makeFiller();
+    if (this.current?.index !== index) {
+      this.current = { index, path: { ids: given.map((token) => token.token as number), forced: given.map((token) => token.forced) } };
+      this.filler.begin(this.current.path);
+    }
+    const filled = this.filler.fill(this.current.path, deadline);
+    if (filled === null) return false;
+    this.current = null;
+    this.waiting.delete(index);
+    this.hooks.onFilled(index, filled, given);
+    return true;
+  }
+
+  /** The generator refused outright: the waiting paths stay as the link gave them. */
+  private fail(err: unknown): void {
+    this.stopped = true;
+    this.current = null;
+    this.hooks.onError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** A step's trace with one token's candidate record in it (the chosen one, or a forced one). */
+export interface RecordedStep {
+  result: StepResult;
+  chosen: Candidate;
+  /** Its position in the candidate order (0 = most likely after decoding). */
+  rank: number;
+}
+
+/**
+ * One step of the core on `logits` that also lists token `id` (`trace_ids`) with its rank wherever
+ * it ranks: the chosen token, or a forced one far outside the listed candidates, in one ordinary step.
+ */
+export function stepRecording(logits: Float32Array, config: StepConfig, id: number): RecordedStep | string {
+  const next = runStep(logits, { ...config, trace_ids: [id] });
+  if (!next.ok) return next.message;
+  const chosen = next.result.candidates.find((c) => c.id === id);
+  // the core lists every trace_ids entry; only an id outside the vocabulary would be missing
+  if (chosen === undefined) return `trace_ids must be token ids below ${next.result.vocab_size}, got ${id}`;
+  return { result: next.result, chosen, rank: chosen.rank };
+}
