@@ -6,9 +6,9 @@
 //! context is full) the last one. `force` and `rewind` keep that invariant,
 //! so branching is exact: the same tokens give bit-identical logits.
 //!
-//! States: *no prompt* (after construction, or after a `set_prompt` that failed) → *ready* (a
-//! prompt, perhaps generated tokens) ⇄ *stopped* (a stop condition; `rewind` or `set_prompt`
-//! leave it). Without a prompt only `set_prompt` (and the read-only views) are allowed: `next`,
+//! States: *no prompt* (after construction) → *ready* (a prompt, perhaps generated tokens) ⇄
+//! *stopped* (a stop condition; `rewind` or `set_prompt` leave it). A refused `set_prompt` keeps
+//! the state it found (should the model fail midway through a prompt, it is left with none). Without a prompt only `set_prompt` (and the read-only views) are allowed: `next`,
 //! `force`, `rewind` and `next_logits` are refused with `NoPrompt`. Every method checks its input
 //! before changing anything, so a refused call leaves the state as it was.
 //!

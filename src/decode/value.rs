@@ -115,3 +115,19 @@ impl<'de> Deserialize<'de> for Value {
         d.deserialize_any(ValueVisitor)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them_never_hundreds_of_digits() {
+        assert_eq!(format_number(1e300), "1e+300");
+        assert_eq!(format_number(-1e21), "-1e+21");
+        assert_eq!(format_number(5e-324), "5e-324");
+        assert_eq!(format_number(9_007_199_254_740_991.0), "9007199254740991");
+        assert_eq!(format_number(7999.9), "7999.9");
+        assert_eq!(format_number(0.001), "0.001");
+        assert_eq!(format_number(f64::NAN), "NaN");
+    }
+}
