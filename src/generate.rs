@@ -252,7 +252,8 @@ impl Generator {
     }
 
     /// Chooses the next token with `decode::step` and appends it. Unless the
-    /// config sets them, `history` is the tokens so far (for penalties) and,
+    /// config sets them, `history` is the tokens so far (for penalties and
+    /// min_new_tokens), `eos_token_id` is the tokenizer's end token and,
     /// with a seed, `draw` is the number of tokens generated so far, so a
     /// seeded generation is reproducible token by token.
     pub fn next(&mut self, config: &decode::Config) -> Result<StepOutput, GenerateError> {
@@ -264,6 +265,10 @@ impl Generator {
         if cfg.history.is_none() {
             cfg.history = Some(self.tokens.clone());
             cfg.history_prompt_len = Some(self.prompt_len);
+        }
+        // min_new_tokens counts from `history` (above) and holds back this model's end token.
+        if cfg.eos_token_id.is_none() {
+            cfg.eos_token_id = self.tokenizer.eos_id().map(|id| vec![id]);
         }
         if cfg.seed.is_some() && cfg.draw.is_none() {
             cfg.draw = Some((self.tokens.len() - self.prompt_len) as u64);

@@ -1,5 +1,6 @@
-//! Conformance: every reference vector (HF transformers 5.24.0, llama.cpp and vLLM sampler ports)
-//! through the Rust API, checked by the shared `check_dist.py` (kept sets exact modulo tie groups,
+//! Conformance: every reference vector (HF transformers 5.24.0, llama.cpp and vLLM sampler ports;
+//! min_new_tokens.json, written from HF's processor and run under all three engines) through the
+//! Rust API, checked by the shared `check_dist.py` (kept sets exact modulo tie groups,
 //! probabilities within 1e-5 + 1e-4·p). Error cases are checked against our own policy instead.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
@@ -74,7 +75,7 @@ fn run_file(file: &str, engine: &str) {
         outputs.push(json!({ "id": id, "output": output }));
     }
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let out = out_dir.join(format!("{engine}.native.json"));
+    let out = out_dir.join(format!("{engine}.{file}.native.json"));
     std::fs::write(
         &out,
         serde_json::to_string(&json!({ "cases": outputs })).expect("write"),
@@ -109,4 +110,11 @@ fn matches_llama_cpp() {
 #[test]
 fn matches_vllm() {
     run_file("vllm.json", "vllm");
+}
+
+#[test]
+fn min_new_tokens_matches_hf_processor_in_every_engine() {
+    for engine in ["hf", "llama.cpp", "vllm"] {
+        run_file("min_new_tokens.json", engine);
+    }
 }

@@ -31,6 +31,8 @@ const KEYS: &[&str] = &[
     "draw",
     "trace_top",
     "trace_ids",
+    "min_new_tokens",
+    "eos_token_id",
     "top_pp",
     "",
 ];
@@ -125,6 +127,8 @@ fn plausible_config() -> impl Strategy<Value = Value> {
             int(0, 300).prop_map(|v| ("trace_top".to_string(), v)),
             prop::collection::vec(int(0, 8), 0..6)
                 .prop_map(|v| ("trace_ids".to_string(), Value::Array(v))),
+            int(0, 4).prop_map(|v| ("min_new_tokens".to_string(), v)),
+            int(0, 8).prop_map(|v| ("eos_token_id".to_string(), v)),
             (
                 int(0, 8),
                 prop_oneof![num(-100.0, 100.0), Just(Value::String("-inf".into()))]

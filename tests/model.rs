@@ -574,3 +574,34 @@ fn bench_native_tokens_per_second() {
         m.param_count()
     );
 }
+
+#[test]
+fn min_new_tokens_holds_back_the_end_token_the_generator_knows() {
+    // A question is not a sentence start: this completion model ends it at once under greedy.
+    let mut g = generator();
+    let eos = g.tokenizer().eos_id().unwrap();
+    let greedy = StepConfig {
+        temperature: Some(0.0),
+        ..StepConfig::default()
+    };
+    g.set_prompt("什么是大语言模型？").unwrap();
+    assert_eq!(g.next(&greedy).unwrap().token, eos);
+    // With min_new_tokens 5 the generator supplies the end id and the count (its history) itself.
+    g.set_prompt("什么是大语言模型？").unwrap();
+    let five = StepConfig {
+        min_new_tokens: Some(5),
+        ..greedy
+    };
+    for i in 0..5 {
+        let out = g.next(&five).unwrap();
+        assert_ne!(out.token, eos, "step {i} ended the text");
+        let trace = out.trace.unwrap();
+        let stage = trace
+            .stages
+            .iter()
+            .find(|s| s.name == "min_new_tokens")
+            .unwrap();
+        assert_eq!((stage.threshold, stage.removed_count), (Some(i as f64), 1));
+    }
+    assert_eq!(g.tokens().len() - g.prompt_len(), 5);
+}

@@ -60,9 +60,17 @@ pub struct Config {
     pub draw: Option<u64>,
     /// How many candidates the trace lists (default 20).
     pub trace_top: Option<u32>,
+    /// While fewer than this many new tokens (`history` − `history_prompt_len`) exist, the
+    /// `eos_token_id` tokens are removed (HF `min_new_tokens`, vLLM `min_tokens`); 0 = off.
+    pub min_new_tokens: Option<u32>,
+    /// The end-of-sequence id(s) `min_new_tokens` holds back (HF accepts one id or a list).
+    pub eos_token_id: Option<Vec<u32>>,
     /// Ids the trace lists too, wherever they rank (at most [`MAX_TRACE_IDS`], each < vocabulary).
     pub trace_ids: Option<Vec<u32>>,
 }
+
+/// The most ids `eos_token_id` may list (models have one to a handful).
+pub const MAX_EOS_IDS: usize = 64;
 
 /// The most ids `trace_ids` may name: enough for a page's "find a token" and forced links, small
 /// enough that locating them stays one pass over the vocabulary.
@@ -102,6 +110,8 @@ pub const KEYS: &[&str] = &[
     "draw",
     "trace_top",
     "trace_ids",
+    "min_new_tokens",
+    "eos_token_id",
 ];
 
 /// The largest integer a JavaScript number holds exactly.
@@ -205,6 +215,38 @@ impl Config {
                 }
                 "penalty_last_n" => {
                     c.penalty_last_n = Some(integer(k, v, -1.0, MAX_SAFE_INTEGER)? as i64)
+                }
+                "min_new_tokens" => {
+                    c.min_new_tokens = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32)
+                }
+                "eos_token_id" => {
+                    let items = match v {
+                        Value::Array(items) => items.as_slice(),
+                        one @ Value::Number(_) => std::slice::from_ref(one),
+                        other => {
+                            return Err(StepError::WrongType {
+                                field: k.into(),
+                                expected: "a token id or an array of token ids",
+                                got: other.describe(),
+                            })
+                        }
+                    };
+                    if items.len() > MAX_EOS_IDS {
+                        return Err(StepError::OutOfRange {
+                            field: k.into(),
+                            allowed: format!("at most {MAX_EOS_IDS} token ids"),
+                            got: format!("{} ids", items.len()),
+                        });
+                    }
+                    let mut ids = Vec::with_capacity(items.len());
+                    for (i, item) in items.iter().enumerate() {
+                        let field = match v {
+                            Value::Array(_) => format!("eos_token_id[{i}]"),
+                            _ => k.into(),
+                        };
+                        ids.push(integer(&field, item, 0.0, u32::MAX as f64)? as u32);
+                    }
+                    c.eos_token_id = Some(ids);
                 }
                 "trace_ids" => {
                     let Value::Array(items) = v else {
@@ -318,6 +360,11 @@ pub(crate) struct Settings {
     pub seed: u32,
     pub draw: u64,
     pub trace_top: usize,
+    pub min_new_tokens: usize,
+    /// Checked against the vocabulary; non-empty whenever `min_new_tokens` > 0.
+    pub eos_token_id: Vec<u32>,
+    /// New tokens so far: `history.len() − history_prompt_len`.
+    pub new_tokens: usize,
     /// `trace_ids`, checked, sorted and without duplicates.
     pub trace_ids: Vec<u32>,
 }
@@ -445,6 +492,34 @@ impl Config {
                 got: penalty_last_n.to_string(),
             });
         }
+        let min_new_tokens = self.min_new_tokens.unwrap_or(0) as usize;
+        let new_tokens = history.len() - history_prompt_len; // checked ≤ above
+        let eos_token_id = self.eos_token_id.clone().unwrap_or_default();
+        if eos_token_id.len() > MAX_EOS_IDS {
+            return Err(StepError::OutOfRange {
+                field: "eos_token_id".into(),
+                allowed: format!("at most {MAX_EOS_IDS} token ids"),
+                got: format!("{} ids", eos_token_id.len()),
+            });
+        }
+        if let Some((i, &id)) = eos_token_id
+            .iter()
+            .enumerate()
+            .find(|(_, &id)| id as usize >= vocab_size)
+        {
+            return Err(StepError::OutOfRange {
+                field: format!("eos_token_id[{i}]"),
+                allowed: format!("a token id < vocabulary size {vocab_size}"),
+                got: id.to_string(),
+            });
+        }
+        if min_new_tokens > 0 && eos_token_id.is_empty() {
+            return Err(StepError::OutOfRange {
+                field: "eos_token_id".into(),
+                allowed: "set (a token id or an array of them) when min_new_tokens > 0".into(),
+                got: "none".into(),
+            });
+        }
         let mut trace_ids = self.trace_ids.clone().unwrap_or_default();
         if trace_ids.len() > MAX_TRACE_IDS {
             return Err(too_many_trace_ids(trace_ids.len()));
@@ -555,6 +630,9 @@ impl Config {
             trace_top: (self.trace_top.unwrap_or(20) as usize)
                 .min(vocab_size)
                 .min(MAX_TRACE_TOP),
+            min_new_tokens,
+            eos_token_id,
+            new_tokens,
             trace_ids,
         })
     }

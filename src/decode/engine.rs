@@ -8,14 +8,14 @@ use super::trace::StageKind;
 /// Whose semantics a step follows. Each fixes stage order, tie rules, the top-p boundary and greedy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// transformers `generate()`: penalties → temperature → top-k → top-p → min-p → typical →
+    /// transformers `generate()`: penalties → min_new_tokens → temperature → top-k → top-p → min-p → typical →
     /// epsilon; greedy is the argmax of the penalised logits and skips every warper.
     #[default]
     Hf,
-    /// llama.cpp `common_sampler`: penalties → top-k → typical → top-p → min-p → temperature;
+    /// llama.cpp `common_sampler`: (min_new_tokens as an eos ban) → penalties → top-k → typical → top-p → min-p → temperature;
     /// temperature is last, so every filter sees T = 1; top-k keeps exactly k.
     LlamaCpp,
-    /// vLLM V1 sampler: penalties → (greedy if T < 1e-5) → temperature → min-p → top-k → top-p.
+    /// vLLM V1 sampler: min_tokens → penalties → (greedy if T < 1e-5) → temperature → min-p → top-k → top-p.
     Vllm,
 }
 
@@ -49,6 +49,7 @@ impl Engine {
             (Engine::Hf, false) => &[
                 LogitBias,
                 Penalties,
+                MinNewTokens,
                 Temperature,
                 TopK,
                 TopP,
@@ -59,6 +60,7 @@ impl Engine {
             (Engine::Hf, true) => &[
                 LogitBias,
                 Penalties,
+                MinNewTokens,
                 Greedy,
                 Temperature,
                 TopK,
@@ -69,6 +71,7 @@ impl Engine {
             ],
             (Engine::LlamaCpp, false) => &[
                 LogitBias,
+                MinNewTokens,
                 Penalties,
                 TopK,
                 TypicalP,
@@ -76,9 +79,35 @@ impl Engine {
                 MinP,
                 Temperature,
             ],
-            (Engine::LlamaCpp, true) => &[LogitBias, Penalties, TopK, TypicalP, TopP, MinP, Greedy],
-            (Engine::Vllm, false) => &[LogitBias, Penalties, Temperature, MinP, TopK, TopP],
-            (Engine::Vllm, true) => &[LogitBias, Penalties, Greedy, Temperature, MinP, TopK, TopP],
+            (Engine::LlamaCpp, true) => &[
+                LogitBias,
+                MinNewTokens,
+                Penalties,
+                TopK,
+                TypicalP,
+                TopP,
+                MinP,
+                Greedy,
+            ],
+            (Engine::Vllm, false) => &[
+                MinNewTokens,
+                LogitBias,
+                Penalties,
+                Temperature,
+                MinP,
+                TopK,
+                TopP,
+            ],
+            (Engine::Vllm, true) => &[
+                MinNewTokens,
+                LogitBias,
+                Penalties,
+                Greedy,
+                Temperature,
+                MinP,
+                TopK,
+                TopP,
+            ],
         }
     }
 

@@ -132,6 +132,7 @@ impl Decoder {
             };
             let result = match kind {
                 StageKind::LogitBias => stages::logit_bias::apply(w, &s.logit_bias, code),
+                StageKind::MinNewTokens => stages::min_new_tokens::apply(w, s, code),
                 StageKind::Penalties => {
                     stages::penalties::apply(w, s, code).map_err(|id| StepError::Overflow {
                         index: id as usize,
@@ -155,8 +156,7 @@ impl Decoder {
                 StageKind::TypicalP => stages::typical_p::apply(w, s, code),
                 StageKind::EpsilonCutoff => stages::epsilon_cutoff::apply(w, s, code),
             };
-            if matches!(kind, StageKind::LogitBias | StageKind::Penalties) || w.kept.len() != before
-            {
+            if EARLY.contains(&kind) || w.kept.len() != before {
                 untouched = false;
             }
             if w.kept.is_empty() {
@@ -165,9 +165,9 @@ impl Decoder {
             applied.push((kind, true, before - w.kept.len(), result, input));
             if tempered_all.is_none() && kind == StageKind::Temperature {
                 // HF and vLLM temper before any truncation: the survivors are "all".
-                let all = applied.iter().all(|(k, on, removed, ..)| {
-                    !on || *removed == 0 || matches!(k, StageKind::LogitBias | StageKind::Penalties)
-                });
+                let all = applied
+                    .iter()
+                    .all(|(k, on, removed, ..)| !on || *removed == 0 || EARLY.contains(k));
                 if all {
                     tempered_all = Some(w.normaliser());
                 }
@@ -290,12 +290,7 @@ impl Decoder {
                         .get(id as usize)
                         .copied()
                         .unwrap_or(REMOVED_BY_INPUT);
-                    rb != REMOVED_BY_INPUT
-                        && !removed_by_kind(
-                            order,
-                            rb,
-                            &[StageKind::LogitBias, StageKind::Penalties],
-                        )
+                    rb != REMOVED_BY_INPUT && !removed_by_kind(order, rb, EARLY)
                 })
                 .collect();
             let pmax = survivors
@@ -323,9 +318,7 @@ impl Decoder {
                 REMOVED_BY_INPUT => Some("logits"),
                 code => order.get(code as usize - 1).map(|k| k.name()),
             };
-            let removed_early =
-                removed_by_kind(order, rb, &[StageKind::LogitBias, StageKind::Penalties])
-                    || rb == REMOVED_BY_INPUT;
+            let removed_early = removed_by_kind(order, rb, EARLY) || rb == REMOVED_BY_INPUT;
             Candidate {
                 id,
                 rank,
@@ -438,6 +431,14 @@ impl Decoder {
     }
 }
 
+/// Stages that change logits or ban tokens before any distribution is taken: the "after
+/// temperature" chart is over what they leave.
+const EARLY: &[StageKind] = &[
+    StageKind::LogitBias,
+    StageKind::MinNewTokens,
+    StageKind::Penalties,
+];
+
 /// Fills each stage's `kept_count` from the running total.
 fn with_kept_counts(mut stages: Vec<StageTrace>, mut kept: usize) -> Vec<StageTrace> {
     for stage in &mut stages {
@@ -459,6 +460,7 @@ fn removed_by_kind(order: &[StageKind], code: u8, kinds: &[StageKind]) -> bool {
 fn stage_active(kind: StageKind, s: &Settings) -> bool {
     match kind {
         StageKind::LogitBias => !s.logit_bias.is_empty(),
+        StageKind::MinNewTokens => s.min_new_tokens > 0,
         StageKind::Penalties => stages::penalties::active(s),
         StageKind::Greedy => s.greedy,
         StageKind::Temperature => !s.greedy && (s.temperature != 1.0 || s.dynatemp_range > 0.0),

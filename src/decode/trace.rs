@@ -8,6 +8,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StageKind {
     LogitBias,
+    MinNewTokens,
     Penalties,
     Greedy,
     Temperature,
@@ -19,8 +20,9 @@ pub enum StageKind {
 }
 
 impl StageKind {
-    pub const ALL: [StageKind; 9] = [
+    pub const ALL: [StageKind; 10] = [
         StageKind::LogitBias,
+        StageKind::MinNewTokens,
         StageKind::Penalties,
         StageKind::Greedy,
         StageKind::Temperature,
@@ -34,6 +36,7 @@ impl StageKind {
     pub fn name(self) -> &'static str {
         match self {
             StageKind::LogitBias => "logit_bias",
+            StageKind::MinNewTokens => "min_new_tokens",
             StageKind::Penalties => "penalties",
             StageKind::Greedy => "greedy",
             StageKind::Temperature => "temperature",
@@ -60,7 +63,8 @@ pub struct StageTrace {
     /// The stage's parameter as applied (k, p, T after dynamic temperature, …); null if none.
     pub value: Option<f64>,
     /// The cut the parameter became: top-k the k-th logit, min-p / epsilon the probability
-    /// threshold, top-p the probability mass kept, typical_p the entropy (nats) of its input.
+    /// threshold, top-p the probability mass kept, typical_p the entropy (nats) of its input,
+    /// min_new_tokens the new tokens generated so far (the end token is removed while below n).
     pub threshold: Option<f64>,
     /// Probability of each listed candidate (same order as `Trace::candidates`) in this stage's
     /// input distribution; 0 for tokens already removed. Empty for inactive stages.

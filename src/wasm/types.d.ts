@@ -54,13 +54,19 @@ export interface StepConfig {
   /** How many candidates the trace lists (default 20); clamped to min(trace_top, vocabulary
    *  size, 65,536), so nothing is allocated by the number asked for. */
   trace_top?: number;
+  /** While fewer than this many new tokens exist (history.length − history_prompt_len), the
+   *  eos_token_id tokens are removed (HF min_new_tokens, vLLM min_tokens); 0 = off. */
+  min_new_tokens?: number;
+  /** End-of-sequence id, or ids (at most 64), each < vocabulary size; required when
+   *  min_new_tokens > 0 (the Generator supplies its own). */
+  eos_token_id?: number | number[];
   /** Token ids the trace lists too, with their rank, wherever they rank (a forced token, "find a
    *  token"): at most 1024 integer ids, each < vocabulary size; duplicates are ignored. */
   trace_ids?: number[];
 }
 
 export type StageName =
-  | "logit_bias" | "penalties" | "greedy" | "temperature"
+  | "logit_bias" | "min_new_tokens" | "penalties" | "greedy" | "temperature"
   | "top_k" | "top_p" | "min_p" | "typical_p" | "epsilon_cutoff";
 
 /** What one stage did. */
@@ -74,7 +80,7 @@ export interface StageTrace {
   /** The parameter as applied (k, p, T after dynamic temperature …), or null. */
   value: number | null;
   /** top_k: the k-th logit; top_p: mass kept; min_p: probability cut (min_p·p_max);
-   *  epsilon_cutoff: ε; typical_p: entropy of its input (nats). */
+   *  epsilon_cutoff: ε; typical_p: entropy of its input (nats); min_new_tokens: new tokens so far. */
   threshold: number | null;
   /** Probability of each listed candidate in this stage's input distribution (same order as
    *  `candidates`); empty for inactive stages. */

@@ -328,7 +328,7 @@ describe("lessons", () => {
     assert.equal(await page.getByRole("button", { name: "Show the lesson" }).getAttribute("aria-expanded"), "false");
     await page.keyboard.press("Enter");
     assert.equal(await body(page).isVisible(), true);
-    await page.getByRole("button", { name: "Greedy picks “用户”" }).focus();
+    await page.getByRole("button", { name: "Greedy picks “用户 (user)”" }).focus();
     await page.keyboard.press("Space");
     await page.getByRole("button", { name: "Step (greedy)" }).focus();
     await page.keyboard.press("Enter");

@@ -57,9 +57,15 @@ describe("links the page writes", () => {
           if (document.body?.dataset.ready === "true") window.readyAt ??= performance.now();
         }).observe(document, { attributes: true, subtree: true });
       });
+    const plain = await open("?lang=en&source=model&prompt=a", { beforeGoto });
+    const plainAt = await plain.page.evaluate(() => window.readyAt);
+    await plain.context.close();
     const { page, context, problems } = await open(link, { beforeGoto });
     const readyAt = await page.evaluate(() => window.readyAt);
-    assert.ok(readyAt < 3000, `ready after ${Math.round(readyAt)} ms`);
+    // within 3 s where the page alone is ready within 1 s; on a busier machine, proportionally more
+    // (replaying every path before being ready took 14 s there, and as much more when busy)
+    const budget = 3000 * Math.max(1, plainAt / 1000);
+    assert.ok(readyAt < budget, `ready after ${Math.round(readyAt)} ms (the page alone: ${Math.round(plainAt)} ms)`);
     // the paths not on screen are still being rebuilt: the page did not wait for them
     assert.ok((await page.locator("#tree .logp").allTextContents()).includes("…"));
     assert.ok(await notice(page).isHidden(), "a link the page can write has no problems");
@@ -153,8 +159,9 @@ describe("links the page did not write", () => {
     const plain = await timed("?lang=en&temperature=abc");
     await plain.context.close();
     const { page, context, ms } = await timed(`?lang=en&temperature=abc&${keys}`);
-    // read one key at a time, the same link took 30 s; the browser itself needs a while for 900 kB
-    assert.ok(ms - plain.ms < 10_000, `ready after ${ms} ms (a short link: ${plain.ms} ms)`);
+    // read one key at a time, the same link took 30 s (where a short link opens within 1 s; more on a
+    // busier machine, so the allowance scales the same way); the browser itself needs a while for 900 kB
+    assert.ok(ms - plain.ms < 10_000 * Math.max(1, plain.ms / 1000), `ready after ${ms} ms (a short link: ${plain.ms} ms)`);
     const items = await page.locator("#url-notice-list li").allTextContents();
     assert.equal(items.length, 21);
     assert.match(items[0], /^temperature = “abc”/);

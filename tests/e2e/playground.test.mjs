@@ -121,7 +121,7 @@ describe("playground", () => {
     const ranks = await chips(page).evaluateAll((items) => items.map((li) => li.dataset.rank));
     assert.ok(ranks.length > 0);
     assert.ok(ranks.every((r) => r === "0"), `ranks ${ranks}`);
-    assert.equal(await generated(page), " superset of JavaScript that adds static types.<eos>");
+    assert.equal(await generated(page), " superset of JavaScript that adds static types.end");
     assert.match(await status(page).textContent(), /end-of-sequence/);
     // temperature 0 is greedy too, and the final strip marks the argmax instead of u
     await page.getByRole("button", { name: "Reset", exact: true }).click();
@@ -219,7 +219,7 @@ describe("playground", () => {
     await page.getByLabel("Strategy").selectOption("greedy");
     await page.getByRole("button", { name: "Play", exact: true }).click();
     await page.getByText("the end-of-sequence token was chosen").waitFor();
-    assert.equal(await generated(page), " Beijing.<eos>");
+    assert.equal(await generated(page), " Beijing.end");
 
     await page.getByRole("button", { name: "Reset", exact: true }).click();
     await page.getByText("Advanced").click();
@@ -231,7 +231,8 @@ describe("playground", () => {
   });
 
   test("the keyboard alone operates the controls", async () => {
-    const { page, context } = await open();
+    // seed 42: the two sampled steps below lead to a step that lists "."
+    const { page, context } = await open("?lang=en&seed=42");
     // Tab from the top reaches Step; Enter and Space press it
     let focused = "";
     for (let i = 0; i < 60 && focused !== "Step"; i++) {

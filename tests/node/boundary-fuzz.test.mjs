@@ -25,7 +25,7 @@ const pick = (xs) => xs[int(xs.length)];
 
 const KEYS = ["strategy", "engine", "temperature", "top_k", "top_p", "min_p", "typical_p", "epsilon_cutoff",
   "repetition_penalty", "frequency_penalty", "presence_penalty", "history", "history_prompt_len", "penalty_last_n",
-  "logit_bias", "min_keep", "dynatemp_range", "dynatemp_exponent", "seed", "draw", "trace_top", "trace_ids", "top_pp", "__proto__",
+  "logit_bias", "min_keep", "dynatemp_range", "dynatemp_exponent", "seed", "draw", "trace_top", "trace_ids", "min_new_tokens", "eos_token_id", "top_pp", "__proto__",
   "constructor", "0", "k".repeat(3000)];
 const NUMBERS = [0, -0, 1, -1, 0.5, 7999, 7999.9, 8000, 2 ** 31, 2 ** 32, 2 ** 32 + 5, 2 ** 53 - 1, 1e8, 4e8, 1e300,
   -1e300, 1e-320, NaN, Infinity, -Infinity];

@@ -11,8 +11,11 @@ import { step } from "./load.mjs";
 const dataDir = fileURLToPath(new URL("../data/", import.meta.url));
 const toFloat = (v) => (v === "-inf" ? -Infinity : v === "inf" ? Infinity : v === "nan" ? NaN : v);
 
-for (const [file, engine] of [["hf.json", "hf"], ["llamacpp.json", "llama.cpp"], ["vllm.json", "vllm"]]) {
-  test(`wasm step matches ${file}`, () => {
+const files = [["hf.json", "hf"], ["llamacpp.json", "llama.cpp"], ["vllm.json", "vllm"],
+  // written from HF's MinNewTokensLengthLogitsProcessor; the same distributions in every engine
+  ["min_new_tokens.json", "hf"], ["min_new_tokens.json", "llama.cpp"], ["min_new_tokens.json", "vllm"]];
+for (const [file, engine] of files) {
+  test(`wasm step matches ${file} (${engine})`, () => {
     const data = JSON.parse(readFileSync(join(dataDir, file), "utf8"));
     const cases = data.cases.map((c) => {
       const logits = new Float32Array(c.logits.map(toFloat));
@@ -29,7 +32,7 @@ for (const [file, engine] of [["hf.json", "hf"], ["llamacpp.json", "llama.cpp"],
         return { id: c.id, output: { error: true } };
       }
     });
-    const out = join(mkdtempSync(join(tmpdir(), "nexttoken-")), `${engine}.wasm.json`);
+    const out = join(mkdtempSync(join(tmpdir(), "nexttoken-")), `${engine}.${file}.wasm.json`);
     writeFileSync(out, JSON.stringify({ cases }));
     let report;
     try {

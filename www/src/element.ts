@@ -1,7 +1,9 @@
 // <nexttoken-playground>: the playground for course pages that include this one script
 // (dist/nexttoken-element.js, next to the page). It shows the page in embed mode in a sandboxed
-// iframe whose URL carries the element's attributes, so the same link rules (and the same
-// field-by-field checking) apply, and the course page's styles and scripts never mix with ours.
+// iframe (IFRAME_SANDBOX: which permissions, and why) whose URL carries the element's attributes —
+// every field of a link, a repeated one (stop, table, branch) as a JSON array — so the same link
+// rules (and the same field-by-field checking) apply, and the course page's styles and scripts
+// never mix with ours.
 //
 //   <script src="https://example.org/nexttoken/nexttoken-element.js"></script>
 //

@@ -1,4 +1,6 @@
-// Display-only helpers, in one place: percentages, numbers and visible whitespace in token text.
+// Display-only helpers, in one place: percentages, numbers, stage names and visible whitespace in
+// token text.
+import type { StageName } from "./core";
 
 /** A probability as a percentage with sensible precision: 54.3%, 0.81%, <0.01%. */
 export function percent(p: number): string {
@@ -51,3 +53,18 @@ export function bytesSize(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} kB`;
   return `${(n / (1024 * 1024)).toFixed(2)} MB`;
 }
+
+/** Short display names of stages (the chapter's terms, the same in both languages). */
+export const STAGE_NAMES: Record<StageName | "logits", string> = {
+  logits: "logits",
+  logit_bias: "logit bias",
+  min_new_tokens: "min new tokens",
+  penalties: "penalties",
+  greedy: "greedy",
+  temperature: "temperature",
+  top_k: "top-k",
+  top_p: "top-p",
+  min_p: "min-p",
+  typical_p: "typical-p",
+  epsilon_cutoff: "epsilon",
+};

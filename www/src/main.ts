@@ -10,8 +10,8 @@ import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
 import { loadModel, ManualSource, ModelSource } from "./source";
 import type { LoadProgress, TableRow } from "./source";
-import { DEFAULT_PARAMS, stepConfig } from "./state";
-import type { AppState, Params, PathEntry, SourceKind, StopReason } from "./state";
+import { DEFAULT_PARAMS, FIRST_VISIT, stepConfig } from "./state";
+import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
 import type { Actions, Glimpse } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
@@ -32,6 +32,12 @@ import { createTable } from "./views/table";
 import { createTokens } from "./views/tokens";
 import type { ChipDisplay } from "./views/tokens";
 import { createTree } from "./views/tree";
+import { installTips } from "./charts/tooltip";
+import type { InspectedStep } from "./export/step";
+import { tipChips } from "./views/chip-tips";
+import { createExport } from "./views/export";
+import { renderHandout } from "./views/handout";
+import { createLookup } from "./views/lookup";
 import { Backfill, PathFiller, stepRecording } from "./replay";
 import type { RecordedStep } from "./replay";
 import { problemText } from "./views/notice";
@@ -53,7 +59,7 @@ const state: AppState = {
   source: "manual",
   presetId: firstPreset.id,
   prompt: firstPreset.prompt,
-  params: { ...DEFAULT_PARAMS },
+  params: { ...DEFAULT_PARAMS, seed: initialUrl.params.seed ?? FIRST_VISIT.seed },
   path: [],
   branches: [{ ids: [], entries: [], parent: null, forkAt: 0 }],
   currentBranch: 0,
@@ -120,7 +126,22 @@ const compare = createCompare({ onRun: runCompare });
 let compareGen: Generator | null = null;
 let compareRun: CompareRun | null = null;
 
-const label = (id: number): string => visible(source.tokenText(id));
+/** A token as charts name it: whitespace made visible, the end token as 「结束符」 / "end". */
+const label = (id: number): string => (source.isEos(id) ? t("end.chip") : visible(source.tokenText(id)));
+
+/** The step the inspector shows, with what the core read for it (Find a token, the CSV re-run it). */
+function inspectedStep(): InspectedStep | null {
+  const pastIndex = state.viewing ?? (finished() ? state.path.length - 1 : null);
+  if (pastIndex !== null) {
+    const entry = state.path[pastIndex];
+    const input = entry?.input;
+    return entry === undefined || input === undefined ? null : { input: () => input, chosenId: entry.id, stepNumber: pastIndex + 1 };
+  }
+  if (preview?.ok !== true) return null;
+  return { input: nextInput, chosenId: preview.result.token, stepNumber: state.path.length + 1 };
+}
+const lookup = createLookup({ inspected: inspectedStep, idOf: (text) => source.idOf(text), label });
+const exporter = createExport({ inspected: inspectedStep, tokenText: (id) => source.tokenText(id) });
 
 /**
  * Generate from the current prompt and seed under each comparison setting, on a separate Generator
@@ -140,7 +161,7 @@ function runCompare(): void {
       gen.setMaxNewTokens(params.max_new_tokens);
       gen.setStopSequences([...params.stop]);
       for (let i = 0; i < params.max_new_tokens && stop === null; i++) {
-        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i));
+        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i, gen.eosId));
         const trace = out.trace;
         if (trace === null) break;
         const entry: PathEntry = { id: out.token, result: trace, chosen: trace.chosen, rank: trace.chosen_rank, forced: false, piece: out.piece, pending: out.pending };
@@ -183,12 +204,18 @@ function finished(): boolean {
 
 /** The next step's trace under the current settings, or the core's message. */
 function config() {
-  return stepConfig(state.params, source.history(), source.promptLength(), state.path.length);
+  return stepConfig(state.params, source.history(), source.promptLength(), state.path.length, source.eosId);
 }
 
-function computeNext(): StepOutcome {
+/** What the core reads for the next step: the source's logits and the config. */
+function nextInput(): StepInput {
+  return { logits: source.logits(), config: config() };
+}
+
+function computeNext(input?: StepInput): StepOutcome {
   if (source instanceof ModelSource && source.promptError !== null) return { ok: false, message: source.promptError };
-  return runStep(source.logits(), config());
+  const next = input ?? nextInput();
+  return runStep(next.logits, next.config);
 }
 
 /** The model's generator applies max new tokens and stop sequences itself. */
@@ -219,8 +246,8 @@ function stopOf(out: GeneratedToken): StopReason | null {
  * its stop conditions checked here; the model has already appended it in wasm (`out`) and says
  * itself whether generation stopped.
  */
-function commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, out?: GeneratedToken): void {
-  const entry: PathEntry = { id, result, chosen, rank, forced };
+function commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, input: StepInput, out?: GeneratedToken): void {
+  const entry: PathEntry = { id, result, chosen, rank, forced, input };
   if (out !== undefined) {
     entry.piece = out.piece;
     entry.pending = out.pending;
@@ -236,7 +263,8 @@ function commit(id: number, result: StepResult, chosen: Candidate, rank: number,
   if (out !== undefined) {
     state.stopReason = stopOf(out);
   } else {
-    const text = source.text();
+    // the text only when there is a stop sequence to look for (it grows with the path)
+    const text = state.params.stop.length > 0 ? source.text() : "";
     const matched = state.params.stop.find((s) => s !== "" && text.includes(s));
     if (source.isEos(id)) state.stopReason = { kind: "eos" };
     else if (matched !== undefined) state.stopReason = { kind: "stop_sequence", sequence: matched };
@@ -260,24 +288,26 @@ function stepOnce(): boolean {
     }
     // the model chooses in wasm: logits → step → append, with the same config the preview used
     let out: GeneratedToken;
+    const input = nextInput();
     try {
-      out = source.next(config());
+      out = source.next(input.config);
     } catch (err) {
       fail(messageOf(err));
       return false;
     }
     const trace = out.trace;
     if (trace === null) return false;
-    commit(out.token, trace, trace.chosen, trace.chosen_rank, false, out);
+    commit(out.token, trace, trace.chosen, trace.chosen_rank, false, input, out);
     refresh();
     return true;
   }
-  const next = computeNext();
+  const input = nextInput();
+  const next = computeNext(input);
   if (!next.ok) {
     fail(next.message);
     return false;
   }
-  commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false);
+  commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false, input);
   refresh();
   return true;
 }
@@ -304,9 +334,9 @@ function appendStep(id: number, next: RecordedStep, forced: boolean): boolean {
       fail(messageOf(err));
       return false;
     }
-    commit(id, next.result, next.chosen, next.rank, forced, out);
+    commit(id, next.result, next.chosen, next.rank, forced, next.input, out);
   } else {
-    commit(id, next.result, next.chosen, next.rank, forced);
+    commit(id, next.result, next.chosen, next.rank, forced, next.input);
   }
   return true;
 }
@@ -802,7 +832,7 @@ const projector = createProjector(actions, {
 async function sampleN(n: number): Promise<void> {
   if (finished() || preview === null || !preview.ok) return;
   const logits = source.logits();
-  const base = stepConfig(state.params, source.history(), source.promptLength(), 0);
+  const base = stepConfig(state.params, source.history(), source.promptLength(), 0, source.eosId);
   const counts = new Map<number, number>();
   for (let start = 0; start < n; start += 2000) {
     for (let draw = start; draw < Math.min(n, start + 2000); draw++) {
@@ -851,6 +881,7 @@ function render(): void {
   el<HTMLSelectElement>("source").value = state.source;
   document.body.dataset["source"] = state.source;
   tokens.render(state, chipDisplay);
+  tipChips(state.path, label);
   if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished());
   tree.render(state, entryText);
 
@@ -863,6 +894,8 @@ function render(): void {
   el<HTMLFormElement>("force-form").hidden = input === null;
 
   inspector.render(input);
+  lookup.render();
+  exporter.render();
   const view = preview?.ok && state.viewing === null ? buildView({ result: preview.result, chosenId: preview.result.token, forced: false, stepNumber: 0, past: false, returnable: false, label }, force) : null;
   sample.render(view, sampleRun, view !== null);
 
@@ -885,6 +918,8 @@ function render(): void {
     full.delete("embed");
     el<HTMLAnchorElement>("open-full").href = `?${full.toString()}`;
   }
+  // after the address bar has the new state: the handout prints its link
+  renderHandout(state.params, el("inspector-step").textContent ?? "");
   for (const listener of renderListeners) listener();
 }
 
@@ -1024,6 +1059,7 @@ async function boot(): Promise<void> {
   translateDocument();
   fillPresets();
   wire();
+  installTips();
   // the ? overlay, P and F work while the model loads; the rest waits for body[data-ready]
   installShortcuts(actions, {
     toggleProjector: () => projector.toggle(),
@@ -1075,7 +1111,8 @@ async function boot(): Promise<void> {
       source: wanted,
       presetId: initialUrl.presetId ?? firstPreset.id,
       prompt: initialUrl.prompt,
-      params: initialUrl.params,
+      // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
+      params: { seed: FIRST_VISIT.seed, ...initialUrl.params },
       path: initialUrl.path,
       branches: initialUrl.branches,
       current: initialUrl.current,

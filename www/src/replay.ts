@@ -1,13 +1,14 @@
 // Replaying a link's tokens. `stepRecording` is one step that also gives a token's record (a forced
-// token outside the listed candidates too). `PathFiller` rebuilds the paths of a long link that are
-// not on screen after the page is ready, a few tokens per turn of the event loop, on a Generator of
-// its own (the page's holds the path on screen), so opening a link costs the path shown, not every
-// path. Per token it does what the page's own replay does (one step, then the model runs over the
-// token), under the link's settings, so each path gets the entries it had when it was made.
+// token outside the listed candidates too). `Backfill` rebuilds the paths of a long link that are not
+// on screen after the page is ready, a few milliseconds per turn of the event loop, with a
+// `PathFiller` on a Generator of its own (the page's holds the path on screen): opening a link costs
+// the path shown, not every path. Per token the filler does what the page's own replay does (one
+// step, then the model runs over the token) under the link's settings, so each path gets the
+// entries it had when it was made.
 import { runStep } from "./core";
 import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
 import { stepConfig } from "./state";
-import type { Params, PathEntry } from "./state";
+import type { Params, PathEntry, StepInput } from "./state";
 import type { ScenarioToken } from "./scenario";
 
 /** One path to rebuild: every token from the first generated one, and whether it was forced. */
@@ -86,7 +87,7 @@ export class PathFiller {
       return err instanceof Error ? err.message : String(err);
     }
     this.last = out;
-    this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, piece: out.piece, pending: out.pending });
+    this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, input: next.input, piece: out.piece, pending: out.pending });
     return null;
   }
 }
@@ -180,6 +181,8 @@ export interface RecordedStep {
   chosen: Candidate;
   /** Its position in the candidate order (0 = most likely after decoding). */
   rank: number;
+  /** What the core read (kept with the path entry, so the step can be re-run in full later). */
+  input: StepInput;
 }
 
 /**
@@ -192,5 +195,5 @@ export function stepRecording(logits: Float32Array, config: StepConfig, id: numb
   const chosen = next.result.candidates.find((c) => c.id === id);
   // the core lists every trace_ids entry; only an id outside the vocabulary would be missing
   if (chosen === undefined) return `trace_ids must be token ids below ${next.result.vocab_size}, got ${id}`;
-  return { result: next.result, chosen, rank: chosen.rank };
+  return { result: next.result, chosen, rank: chosen.rank, input: { logits, config } };
 }

@@ -29,6 +29,8 @@ export interface Source {
   text(): string;
   /** Whether choosing `id` ends generation (end-of-sequence). */
   isEos(id: number): boolean;
+  /** The end-of-sequence id, if the vocabulary has one. */
+  readonly eosId: number | undefined;
   /** The id of a token typed by the user (its display text, or `<E4>` for a byte), if any. */
   idOf(text: string): number | undefined;
 }
@@ -178,7 +180,7 @@ export class ModelSource implements Source {
   private readonly labels: string[];
   private readonly raw: string[];
   private readonly lookup = new Map<string, number>();
-  private readonly eos: number | undefined;
+  readonly eosId: number | undefined;
   /** Why the last prompt could not be read, if it could not. */
   promptError: string | null = null;
 
@@ -194,7 +196,7 @@ export class ModelSource implements Source {
       this.lookup.set(entry, id);
       this.lookup.set(tokenLabel(entry), id);
     });
-    this.eos = gen.eosId;
+    this.eosId = gen.eosId;
   }
 
   get length(): number {
@@ -302,7 +304,7 @@ export class ModelSource implements Source {
   }
 
   isEos(id: number): boolean {
-    return id === this.eos;
+    return id === this.eosId;
   }
 
   idOf(text: string): number | undefined {

@@ -16,6 +16,8 @@ export interface Params {
   engine: Engine;
   seed: number;
   max_new_tokens: number;
+  /** The end token is held back until this many tokens are generated (0 = off). */
+  min_new_tokens: number;
   stop: string[];
 }
 
@@ -38,9 +40,18 @@ export interface PathEntry {
   /** Its position in the trace's candidate order (0 = most likely after decoding). */
   rank: number;
   forced: boolean;
+  /** What the core read at this step (its logits and config), so the step can be re-run in full
+   * (every candidate, for Find a token and the CSV) after the source has moved on. */
+  input?: StepInput;
   /** Model only: text this token completed, and bytes of a character it left unfinished. */
   piece?: string;
   pending?: number[];
+}
+
+/** The input of one step: the logits and the config the core's `step` received. */
+export interface StepInput {
+  logits: Float32Array;
+  config: StepConfig;
 }
 
 /** A path kept after forcing a different token: the tokens, where it left its parent. */
@@ -68,6 +79,16 @@ export interface AppState {
   tokensPerSecond: number;
 }
 
+/**
+ * The seed of a first visit (a page opened with no seed in its link). Not a tuned number: it is the
+ * smallest seed whose first `draws` random numbers all lie below `below`, so on every preset the
+ * first steps pick tokens within the first 80 % of the final probability mass — typical draws, as
+ * the chapter describes sampling — instead of a rare token on the very first click (seed 42's first
+ * u is 0.955). tests/node/first-visit.test.mjs derives it again from the core's generator.
+ */
+export const FIRST_VISIT = { seed: 84, draws: 16, below: 0.8 } as const;
+
+/** Defaults for every parameter a link or lesson leaves out (lessons and links keep seed 42). */
 export const DEFAULT_PARAMS: Params = {
   strategy: "sample",
   temperature: 0.8,
@@ -81,6 +102,7 @@ export const DEFAULT_PARAMS: Params = {
   engine: "hf",
   seed: 42,
   max_new_tokens: 16,
+  min_new_tokens: 0,
   stop: [],
 };
 
@@ -97,13 +119,17 @@ export const PARAM_LIMITS: Record<NumericParam, { min: number; max: number; inte
   presence_penalty: { min: -2, max: 2, integer: false },
   seed: { min: 0, max: 0xffffffff, integer: true },
   max_new_tokens: { min: 1, max: 512, integer: true },
+  min_new_tokens: { min: 0, max: 512, integer: true },
 };
 
 /** How many candidates each trace lists. */
 export const TRACE_TOP = 24;
 
-/** The core config for the next token: only keys away from their off value are sent. */
-export function stepConfig(params: Params, history: number[], promptLength: number, draw: number): StepConfig {
+/**
+ * The core config for the next token: only keys away from their off value are sent. `eosId` is the
+ * source's end token: min_new_tokens holds it back (and lists it, so its chart can show it).
+ */
+export function stepConfig(params: Params, history: number[], promptLength: number, draw: number, eosId?: number): StepConfig {
   const config: StepConfig = {
     strategy: params.strategy,
     temperature: params.temperature,
@@ -121,7 +147,13 @@ export function stepConfig(params: Params, history: number[], promptLength: numb
   if (params.presence_penalty !== 0) config.presence_penalty = params.presence_penalty;
   const penalised =
     params.repetition_penalty !== 1 || params.frequency_penalty !== 0 || params.presence_penalty !== 0;
-  if (penalised) {
+  const holdsEnd = params.min_new_tokens > 0 && eosId !== undefined;
+  if (holdsEnd) {
+    config.min_new_tokens = params.min_new_tokens;
+    config.eos_token_id = eosId;
+    config.trace_ids = [eosId];
+  }
+  if (penalised || holdsEnd) {
     config.history = history;
     config.history_prompt_len = promptLength;
   }

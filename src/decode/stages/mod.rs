@@ -5,6 +5,7 @@
 pub(crate) mod epsilon_cutoff;
 pub(crate) mod greedy;
 pub(crate) mod logit_bias;
+pub(crate) mod min_new_tokens;
 pub(crate) mod min_p;
 pub(crate) mod penalties;
 pub(crate) mod temperature;

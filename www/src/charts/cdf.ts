@@ -1,9 +1,13 @@
 // The final distribution as a 0–1 strip (the CDF): kept tokens laid end to end in candidate order,
-// with the random number u drawn where it lands. Under greedy there is no u; the argmax is marked.
+// with the random number u drawn where it lands. The strip covers all of [0, 1]: the listed tokens'
+// bands, one "rest" band for the kept tokens the trace does not list (count and mass from the
+// trace), and the chosen token's own band wherever it ranks. Under greedy there is no u; the argmax
+// is marked. The strip's accessible name says where u fell.
 import * as d3 from "d3";
 import type { Candidate } from "../core";
 import { percent } from "../format";
-import { duration } from "./frame";
+import { duration, viewTips } from "./frame";
+import { rove, setTip } from "./tooltip";
 import type { StepView } from "./frame";
 
 const W = 820;
@@ -16,10 +20,32 @@ interface Band {
   to: number;
 }
 
-export function createCdfChart(
-  svgNode: SVGSVGElement,
-  texts: { u: (u: number) => string; argmax: string },
-): { update(view: StepView): void } {
+export interface CdfTexts {
+  u: (u: number) => string;
+  argmax: string;
+  /** The rest band's label and tooltip, from the unlisted count and mass. */
+  rest: (count: number, mass: number) => string;
+  restTitle: (count: number, mass: number) => string;
+  /** The strip's accessible name: where u fell (null under greedy). */
+  name: (token: string, band: { from: number; to: number } | null, u: number | null) => string;
+}
+
+/** Each listed kept token's band: [cum − p, cum), its true place on 0–1 whatever its rank. */
+export function bandsOf(candidates: readonly Candidate[]): Band[] {
+  return candidates.filter((c) => c.kept).map((c) => ({ c, from: Math.max(0, c.cum - c.p), to: c.cum }));
+}
+
+/** Where the listed head ends: the rest band runs from there to 1 (later listed bands sit on it). */
+function headEnd(bands: readonly Band[]): number {
+  let end = 0;
+  for (const [i, b] of bands.entries()) {
+    if (b.c.rank !== i) break;
+    end = b.to;
+  }
+  return end;
+}
+
+export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { update(view: StepView): void } {
   // dimensions and margins
   const svg = d3.select(svgNode).attr("viewBox", `0 0 ${W} ${H}`).attr("class", "chart cdf");
   const stripTop = M.top;
@@ -28,7 +54,11 @@ export function createCdfChart(
   // scales
   const x = d3.scaleLinear().domain([0, 1]).range([M.left, W - M.right]);
 
-  // layers
+  // layers: the rest band under the listed bands
+  const rest = svg.append("g").attr("class", "rest");
+  const restRect = rest.append("rect").attr("class", "band rest").attr("y", stripTop).attr("height", stripH);
+  const restTitle = restRect.append("title");
+  const restText = rest.append("text").attr("class", "rest-label").attr("text-anchor", "middle").attr("y", stripTop + stripH / 2 + 4);
   const bands = svg.append("g").attr("class", "bands");
   const labels = svg.append("g").attr("class", "band-labels");
   const axis = svg.append("g").attr("class", "axis").attr("transform", `translate(0,${stripTop + stripH})`);
@@ -43,11 +73,23 @@ export function createCdfChart(
     update(view) {
       const ms = duration();
       const r = view.result;
-      // bands from the trace's cumulative probabilities (kept tokens come first, in order)
-      const kept = r.candidates.filter((c) => c.kept);
-      // (a listed token beyond the head, such as the chosen one, starts where its own mass begins)
-      const data: Band[] = kept.map((c) => ({ c, from: Math.max(0, c.cum - c.p), to: c.cum }));
+      const data = bandsOf(r.candidates);
       const key = (d: Band): string => String(d.c.id);
+
+      // the kept tokens the trace does not list, as one band from the head's end to 1
+      const restFrom = headEnd(data);
+      const hasRest = r.unlisted_kept_count > 0 && restFrom < 1;
+      rest.attr("display", hasRest ? null : "none");
+      if (hasRest) {
+        restRect.attr("x", x(restFrom)).attr("width", Math.max(0, x(1) - x(restFrom)));
+        restTitle.text(texts.restTitle(r.unlisted_kept_count, r.unlisted_mass));
+        // the label sits in the widest stretch of the rest band not covered by a listed band
+        const gap = widestGap(restFrom, data.filter((d) => d.from >= restFrom - 1e-12));
+        const label = texts.rest(r.unlisted_kept_count, r.unlisted_mass);
+        const fits = x(gap.to) - x(gap.from) > textWidth(label) + 6;
+        restText.attr("display", fits ? null : "none").attr("x", (x(gap.from) + x(gap.to)) / 2).text(label);
+      }
+
       bands
         .selectAll<SVGRectElement, Band>("rect")
         .data(data, key)
@@ -58,14 +100,20 @@ export function createCdfChart(
         .on("click", (_e, d) => view.onForce(d.c.id))
         .transition()
         .duration(ms)
-        .attr("x", (d) => x(d.from))
-        .attr("width", (d) => Math.max(0, x(d.to) - x(d.from)));
-      bands
-        .selectAll<SVGRectElement, Band>("rect")
-        .selectAll("title")
-        .data((d) => [d])
-        .join("title")
-        .text((d) => `${view.label(d.c.id)} · ${percent(d.c.p)}`);
+        .attr("x", (d) => span(d, view.chosenId).x)
+        .attr("width", (d) => span(d, view.chosenId).width);
+      // hover or focus shows a band's numbers (charts/tooltip.ts); Enter forces it like a click
+      const tips = viewTips(view);
+      const bandNodes = bands.selectAll<SVGRectElement, Band>("rect");
+      bandNodes.each(function (d) {
+        setTip(this, () => tips(d.c.id));
+      });
+      bandNodes.on("keydown", (event: KeyboardEvent, d) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        view.onForce(d.c.id);
+      });
+      rove(bandNodes.nodes(), data.findIndex((d) => d.c.id === view.chosenId));
       // a band's token is written inside it when there is room
       labels
         .selectAll<SVGTextElement, Band>("text")
@@ -86,10 +134,33 @@ export function createCdfChart(
         marker.transition().duration(ms).attr("transform", `translate(${x(at)},0)`);
         uText
           .attr("text-anchor", at < 0.1 ? "start" : at > 0.9 ? "end" : "middle")
-          .text(r.u === null ? texts.argmax : texts.u(r.u));
+          .text(`${r.u === null ? texts.argmax : texts.u(r.u)} → ${view.label(r.token)}`);
       }
+      svg.attr("aria-label", texts.name(view.label(r.token), chosen ?? null, r.u));
     },
   };
+}
+
+/** A band's rectangle; the chosen one is never thinner than MIN_CHOSEN, so it shows at any p. */
+const MIN_CHOSEN = 5;
+function span(d: Band, chosenId: number): { x: number; width: number } {
+  const x = (v: number): number => M.left + v * (W - M.left - M.right);
+  const width = Math.max(0, x(d.to) - x(d.from));
+  if (d.c.id !== chosenId || width >= MIN_CHOSEN) return { x: x(d.from), width };
+  const mid = Math.min(Math.max((x(d.from) + x(d.to)) / 2, M.left + MIN_CHOSEN / 2), W - M.right - MIN_CHOSEN / 2);
+  return { x: mid - MIN_CHOSEN / 2, width: MIN_CHOSEN };
+}
+
+/** The widest stretch of [from, 1] that none of `bands` covers (where the rest band's label goes). */
+function widestGap(from: number, bands: readonly Band[]): { from: number; to: number } {
+  let best = { from, to: from };
+  let cursor = from;
+  for (const b of [...bands].sort((a, c) => a.from - c.from)) {
+    if (b.from - cursor > best.to - best.from) best = { from: cursor, to: b.from };
+    cursor = Math.max(cursor, b.to);
+  }
+  if (1 - cursor > best.to - best.from) best = { from: cursor, to: 1 };
+  return best;
 }
 
 /** Rough width of a band label in viewBox units (12–13px type; CJK characters are about twice as wide). */

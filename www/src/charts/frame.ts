@@ -4,6 +4,8 @@ import * as d3 from "d3";
 // Adds selection.transition(); imported for its side effect, which tree-shaking would otherwise drop.
 import "d3-transition";
 import type { Candidate, StageName, StageTrace, StepResult } from "../core";
+import { rove, setTip, tipName } from "./tooltip";
+import type { TipData } from "./tooltip";
 
 export const WIDTH = 400;
 export const HEIGHT = 172;
@@ -46,7 +48,8 @@ export interface BarItem {
 export interface BarChartOptions {
   /** Scores that may be negative (logits) instead of probabilities. */
   signed: boolean;
-  /** Bars can be clicked (and focused) to force their token. */
+  /** Bars are named for their action, “Force …” (the softmax chart, the keyboard's way to force);
+   * every chart's bars can be clicked, focused and arrowed through, and name their numbers otherwise. */
   focusable: boolean;
 }
 
@@ -174,6 +177,11 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
         const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
         return crowded ? `translate(${cx + 4},${innerBottom + 10}) rotate(-40)` : `translate(${cx},${innerBottom + 14})`;
       });
+    // rotated labels hang below the plot: the viewBox grows to hold them, so they never run into the
+    // caption under the chart (projector mode sizes its chart box for them instead)
+    const hang = crowded && !document.body.matches('[data-projector="true"]') ? labels.node()?.getBBox() : undefined;
+    const viewHeight = hang === undefined || hang.height === 0 ? HEIGHT : Math.max(HEIGHT, Math.ceil(hang.y + hang.height + 2));
+    svg.attr("viewBox", `0 0 ${WIDTH} ${viewHeight}`);
     yAxis
       .transition()
       .duration(ms)
@@ -182,7 +190,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       );
     zero.attr("x1", MARGIN.left).attr("x2", x.range()[1]).attr("y1", y0).attr("y2", y0);
 
-    // click (or Enter/Space on a focused bar) forces that token
+    // click (or Enter/Space on a focused bar) forces that token; hover or focus shows its numbers
     const hitSel = hits
       .selectAll<SVGRectElement, BarItem>("rect")
       .data(items, key)
@@ -192,23 +200,46 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("width", x.step())
       .attr("y", MARGIN.top)
       .attr("height", HEIGHT - MARGIN.top)
-      .on("click", (_event, d) => view.onForce(d.id));
-    hitSel.selectAll("title").data((d) => [d]).join("title").text((d) => view.forceName(d.id));
-    if (options.focusable) {
-      hitSel
-        .attr("tabindex", 0)
-        .attr("role", "button")
-        .attr("aria-label", (d) => view.forceName(d.id))
-        .on("keydown", (event: KeyboardEvent, d) => {
-          if (event.key === "Enter" || event.key === " ") {
-            event.preventDefault();
-            view.onForce(d.id);
-          }
-        });
-    }
+      .attr("role", "button")
+      .on("click", (_event, d) => view.onForce(d.id))
+      .on("keydown", (event: KeyboardEvent, d) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          view.onForce(d.id);
+        }
+      });
+    hitSel.selectAll("title").remove();
+    const tips = viewTips(view);
+    // the softmax bars are named for their action; the other charts' bars for their numbers
+    hitSel.attr("aria-label", (d) => {
+      const data = tips(d.id);
+      return options.focusable || data === null ? view.forceName(d.id) : tipName(data);
+    });
+    hitSel.each(function (d) {
+      setTip(this, () => tips(d.id));
+    });
+    // one tab stop per chart, on the chosen bar; the arrow keys move between bars
+    rove(hitSel.nodes(), items.findIndex((d) => d.state === "chosen"));
   }
 
   return { x, y, annotations, update };
+}
+
+/** What each token of a step's trace shows on hover or focus, by id (null if not listed). */
+export function viewTips(view: StepView): (id: number) => TipData | null {
+  const byId = new Map(view.result.candidates.map((c) => [c.id, c]));
+  return (id) => {
+    const candidate = byId.get(id);
+    if (candidate === undefined) return null;
+    const chosen = id === view.chosenId;
+    return {
+      candidate,
+      label: view.label(id),
+      vocabSize: view.result.vocab_size,
+      chosen,
+      forced: chosen && id !== view.result.token,
+    };
+  };
 }
 
 /** Candidates worth drawing: listed ones with a finite input logit. */

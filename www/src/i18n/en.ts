@@ -1,9 +1,12 @@
 // English interface text. Keys are shared with zh.ts (the type makes a missing key a compile error).
 // Larger features keep their text in their own pair of files (e.g. lessons.en.ts / lessons.zh.ts).
+import { inspectEn } from "./inspect.en";
 import { lessonsEn } from "./lessons.en";
 import { classroomEn } from "./classroom.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
+import { textEn } from "./text.en";
+import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
@@ -119,7 +122,6 @@ export const en = {
   "stage.greedy.explain": "Greedy takes the highest-probability token; nothing is random.",
   "stage.offExplain": "Off: this stage changes nothing with the current settings.",
   "stage.final.title": "Final distribution and the draw",
-  "stage.final.explainSample": "The kept tokens laid end to end on 0–1. The random number u = {u} lands in one band: that token is chosen.",
   "stage.final.explainGreedy": "Greedy: the argmax is chosen; no random number is drawn.",
   "removed.by": "removed by {stage}",
   "removed.logits": "logits",
@@ -151,7 +153,10 @@ export const en = {
   ...linkEn,
   ...lessonsEn,
   ...projectorEn,
+  ...textEn,
+  ...stripEn,
   ...classroomEn,
+  ...inspectEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,9 +1,12 @@
 // 中文界面文本。键与 en.ts 相同（类型保证不缺键）。
 import type { MessageKey } from "./en";
+import { inspectZh } from "./inspect.zh";
 import { lessonsZh } from "./lessons.zh";
 import { classroomZh } from "./classroom.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
+import { textZh } from "./text.zh";
+import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
 
 export const zh: Record<MessageKey, string> = {
@@ -120,7 +123,6 @@ export const zh: Record<MessageKey, string> = {
   "stage.greedy.explain": "greedy 直接选择概率最高的 Token，没有随机性。",
   "stage.offExplain": "关闭：在当前设置下，这一阶段不改变任何东西。",
   "stage.final.title": "最终分布与随机抽样",
-  "stage.final.explainSample": "保留下来的 Token 依次铺在 0–1 上。随机数 u = {u} 落在哪一段，就选中哪个 Token。",
   "stage.final.explainGreedy": "greedy：直接选最大值，不抽随机数。",
   "removed.by": "被 {stage} 移除",
   "removed.logits": "logits",
@@ -152,5 +154,8 @@ export const zh: Record<MessageKey, string> = {
   ...linkZh,
   ...lessonsZh,
   ...projectorZh,
+  ...textZh,
+  ...stripZh,
   ...classroomZh,
+  ...inspectZh,
 };

@@ -2,6 +2,8 @@
 // inputs and their visible values. It never calls the core; main.ts does.
 import type { Engine } from "../core";
 import { num } from "../format";
+import { t } from "../i18n/index";
+import { FIRST_VISIT } from "../state";
 import type { Params } from "../state";
 
 type NumericKey = "temperature" | "top_k" | "top_p" | "min_p" | "typical_p" | "repetition_penalty" | "frequency_penalty" | "presence_penalty";
@@ -55,6 +57,11 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
     const value = Number(maxNew.value);
     if (Number.isInteger(value) && value >= 1) handlers.onParams({ max_new_tokens: value });
   });
+  const minNew = el<HTMLInputElement>("min-new");
+  minNew.addEventListener("change", () => {
+    const value = Number(minNew.value);
+    if (Number.isInteger(value) && value >= 0 && value <= 512) handlers.onParams({ min_new_tokens: value });
+  });
   el<HTMLTextAreaElement>("stop-seqs").addEventListener("change", (event) => {
     const lines = (event.target as HTMLTextAreaElement).value.split("\n").filter((line) => line !== "");
     handlers.onParams({ stop: lines });
@@ -75,7 +82,12 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
       for (const id of WARPERS) el(id).closest(".field")?.toggleAttribute("data-skipped", greedy);
       el<HTMLSelectElement>("engine").value = params.engine;
       if (document.activeElement !== seed) seed.value = String(params.seed);
+      // why this seed: shown while the first-visit seed is in use
+      const seedNote = el<HTMLParagraphElement>("seed-note");
+      seedNote.hidden = params.seed !== FIRST_VISIT.seed;
+      seedNote.textContent = t("seed.firstVisit", { seed: FIRST_VISIT.seed, n: FIRST_VISIT.draws, below: FIRST_VISIT.below });
       if (document.activeElement !== maxNew) maxNew.value = String(params.max_new_tokens);
+      if (document.activeElement !== minNew) minNew.value = String(params.min_new_tokens);
       const stops = el<HTMLTextAreaElement>("stop-seqs");
       if (document.activeElement !== stops) stops.value = params.stop.join("\n");
     },

@@ -10,7 +10,7 @@ import { createTemperatureChart } from "../charts/temperature";
 import { createTopKChart } from "../charts/top-k";
 import { createTopPChart } from "../charts/top-p";
 import type { Candidate, StageName, StageTrace, StepResult } from "../core";
-import { num, percent } from "../format";
+import { num, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import { el } from "./controls";
@@ -26,20 +26,6 @@ interface Panel {
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-
-/** Short display names of stages (the chapter's terms, the same in both languages). */
-export const STAGE_NAMES: Record<StageName | "logits", string> = {
-  logits: "logits",
-  logit_bias: "logit bias",
-  penalties: "penalties",
-  greedy: "greedy",
-  temperature: "temperature",
-  top_k: "top-k",
-  top_p: "top-p",
-  min_p: "min-p",
-  typical_p: "typical-p",
-  epsilon_cutoff: "epsilon",
-};
 
 const ENGINE_NAMES = { hf: "Hugging Face", "llama.cpp": "llama.cpp", vllm: "vLLM" } as const;
 
@@ -66,6 +52,12 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
   const cdf = createCdfChart(el("cdf") as unknown as SVGSVGElement, {
     u: (u) => `u = ${num(u, 3)}`,
     argmax: "argmax",
+    rest: (n, mass) => t("strip.rest", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    restTitle: (n, mass) => t("strip.restTitle", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    name: (token, band, u) =>
+      u === null || band === null
+        ? t("strip.nameGreedy", { token })
+        : t("strip.name", { u: u.toFixed(3), token, from: band.from.toFixed(3), to: band.to.toFixed(3) }),
   });
   el<HTMLButtonElement>("back-to-next").addEventListener("click", handlers.onBackToNext);
 
@@ -81,8 +73,8 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     status.className = "stage-status";
     caption.append(title, status);
     const svg = document.createElementNS(SVG_NS, "svg");
-    // the softmax bars are focusable buttons, so that chart is a group rather than an image
-    svg.setAttribute("role", kind === "softmax" ? "group" : "img");
+    // every chart's bars are focusable buttons (force, and read the numbers), so a chart is a group
+    svg.setAttribute("role", "group");
     const explain = document.createElement("p");
     explain.className = "explain";
     explain.id = `explain-${kind}`;
@@ -141,8 +133,12 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
 
       // the final strip and the draw
       cdf.update(view);
+      // why u fell where it did: which draw of which seed, and how often draws land on the pick
+      const picked = r.candidates.find((c) => c.id === r.token) ?? r.chosen;
       el("final-explain").textContent =
-        r.u === null ? t("stage.final.explainGreedy") : t("stage.final.explainSample", { u: num(r.u, 3) });
+        r.u === null
+          ? t("stage.final.explainGreedy")
+          : t("strip.why", { u: num(r.u, 3), draw: r.draw, seed: r.seed, token: input.label(r.token), share: percent(picked.p) });
     },
   };
 }
@@ -208,6 +204,8 @@ function status(stage: StageTrace): string {
       return `p = ${num(v, 2)}${removed}`;
     case "epsilon_cutoff":
       return `ε = ${num(v, 4)}${removed}`;
+    case "min_new_tokens":
+      return `${num(stage.threshold, 0)} / ${num(v, 0)}${removed}`;
     case "penalties":
     case "logit_bias":
     case "greedy":
@@ -229,6 +227,11 @@ function explain(kind: PanelKind, stage: StageTrace | null): string {
       return t("stage.typical_p.explain", { p: num(stage?.value ?? 1, 2) });
     case "epsilon_cutoff":
       return t("stage.epsilon_cutoff.explain", { e: num(stage?.value ?? 0, 4) });
+    case "min_new_tokens": {
+      const n = stage?.value ?? 0;
+      const done = stage?.threshold ?? 0;
+      return done < n ? t("stage.min_new_tokens.explainHeld", { n, done }) : t("stage.min_new_tokens.explainFree", { n, done });
+    }
     default:
       return t(`stage.${kind}.explain` as MessageKey);
   }
@@ -259,6 +262,7 @@ function chartFor(kind: PanelKind, svg: SVGSVGElement): Panel["update"] {
     case "min_p":
     case "typical_p":
     case "epsilon_cutoff":
+    case "min_new_tokens":
     case "greedy": {
       const chart = createThresholdChart(svg, (cut) => percent(cut));
       return (view, stage) => stage && chart.update(view, stage);

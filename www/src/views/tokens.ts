@@ -1,6 +1,7 @@
 // The generated text as chips: one list item per token, tinted by the probability it had when
 // chosen; a click inspects that step. A token that ends inside a UTF-8 character shows its byte
-// (`<E4>`) as a pending chip, never a replacement character.
+// (`<E4>`) as a pending chip, never a replacement character. The end token reads 「结束符」 / "end".
+// Below the chips the same text is shown plain (no ␣, no chips), and copying gives that plain text.
 import { chipParts, percent } from "../format";
 import { t } from "../i18n/index";
 import type { AppState, PathEntry } from "../state";
@@ -21,9 +22,27 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
 } {
   const list = el<HTMLOListElement>("chips");
   const promptEcho = el<HTMLSpanElement>("prompt-echo");
+  const plainText = el<HTMLOutputElement>("plain-text");
+  const copyMsg = el<HTMLSpanElement>("copy-msg");
+  let plain = "";
+  // selecting and copying the chips gives the text, not the ␣ markers or chip labels
+  el<HTMLDivElement>("generated").addEventListener("copy", (event) => {
+    if (event.clipboardData === null) return;
+    event.clipboardData.setData("text/plain", plain);
+    event.preventDefault();
+  });
+  el<HTMLButtonElement>("copy-text").addEventListener("click", () => {
+    navigator.clipboard.writeText(plain).then(
+      () => (copyMsg.textContent = t("text.copied")),
+      () => (copyMsg.textContent = ""),
+    );
+  });
   return {
     render(state, display) {
       promptEcho.textContent = state.prompt;
+      copyMsg.textContent = "";
+      plain = state.prompt + state.path.map((entry) => plainPiece(display(entry))).join("");
+      plainText.textContent = plain;
       const items = state.path.map((entry, index) => {
         const li = list.children[index] instanceof HTMLLIElement ? (list.children[index] as HTMLLIElement) : document.createElement("li");
         const button = li.querySelector("button") ?? li.appendChild(document.createElement("button"));
@@ -33,7 +52,7 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
         const shown = display(entry);
         if (shown.kind === "eos") {
           button.classList.add("eos");
-          button.append(shown.text);
+          button.append(t("end.chip"));
         } else if (shown.kind === "pending") {
           button.classList.add("pending");
           button.append(shown.text);
@@ -55,8 +74,9 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
         li.dataset["kind"] = shown.kind;
         li.classList.toggle("forced", entry.forced);
         li.classList.toggle("viewing", state.viewing === index);
-        const token = shown.token !== shown.text ? `${shown.text} (${shown.token})` : shown.text;
+        const token = shown.kind === "eos" ? t("end.chip") : shown.token !== shown.text ? `${shown.text} (${shown.token})` : shown.text;
         button.title =
+          (shown.kind === "eos" ? `${t("end.title", { token: shown.token })} ` : "") +
           t("chip.title", { token, p: percent(p), forced: entry.forced ? t("chip.forced") : "" }) +
           (shown.kind === "pending" ? ` ${t("chip.pending", { bytes: shown.pending ?? shown.text })}` : "");
         button.setAttribute("aria-pressed", String(state.viewing === index));
@@ -68,4 +88,9 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
       list.dataset["emptyText"] = t("generated.empty");
     },
   };
+}
+
+/** A chip's share of the plain text: its text (an end token and unfinished bytes add nothing). */
+function plainPiece(shown: ChipDisplay): string {
+  return shown.kind === "text" ? shown.text : "";
 }

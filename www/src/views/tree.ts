@@ -47,6 +47,7 @@ export function createTree(handlers: { onSwitch(index: number): void }): {
           const total = branch.entries.reduce((sum, e) => sum + Math.log(e.chosen.p_raw), 0);
           logp.textContent = waiting ? "…" : t("tree.logp", { v: num(total, 2) });
           li.append(button, logp);
+          if (waiting) li.setAttribute("aria-busy", "true");
           if (index === state.currentBranch) {
             const badge = document.createElement("span");
             badge.className = "badge";

@@ -1,0 +1,33 @@
+// The printed handout's own lines (styles/print.css shows them only on paper): which step, the
+// settings as the controls hold them, and the link that reopens this exact state.
+import type { Params } from "../state";
+import { num } from "../format";
+import { el } from "./controls";
+
+/** The settings in one line, by their HF names (only the ones away from their off value). */
+export function settingsLine(params: Params): string {
+  const parts = [
+    params.strategy === "greedy" ? "greedy" : `T ${num(params.temperature, 2)}`,
+    params.top_k !== 0 ? `top-k ${params.top_k}` : null,
+    params.top_p !== 1 ? `top-p ${num(params.top_p, 2)}` : null,
+    params.min_p !== 0 ? `min-p ${num(params.min_p, 2)}` : null,
+    params.typical_p !== 1 ? `typical-p ${num(params.typical_p, 2)}` : null,
+    params.repetition_penalty !== 1 ? `repetition_penalty ${num(params.repetition_penalty, 2)}` : null,
+    params.frequency_penalty !== 0 ? `frequency_penalty ${num(params.frequency_penalty, 1)}` : null,
+    params.presence_penalty !== 0 ? `presence_penalty ${num(params.presence_penalty, 1)}` : null,
+    `max_new_tokens ${params.max_new_tokens}`,
+    `engine ${params.engine}`,
+    `seed ${params.seed}`,
+  ];
+  return parts.filter((p) => p !== null).join(" · ");
+}
+
+/** Fill the handout's values (its labels are translated with the rest of the page). */
+export function renderHandout(params: Params, stepText: string): void {
+  el("handout-settings").textContent = settingsLine(params);
+  el("handout-step").textContent = stepText;
+  el("handout-link").textContent = location.href;
+  // more than four charts do not fit one page two abreast
+  const charts = document.querySelectorAll("#stages > figure.stage:not([hidden])").length;
+  el("stages").dataset["printColumns"] = charts > 4 ? "3" : "2";
+}
