@@ -89,9 +89,11 @@ train: setup
 	cargo run --release --features train --bin train -- eval --dir $(TRAIN_DIR)/dropout
 	cargo run --release --features train --bin train -- greedy
 
-# A million random logits/configs (arbitrary floats, keys and types) through step: no panic.
-fuzz: setup
+# A million random logits/configs (arbitrary floats, keys and types) through step: no panic; then
+# 100,000 hostile JavaScript values through the wasm boundary: only Errors, no trap, no leak.
+fuzz: wasm
 	FUZZ_CASES=1000000 cargo test --release --test fuzz -- --nocapture
+	BOUNDARY_FUZZ_CALLS=100000 node --test tests/node/boundary-fuzz.test.mjs
 
 clean:
 	rm -rf target $(PKG)

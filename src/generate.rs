@@ -6,14 +6,27 @@
 //! context is full) the last one. `force` and `rewind` keep that invariant,
 //! so branching is exact: the same tokens give bit-identical logits.
 //!
+//! States: *no prompt* (after construction) → *ready* (a prompt, perhaps generated tokens) ⇄
+//! *stopped* (a stop condition; `rewind` or `set_prompt` leave it). A refused `set_prompt` keeps
+//! the state it found (should the model fail midway through a prompt, it is left with none). Without a prompt only `set_prompt` (and the read-only views) are allowed: `next`,
+//! `force`, `rewind` and `next_logits` are refused with `NoPrompt`. Every method checks its input
+//! before changing anything, so a refused call leaves the state as it was.
+//!
 //! The context limit stops generation (`StopReason::ContextFull`) rather than
 //! sliding: a slide would silently change what the model sees.
 
-use std::fmt;
+mod args;
+mod error;
 
-use crate::decode::{self, Decoder, StepError, Trace};
-use crate::model::{self, Cache, ForwardError, Model};
-use crate::tokenizer::{self, split_utf8, Tokenizer};
+pub use args::{
+    check_text, integer_arg, stop_sequences_arg, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS,
+    MAX_TEXT_CHARS, MAX_TOKENIZER_JSON_CHARS,
+};
+pub use error::GenerateError;
+
+use crate::decode::{self, Decoder, Trace};
+use crate::model::{Cache, ForwardError, Model};
+use crate::tokenizer::{split_utf8, Tokenizer};
 
 /// Why generation stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,80 +54,6 @@ impl StopReason {
             StopReason::User => "user",
             StopReason::ContextFull => "context_full",
         }
-    }
-}
-
-/// Everything that can go wrong while generating.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GenerateError {
-    Tokenizer(tokenizer::TokenizerError),
-    Model(model::LoadError),
-    /// The model's and tokenizer's vocabularies differ in size.
-    VocabMismatch {
-        model: usize,
-        tokenizer: usize,
-    },
-    /// The prompt encodes to no tokens.
-    EmptyPrompt,
-    /// The prompt has more tokens than the context holds.
-    PromptTooLong {
-        tokens: usize,
-        context: usize,
-    },
-    Forward(ForwardError),
-    Step(StepError),
-    /// `next`/`force` after a stop; `rewind` or `set_prompt` first.
-    Stopped(StopReason),
-    /// `rewind(n)` with n larger than the generated tokens.
-    RewindTooFar {
-        n: usize,
-        allowed: usize,
-    },
-}
-
-impl fmt::Display for GenerateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GenerateError::Tokenizer(e) => write!(f, "{e}"),
-            GenerateError::Model(e) => write!(f, "{e}"),
-            GenerateError::VocabMismatch { model, tokenizer } => {
-                write!(
-                    f,
-                    "model vocabulary ({model}) and tokenizer vocabulary ({tokenizer}) differ"
-                )
-            }
-            GenerateError::EmptyPrompt => write!(f, "prompt must contain at least one character"),
-            GenerateError::PromptTooLong { tokens, context } => {
-                write!(f, "prompt must be at most {context} tokens, got {tokens}")
-            }
-            GenerateError::Forward(e) => write!(f, "{e}"),
-            GenerateError::Step(e) => write!(f, "{e}"),
-            GenerateError::Stopped(r) => write!(
-                f,
-                "generation has stopped ({}); rewind or set a new prompt",
-                r.name()
-            ),
-            GenerateError::RewindTooFar { n, allowed } => {
-                write!(
-                    f,
-                    "rewind n must be in [0, {allowed}] (the generated tokens), got {n}"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for GenerateError {}
-
-impl From<ForwardError> for GenerateError {
-    fn from(e: ForwardError) -> Self {
-        GenerateError::Forward(e)
-    }
-}
-
-impl From<StepError> for GenerateError {
-    fn from(e: StepError) -> Self {
-        GenerateError::Step(e)
     }
 }
 
@@ -220,9 +159,33 @@ impl Generator {
         self.prompt_len
     }
 
-    /// Scores for the next token (length = vocabulary size).
+    /// Scores for the next token (length = vocabulary size; all zero before a prompt, see
+    /// [`Generator::next_logits`]).
     pub fn logits(&self) -> &[f32] {
         &self.logits
+    }
+
+    /// The scores for the next token, refused before a prompt (they would be all zero: a uniform
+    /// distribution nobody asked for).
+    ///
+    /// # Errors
+    /// `NoPrompt`.
+    pub fn next_logits(&self) -> Result<&[f32], GenerateError> {
+        self.require_prompt("logits")?;
+        Ok(&self.logits)
+    }
+
+    /// Whether a prompt is set (`next`, `force`, `rewind` need one).
+    pub fn has_prompt(&self) -> bool {
+        self.prompt_len > 0
+    }
+
+    fn require_prompt(&self, method: &'static str) -> Result<(), GenerateError> {
+        if self.has_prompt() {
+            Ok(())
+        } else {
+            Err(GenerateError::NoPrompt { method })
+        }
     }
 
     /// Generated text (complete characters only).
@@ -236,6 +199,10 @@ impl Generator {
 
     /// Starts over with `prompt`, running the model over all its tokens.
     pub fn set_prompt(&mut self, prompt: &str) -> Result<(), GenerateError> {
+        // UTF-16 units ≤ UTF-8 bytes, so only a long text needs counting.
+        if prompt.len() > MAX_TEXT_CHARS {
+            check_text("prompt", prompt.encode_utf16().count())?;
+        }
         let ids = self.tokenizer.encode(prompt);
         self.set_prompt_tokens(&ids)
     }
@@ -252,13 +219,26 @@ impl Generator {
                 context: context - 1,
             });
         }
+        let vocab_size = self.model.config().vocab_size;
+        if let Some(&token) = ids.iter().find(|&&id| id as usize >= vocab_size) {
+            return Err(GenerateError::Forward(ForwardError::TokenOutOfRange {
+                token,
+                vocab_size,
+            }));
+        }
         self.cache.truncate(0);
         self.tokens.clear();
         self.text.clear();
         self.pending.clear();
         self.stopped = None;
+        self.prompt_len = 0;
         for &id in ids {
-            self.model.forward(id, &mut self.cache, &mut self.logits)?;
+            if let Err(e) = self.model.forward(id, &mut self.cache, &mut self.logits) {
+                // Back to "no prompt" rather than half a prompt.
+                self.cache.truncate(0);
+                self.tokens.clear();
+                return Err(e.into());
+            }
             self.tokens.push(id);
         }
         self.prompt_len = ids.len();
@@ -277,6 +257,7 @@ impl Generator {
     /// with a seed, `draw` is the number of tokens generated so far, so a
     /// seeded generation is reproducible token by token.
     pub fn next(&mut self, config: &decode::Config) -> Result<StepOutput, GenerateError> {
+        self.require_prompt("next")?;
         if let Some(r) = &self.stopped {
             return Err(GenerateError::Stopped(r.clone()));
         }
@@ -296,8 +277,18 @@ impl Generator {
         self.append(trace.token, Some(trace))
     }
 
+    /// Replaces the stop sequences by a caller's list, checked by [`stop_sequences_arg`].
+    ///
+    /// # Errors
+    /// `Argument` naming the list or entry; the old list is kept.
+    pub fn set_stop_sequences(&mut self, value: &decode::Value) -> Result<(), GenerateError> {
+        self.stop_sequences = stop_sequences_arg(value)?;
+        Ok(())
+    }
+
     /// Appends `token` as if it had been chosen (branching).
     pub fn force(&mut self, token: u32) -> Result<StepOutput, GenerateError> {
+        self.require_prompt("force")?;
         if let Some(r) = &self.stopped {
             return Err(GenerateError::Stopped(r.clone()));
         }
@@ -314,19 +305,23 @@ impl Generator {
     /// Removes the last `n` generated tokens (not the prompt) and restores
     /// the exact state before them.
     pub fn rewind(&mut self, n: usize) -> Result<(), GenerateError> {
-        let generated = self.tokens.len() - self.prompt_len;
+        self.require_prompt("rewind")?;
+        let generated = self.tokens.len().saturating_sub(self.prompt_len);
         if n > generated {
             return Err(GenerateError::RewindTooFar {
                 n,
                 allowed: generated,
             });
         }
+        // keep ≥ prompt_len ≥ 1 (a prompt is set), so there is a last kept token.
         let keep = self.tokens.len() - n;
+        let Some(&last) = self.tokens.get(keep.wrapping_sub(1)) else {
+            return Err(GenerateError::NoPrompt { method: "rewind" });
+        };
         self.tokens.truncate(keep);
         // Recompute the last kept position to get its logits back; the cache
         // below it is untouched, so the result is the same as before.
         self.cache.truncate(keep - 1);
-        let last = self.tokens[keep - 1];
         self.model
             .forward(last, &mut self.cache, &mut self.logits)?;
         let mut bytes = Vec::new();

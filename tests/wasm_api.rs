@@ -88,3 +88,47 @@ fn sampling_is_inverse_cdf_over_the_listed_order() {
         assert_eq!(field(&first, "id").as_f64(), Some(token));
     }
 }
+
+/// A value made by JavaScript source (getters and Proxies cannot be written as JSON).
+fn js(source: &str) -> JsValue {
+    js_sys::Function::new_no_args(&format!("return ({source});"))
+        .call0(&JsValue::UNDEFINED)
+        .expect("test source runs")
+}
+
+#[wasm_bindgen_test]
+fn hostile_values_are_errors_and_never_poison_the_instance() {
+    let cases = [
+        (
+            "{ get top_k() { throw new Error('boom'); } }",
+            "config could not be read: reading it threw Error: boom",
+        ),
+        (
+            "new Proxy({}, { ownKeys() { throw new Error('keys'); } })",
+            "threw Error: keys",
+        ),
+        (
+            "(() => { let o = {}; for (let i = 0; i < 5000; i++) o = { a: o }; return o; })()",
+            "config must be nested at most 4 levels deep",
+        ),
+    ];
+    for _ in 0..300 {
+        for (source, want) in cases {
+            let message = error_message(step(chapter(), js(source)));
+            assert!(message.contains(want), "{source}: got {message}");
+        }
+    }
+    let throwing_logits =
+        js("Object.defineProperty([1, 2], 0, { get() { throw new Error('elem'); } })");
+    assert!(error_message(step(throwing_logits, JsValue::UNDEFINED)).contains("threw Error: elem"));
+    // Prototype keys and class getters are read.
+    let inherited = step(chapter(), js("Object.create({ strategy: 'greedy' })")).expect("ok");
+    assert!(field(&inherited, "u").is_null());
+    let getter = step(
+        chapter(),
+        js("new (class { get strategy() { return 'greedy'; } })()"),
+    )
+    .expect("ok");
+    assert!(field(&getter, "u").is_null());
+    assert!(step(chapter(), config(r#"{"seed":1}"#)).is_ok());
+}

@@ -6,6 +6,7 @@
 
 use super::engine::Engine;
 use super::error::StepError;
+use super::limits::{short, MAX_DYNATEMP_RANGE, MAX_HISTORY, MAX_LOGIT_BIAS, MAX_TRACE_TOP};
 use super::value::{format_number, Value};
 
 /// `"sample"` (default) draws from the final distribution; `"greedy"` takes its argmax.
@@ -83,6 +84,36 @@ fn too_many_trace_ids(len: usize) -> StepError {
     }
 }
 
+/// Every key `step` reads. A key missing here is refused as unknown, so a new key must be added
+/// here as well as to [`Config::from_value`]; the wasm adapter also reads these through getters
+/// and prototypes.
+pub const KEYS: &[&str] = &[
+    "strategy",
+    "engine",
+    "temperature",
+    "top_k",
+    "top_p",
+    "min_p",
+    "typical_p",
+    "epsilon_cutoff",
+    "repetition_penalty",
+    "frequency_penalty",
+    "presence_penalty",
+    "history",
+    "history_prompt_len",
+    "penalty_last_n",
+    "logit_bias",
+    "min_keep",
+    "dynatemp_range",
+    "dynatemp_exponent",
+    "seed",
+    "draw",
+    "trace_top",
+    "trace_ids",
+    "min_new_tokens",
+    "eos_token_id",
+];
+
 /// The largest integer a JavaScript number holds exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
@@ -136,6 +167,9 @@ impl Config {
                 continue;
             }
             let k = key.as_str();
+            if !KEYS.contains(&k) {
+                return Err(StepError::UnknownKey { key: short(key) });
+            }
             match k {
                 "strategy" => {
                     c.strategy = Some(match v {
@@ -177,7 +211,7 @@ impl Config {
                 "seed" => c.seed = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
                 "draw" => c.draw = Some(integer(k, v, 0.0, MAX_SAFE_INTEGER)? as u64),
                 "history_prompt_len" => {
-                    c.history_prompt_len = Some(integer(k, v, 0.0, MAX_SAFE_INTEGER)? as usize)
+                    c.history_prompt_len = Some(integer(k, v, 0.0, MAX_HISTORY as f64)? as usize)
                 }
                 "penalty_last_n" => {
                     c.penalty_last_n = Some(integer(k, v, -1.0, MAX_SAFE_INTEGER)? as i64)
@@ -240,6 +274,13 @@ impl Config {
                             got: v.describe(),
                         });
                     };
+                    if items.len() > MAX_HISTORY {
+                        return Err(StepError::OutOfRange {
+                            field: k.into(),
+                            allowed: format!("an array of at most {MAX_HISTORY} token ids"),
+                            got: format!("{} ids", items.len()),
+                        });
+                    }
                     let mut ids = Vec::with_capacity(items.len());
                     for (i, item) in items.iter().enumerate() {
                         ids.push(
@@ -256,15 +297,22 @@ impl Config {
                             got: v.describe(),
                         });
                     };
+                    if items.len() > MAX_LOGIT_BIAS {
+                        return Err(StepError::OutOfRange {
+                            field: k.into(),
+                            allowed: format!("an object of at most {MAX_LOGIT_BIAS} entries"),
+                            got: format!("{} entries", items.len()),
+                        });
+                    }
                     let mut biases = Vec::with_capacity(items.len());
                     for (id, bias) in items {
-                        let field = format!("logit_bias[\"{id}\"]");
+                        let field = format!("logit_bias[\"{}\"]", short(id));
                         let parsed = id.parse::<u32>().ok().filter(|n| n.to_string() == *id);
                         let Some(token) = parsed else {
                             return Err(StepError::OutOfRange {
                                 field,
                                 allowed: "keyed by a token id (an integer ≥ 0)".into(),
-                                got: format!("key {id:?}"),
+                                got: format!("key {:?}", short(id)),
                             });
                         };
                         // −inf cannot travel through JSON; accept the string "-inf" as a ban too.
@@ -278,7 +326,7 @@ impl Config {
                     }
                     c.logit_bias = Some(biases);
                 }
-                _ => return Err(StepError::UnknownKey { key: key.clone() }),
+                _ => return Err(StepError::UnknownKey { key: short(key) }),
             }
         }
         Ok(c)
@@ -401,11 +449,12 @@ impl Config {
             "a finite number",
         )?;
         let dynatemp_range = self.dynatemp_range.unwrap_or(0.0);
+        // Bounded like temperature, so T ± range (and 1/T) stay finite in float32.
         check(
             "dynatemp_range",
             dynatemp_range,
-            dynatemp_range.is_finite() && dynatemp_range >= 0.0,
-            "a finite number ≥ 0",
+            (0.0..=MAX_DYNATEMP_RANGE).contains(&dynatemp_range),
+            "in [0, 1e6]",
         )?;
         let dynatemp_exponent = self.dynatemp_exponent.unwrap_or(1.0);
         check(
@@ -576,7 +625,11 @@ impl Config {
             dynatemp_exponent: dynatemp_exponent as f32,
             seed: self.seed.unwrap_or(seed),
             draw: self.draw.unwrap_or(0),
-            trace_top: self.trace_top.unwrap_or(20) as usize,
+            // Never more than exist, nor than a trace can reasonably carry: nothing is
+            // allocated by the number asked for.
+            trace_top: (self.trace_top.unwrap_or(20) as usize)
+                .min(vocab_size)
+                .min(MAX_TRACE_TOP),
             min_new_tokens,
             eos_token_id,
             new_tokens,

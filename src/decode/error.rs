@@ -30,7 +30,7 @@ pub enum StepError {
         allowed: String,
         got: String,
     },
-    /// More logits than token ids can address.
+    /// More logits than one call accepts ([`super::limits::MAX_LOGITS`]).
     TooManyLogits { len: usize },
     /// A penalty pushed a logit past float32's range.
     Overflow { index: usize, stage: &'static str },
@@ -83,7 +83,11 @@ impl fmt::Display for StepError {
                 write!(f, "{field} must be {allowed}, got {got}")
             }
             StepError::TooManyLogits { len } => {
-                write!(f, "logits must have at most 4294967295 entries, got {len}")
+                write!(
+                    f,
+                    "logits must have at most {} entries, got {len}",
+                    super::limits::MAX_LOGITS
+                )
             }
             StepError::Overflow { index, stage } => {
                 write!(f, "logits[{index}] overflows float32 after {stage}; use a penalty closer to its off value")

@@ -11,6 +11,7 @@ mod candidates;
 mod config;
 mod engine;
 mod error;
+pub mod limits;
 mod listing;
 pub mod rng;
 mod softmax;
@@ -18,10 +19,10 @@ mod stages;
 mod trace;
 mod value;
 
-pub use config::{Config, Strategy};
+pub use config::{Config, Strategy, KEYS};
 pub use engine::Engine;
 pub use error::StepError;
-pub use softmax::log_sum_exp;
+pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, StageKind, StageTrace, Trace};
 pub use value::Value;
 
@@ -480,7 +481,7 @@ fn validate(
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
-    if logits.len() > u32::MAX as usize {
+    if logits.len() > limits::MAX_LOGITS {
         return Err(StepError::TooManyLogits { len: logits.len() });
     }
     // One vectorised pass for the max and for NaN/+inf; find the culprit only if there is one.

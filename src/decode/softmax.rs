@@ -225,9 +225,54 @@ pub fn log_sum_exp(logits: &[f32]) -> f64 {
     f64::from(max) + sum.ln()
 }
 
+/// [`log_sum_exp`] for callers outside the core (the wasm `logSumExp`): the logits are checked as
+/// `step` checks them (non-empty, at most `MAX_LOGITS`, no NaN or +inf), so the answer is never a
+/// silent NaN or −inf.
+///
+/// # Errors
+/// `EmptyLogits`, `TooManyLogits`, `BadLogit` or `AllNegativeInfinity`, as `step` words them.
+pub fn checked_log_sum_exp(logits: &[f32]) -> Result<f64, super::StepError> {
+    use super::StepError;
+    if logits.is_empty() {
+        return Err(StepError::EmptyLogits);
+    }
+    if logits.len() > super::limits::MAX_LOGITS {
+        return Err(StepError::TooManyLogits { len: logits.len() });
+    }
+    if let Some(index) = logits
+        .iter()
+        .position(|l| l.is_nan() || *l == f32::INFINITY)
+    {
+        return Err(StepError::BadLogit {
+            index,
+            value: logits.get(index).copied().unwrap_or(f32::NAN),
+        });
+    }
+    if logits.iter().all(|l| *l == f32::NEG_INFINITY) {
+        return Err(StepError::AllNegativeInfinity);
+    }
+    Ok(log_sum_exp(logits))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checked_log_sum_exp_refuses_what_step_refuses() {
+        let message = |l: &[f32]| checked_log_sum_exp(l).unwrap_err().to_string();
+        assert_eq!(
+            message(&[]),
+            "logits must have at least one entry, got an empty array"
+        );
+        assert_eq!(
+            message(&[0.0, f32::NAN]),
+            "logits[1] must be finite or -inf, got NaN"
+        );
+        assert!(message(&[f32::NEG_INFINITY]).contains("got all -inf"));
+        let got = checked_log_sum_exp(&[0.0, 0.0]).unwrap();
+        assert!((got - 2f64.ln()).abs() < 1e-6);
+    }
 
     #[test]
     fn exp_f32_matches_libm_to_float32_precision() {

@@ -47,6 +47,13 @@ pub fn format_number(n: f64) -> String {
         }
     } else if n.fract() == 0.0 && n.abs() < 1e21 {
         format!("{}", n as i128)
+    } else if n.abs() >= 1e21 || n.abs() < 1e-6 {
+        // Exponent form, as JavaScript prints it (1e+300, 5e-324): never hundreds of digits.
+        let e = format!("{n:e}");
+        match e.split_once('e') {
+            Some((m, exp)) if !exp.starts_with('-') => format!("{m}e+{exp}"),
+            _ => e,
+        }
     } else {
         format!("{n}")
     }
@@ -106,5 +113,21 @@ impl<'de> Visitor<'de> for ValueVisitor {
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
         d.deserialize_any(ValueVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them_never_hundreds_of_digits() {
+        assert_eq!(format_number(1e300), "1e+300");
+        assert_eq!(format_number(-1e21), "-1e+21");
+        assert_eq!(format_number(5e-324), "5e-324");
+        assert_eq!(format_number(9_007_199_254_740_991.0), "9007199254740991");
+        assert_eq!(format_number(7999.9), "7999.9");
+        assert_eq!(format_number(0.001), "0.001");
+        assert_eq!(format_number(f64::NAN), "NaN");
     }
 }

@@ -10,7 +10,7 @@
 
 mod safetensors;
 
-pub use safetensors::{f16_to_f32, Dtype, LoadError, SafeTensors};
+pub use safetensors::{f16_to_f32, Dtype, LoadError, SafeTensors, MAX_MODEL_BYTES};
 
 use safetensors::tensor_err;
 
@@ -27,6 +27,10 @@ pub struct Config {
     /// Longest sequence the position table covers (tokens).
     pub seq_len: usize,
 }
+
+/// Largest KV cache a model may ask for (2 × n_layers × seq_len × dim × 4 bytes): 64 MiB. The
+/// shipped model needs 0.5 MB; without a bound a crafted 8 MB header could ask for gigabytes.
+pub const MAX_KV_CACHE_BYTES: usize = 64 << 20;
 
 /// RMSNorm epsilon, shared with the trainer.
 pub const EPS: f32 = 1e-5;
@@ -161,6 +165,18 @@ impl Model {
             return Err(LoadError::Metadata {
                 field: "n_heads".into(),
                 problem: format!("{} does not divide dim {}", config.n_heads, config.dim),
+            });
+        }
+        let kv_bytes = [config.n_layers, config.seq_len, config.dim, 8]
+            .iter()
+            .try_fold(1usize, |a, &b| a.checked_mul(b));
+        if kv_bytes.is_none_or(|b| b > MAX_KV_CACHE_BYTES) {
+            return Err(LoadError::Metadata {
+                field: "seq_len".into(),
+                problem: format!(
+                    "the KV cache (n_layers {} × seq_len {} × dim {} × 8 bytes) must be at most {MAX_KV_CACHE_BYTES} bytes",
+                    config.n_layers, config.seq_len, config.dim
+                ),
             });
         }
         let d = config.dim;

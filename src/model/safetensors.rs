@@ -19,7 +19,13 @@ pub enum LoadError {
     Tensor { name: String, problem: String },
     /// `__metadata__` lacks a field or holds a value out of range.
     Metadata { field: String, problem: String },
+    /// The file is larger than [`MAX_MODEL_BYTES`].
+    TooLarge { size: u64 },
 }
+
+/// Largest model file accepted: 32 MiB (the shipped one is under 2 MB). With tensors that may not
+/// overlap, the weights as f32 then take at most 4× this.
+pub const MAX_MODEL_BYTES: usize = 32 << 20;
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -30,6 +36,10 @@ impl fmt::Display for LoadError {
             LoadError::Header(e) => write!(f, "safetensors header: {e}"),
             LoadError::Tensor { name, problem } => write!(f, "tensor `{name}`: {problem}"),
             LoadError::Metadata { field, problem } => write!(f, "metadata `{field}`: {problem}"),
+            LoadError::TooLarge { size } => write!(
+                f,
+                "model file must be at most {MAX_MODEL_BYTES} bytes, got {size}"
+            ),
         }
     }
 }
@@ -104,6 +114,35 @@ pub fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits)
 }
 
+/// Refuses tensors whose `data_offsets` overlap: shared bytes would let a small file describe
+/// many large tensors (every layer reading one range), and safetensors forbids it. Entries with
+/// malformed offsets are left to [`SafeTensors::tensor`], which names the problem.
+fn check_disjoint(entries: &[(String, Json)]) -> Result<(), LoadError> {
+    let mut ranges: Vec<(u64, u64, &str)> = entries
+        .iter()
+        .filter_map(|(name, e)| {
+            let offs = e.get("data_offsets")?.as_array()?;
+            match offs {
+                [s, e] => Some((s.as_u64()?, e.as_u64()?, name.as_str())),
+                _ => None,
+            }
+        })
+        .filter(|(s, e, _)| s < e)
+        .collect();
+    ranges.sort_unstable();
+    for pair in ranges.windows(2) {
+        if let [(s0, e0, a), (s1, e1, b)] = pair {
+            if s1 < e0 {
+                return Err(tensor_err(
+                    b,
+                    format!("data_offsets [{s1}, {e1}] overlap tensor `{a}` [{s0}, {e0}]; tensors must not share bytes"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A parsed file: header entries plus the data section.
 pub struct SafeTensors<'a> {
     entries: Vec<(String, Json)>,
@@ -114,6 +153,9 @@ pub struct SafeTensors<'a> {
 impl<'a> SafeTensors<'a> {
     pub fn parse(bytes: &'a [u8]) -> Result<SafeTensors<'a>, LoadError> {
         let got = bytes.len() as u64;
+        if bytes.len() > MAX_MODEL_BYTES {
+            return Err(LoadError::TooLarge { size: got });
+        }
         let len_bytes: [u8; 8] = bytes
             .get(..8)
             .and_then(|b| b.try_into().ok())
@@ -143,6 +185,7 @@ impl<'a> SafeTensors<'a> {
                 entries.push((k, v));
             }
         }
+        check_disjoint(&entries)?;
         Ok(SafeTensors {
             entries,
             metadata,

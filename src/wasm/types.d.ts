@@ -1,7 +1,13 @@
 /** Engine whose stage order and tie rules a step follows. */
 export type Engine = "hf" | "llama.cpp" | "vllm";
 
-/** Config for `step`. Every key is optional; an unknown key throws an Error naming it. */
+/**
+ * Config for `step`. Every key is optional; an unknown key throws an Error naming it. Keys are read
+ * like `for…in` (own and inherited enumerable) plus every key below found with `in` (class getters
+ * count), each read once. Limits: nested at most 4 levels, at most 1,048,576 entries in any array
+ * or object, 2,098,176 values in all, strings of at most 1024 characters. Getters may throw (the
+ * call throws an Error naming the key; the instance is unharmed).
+ */
 export interface StepConfig {
   /** "sample" (default) or "greedy". */
   strategy?: "sample" | "greedy";
@@ -23,17 +29,19 @@ export interface StepConfig {
   frequency_penalty?: number;
   /** Finite; 0 = off. llama.cpp and vllm only. */
   presence_penalty?: number;
-  /** Token ids seen so far (prompt then generated), oldest first; each < vocabulary size. */
+  /** Token ids seen so far (prompt then generated), oldest first; each < vocabulary size;
+   *  at most 1,048,576 (2^20) ids. */
   history?: number[];
-  /** How many leading history ids are prompt (vllm's frequency/presence skip them). */
+  /** How many leading history ids are prompt (vllm's frequency/presence skip them); ≤ history length. */
   history_prompt_len?: number;
   /** llama.cpp's penalty window; -1 = all (the only value other engines accept), 0 = none. */
   penalty_last_n?: number;
-  /** Bias added to a token's logit, keyed by token id; in [-100, 100], or "-inf" to ban. */
+  /** Bias added to a token's logit, keyed by token id; in [-100, 100], or "-inf" to ban; at most
+   *  1,048,576 entries. */
   logit_bias?: Record<string, number | "-inf">;
   /** Every truncation keeps at least this many tokens (at least 1 is always kept). */
   min_keep?: number;
-  /** llama.cpp dynamic temperature half-range; 0 = off. */
+  /** llama.cpp dynamic temperature half-range, in [0, 1e6]; 0 = off. */
   dynatemp_range?: number;
   /** llama.cpp dynamic temperature exponent; default 1. */
   dynatemp_exponent?: number;
@@ -43,7 +51,8 @@ export interface StepConfig {
   seed?: number;
   /** Integer ≥ 0: which draw of the seed's stream (one per generated token). */
   draw?: number;
-  /** How many candidates the trace lists (default 20). */
+  /** How many candidates the trace lists (default 20); clamped to min(trace_top, vocabulary
+   *  size, 65,536), so nothing is allocated by the number asked for. */
   trace_top?: number;
   /** While fewer than this many new tokens exist (history.length − history_prompt_len), the
    *  eos_token_id tokens are removed (HF min_new_tokens, vLLM min_tokens); 0 = off. */
@@ -102,6 +111,12 @@ export interface Candidate {
   /** Stage that removed it ("logits" if its input was -inf), or null. */
   removed_by: StageName | "logits" | null;
 }
+
+/**
+ * Logits for `step` and `logSumExp`: a Float32Array (copied) or an array of numbers, at most
+ * 1,048,576 (2^20) entries, each finite or -Infinity, at least one finite.
+ */
+export type Logits = Float32Array | number[];
 
 /** Result of `step`. */
 export interface StepResult {

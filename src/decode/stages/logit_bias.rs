@@ -13,19 +13,17 @@ pub(crate) fn apply(work: &mut Work, bias: &[(u32, f32)], stage: u8) -> Applied 
         }
     }
     work.logits_changed();
-    // A −inf bias bans the token; config bounds finite biases to ±100, so nothing overflows.
-    let processed = &work.processed;
-    let banned: Vec<u32> = bias
-        .iter()
-        .filter(|(id, _)| {
+    // A −inf bias bans the token; config bounds finite biases to ±100, so a kept (finite) logit
+    // becomes −inf only through a ban. One pass over the kept ids, reading the processed logit:
+    // O(kept + bans), never kept × bans.
+    if bias.iter().any(|&(_, b)| b == f32::NEG_INFINITY) {
+        let processed = std::mem::take(&mut work.processed);
+        work.retain(stage, |id| {
             processed
-                .get(*id as usize)
-                .is_some_and(|l| *l == f32::NEG_INFINITY)
-        })
-        .map(|(id, _)| *id)
-        .collect();
-    if !banned.is_empty() {
-        work.retain(stage, |id| !banned.contains(&id));
+                .get(id as usize)
+                .is_some_and(|l| *l != f32::NEG_INFINITY)
+        });
+        work.processed = processed;
     }
     Applied::default()
 }

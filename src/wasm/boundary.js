@@ -1,0 +1,199 @@
+// The boundary's JavaScript half. Every object a caller hands the wasm exports (logits, a config,
+// model bytes, a list of stop sequences) is read and copied HERE, inside try/catch, before Rust
+// borrows any state. Rust then reads only what these functions return — fresh typed arrays,
+// primitives, and null-prototype objects and arrays of primitives — which cannot run user code.
+//
+// So a throwing getter, a Proxy trap, a detached buffer, a view of the module's own memory or a
+// getter that calls back into the module becomes an ordinary Error message, and no JavaScript
+// exception ever unwinds through wasm frames (that would leave a RefCell borrowed and leak the
+// wasm shadow stack, killing the instance). Each function returns its copy, or a string: the
+// message of the Error the caller will see.
+
+// Intrinsics captured once, so a caller cannot redirect them by patching prototypes later.
+const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
+const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag).get;
+const typedArrayLength = Object.getOwnPropertyDescriptor(TypedArray, "length").get;
+const isArray = Array.isArray;
+const Float32ArrayCtor = Float32Array;
+const Uint8ArrayCtor = Uint8Array;
+const createObject = Object.create;
+const stringify = JSON.stringify;
+const ECHO = 40;
+
+/** The built-in name of a typed array ("Float32Array"), or undefined for anything else. */
+function tagOf(value) {
+  return typedArrayTag.call(value);
+}
+
+/** A key or string cut to ECHO characters for a message. */
+function short(text) {
+  return text.length > ECHO ? `${text.slice(0, ECHO)}…` : text;
+}
+
+/** What a value is, for a message: `string "hot"`, `1.5`, `an object`, `a function`. */
+function describe(value) {
+  switch (typeof value) {
+    case "number":
+      return Object.is(value, -0) ? "0" : String(value);
+    case "string":
+      return `string ${stringify(short(value))}`;
+    case "boolean":
+      return `boolean ${value}`;
+    case "undefined":
+      return "undefined";
+    case "bigint":
+      return `bigint ${short(String(value))}`;
+    case "symbol":
+      return "a symbol";
+    case "function":
+      return "a function";
+    default:
+      if (value === null) return "null";
+      try {
+        if (isArray(value)) return "an array";
+        const tag = tagOf(value);
+        if (tag !== undefined) return `a ${tag}`;
+      } catch (_) {
+        // A revoked Proxy: fall through.
+      }
+      return "an object";
+  }
+}
+
+/** The message of whatever a caller's code threw (it may itself be hostile). */
+function thrown(what, error) {
+  let text;
+  try {
+    text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    if (typeof text !== "string") text = "a value that cannot be shown";
+  } catch (_) {
+    text = "a value that cannot be shown";
+  }
+  return `${what} could not be read: reading it threw ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
+}
+
+/** A length read from an array-like: an integer in [0, max], or a message. */
+function checkedLength(what, length, max, unit) {
+  if (typeof length !== "number" || !Number.isInteger(length) || length < 0) {
+    return `${what} must be an array with a valid length, got length ${describe(length)}`;
+  }
+  if (length > max) return `${what} must have at most ${max} ${unit}, got ${length}`;
+  return length;
+}
+
+/**
+ * Logits as a fresh Float32Array, or a message. Accepts a Float32Array (copied, however it was
+ * made: subclass, view of wasm memory) or an array of numbers (read once, element by element).
+ */
+export function snapshot_logits(value, max) {
+  try {
+    if (tagOf(value) === "Float32Array") {
+      const length = typedArrayLength.call(value);
+      if (length > max) return `logits must have at most ${max} entries, got ${length}`;
+      return new Float32ArrayCtor(value);
+    }
+    if (isArray(value)) {
+      const length = checkedLength("logits", value.length, max, "entries");
+      if (typeof length === "string") return length;
+      const copy = new Float32ArrayCtor(length);
+      for (let i = 0; i < length; i++) {
+        const x = value[i];
+        if (typeof x !== "number") return `logits[${i}] must be a number, got ${describe(x)}`;
+        copy[i] = x;
+      }
+      return copy;
+    }
+    return `logits must be a Float32Array or an array of numbers, got ${describe(value)}`;
+  } catch (error) {
+    return thrown("logits", error);
+  }
+}
+
+/** Model bytes as a fresh Uint8Array, or a message. */
+export function snapshot_bytes(what, value, max) {
+  try {
+    if (tagOf(value) === "Uint8Array") {
+      const length = typedArrayLength.call(value);
+      if (length > max) return `${what} must be at most ${max} bytes, got ${length}`;
+      return new Uint8ArrayCtor(value);
+    }
+    return `${what} must be a Uint8Array, got ${describe(value)}`;
+  } catch (error) {
+    return thrown(what, error);
+  }
+}
+
+/**
+ * A config (or any JSON-like argument) as a tree Rust can read without running user code:
+ * null-prototype objects, arrays, numbers, strings, booleans and null (undefined → null).
+ * Objects contribute their own and inherited enumerable string keys (`for…in`), plus each of
+ * `known` that `key in value` finds (class getters, non-enumerable properties); values are read
+ * with ordinary [[Get]], so getters run, once each. Bounded: `maxDepth` levels, at most `maxItems`
+ * entries in any one array or object, `maxTotal` values in all, strings of at most `maxString`.
+ * Returns `{ value }`, or a message.
+ */
+export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, maxString) {
+  const knownKeys = known.length === 0 ? [] : known.split(",");
+  let total = 0;
+  const fail = (message) => {
+    throw new Refusal(message);
+  };
+  const copy = (v, path, depth) => {
+    total += 1;
+    if (total > maxTotal) fail(`${what} must hold at most ${maxTotal} values in all, got more at ${path}`);
+    switch (typeof v) {
+      case "number":
+      case "boolean":
+        return v;
+      case "string":
+        if (v.length > maxString) {
+          fail(`${path} must be a string of at most ${maxString} characters, got ${v.length} characters`);
+        }
+        return v;
+      case "undefined":
+        return null;
+      case "object":
+        if (v === null) return null;
+        break;
+      default:
+        fail(`${path} must be a number, string, boolean, array or object, got ${describe(v)}`);
+    }
+    if (depth >= maxDepth) fail(`${what} must be nested at most ${maxDepth} levels deep, got deeper at ${path}`);
+    const tag = tagOf(v);
+    if (isArray(v) || (tag !== undefined && !tag.startsWith("Big"))) {
+      const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
+      if (typeof length === "string") fail(length);
+      const out = new Array(length);
+      for (let i = 0; i < length; i++) out[i] = copy(v[i], `${path}[${i}]`, depth + 1);
+      return out;
+    }
+    const keys = [];
+    for (const key in v) {
+      keys.push(key);
+      if (keys.length > maxItems) fail(`${path} must have at most ${maxItems} keys, got more`);
+    }
+    if (depth === 0) {
+      for (const key of knownKeys) if (!keys.includes(key) && key in v) keys.push(key);
+    }
+    const out = createObject(null);
+    for (const key of keys) out[key] = copy(v[key], `${path}.${short(key)}`, depth + 1);
+    return out;
+  };
+  try {
+    return { value: copy(value, what, 0) };
+  } catch (error) {
+    try {
+      if (error instanceof Refusal) return error.message;
+    } catch (_) {
+      // A Proxy thrown as the error, whose prototype trap throws: not ours.
+    }
+    return thrown(what, error);
+  }
+}
+
+/** A limit the snapshot itself enforces (as opposed to an exception from the caller's code). */
+class Refusal {
+  constructor(message) {
+    this.message = message;
+  }
+}

@@ -1,0 +1,224 @@
+//! `Generator` for JavaScript: the embedded model, one token at a time.
+//!
+//! Every method takes `&self` and borrows the state with `try_borrow_mut` only after its
+//! arguments are read (see `read`), and only around pure Rust work; results are serialized after
+//! the borrow ends. wasm-bindgen's own `&mut self` borrow would fail with a JS exception thrown
+//! from inside wasm if a getter called back in; this way a re-entrant call simply runs, and a
+//! Generator stays usable after any Error.
+
+use super::read::{self, busy};
+use super::{to_js, to_js_error};
+use crate::generate::{self, MAX_TOKENIZER_JSON_CHARS};
+use serde::Serialize;
+use std::cell::{RefCell, RefMut};
+use wasm_bindgen::prelude::*;
+
+/// What one generated (or forced) token produced, as the page reads it.
+#[derive(Serialize)]
+struct GeneratedToken<'a> {
+    token: u32,
+    /// The vocabulary entry (`北京`, `<0xE4>`).
+    token_text: &'a str,
+    /// Text completed by this token (empty while a character is still spelled out in bytes).
+    piece: &'a str,
+    /// Bytes of an unfinished character, carried to the next token (never shown as U+FFFD).
+    pending: &'a [u8],
+    /// The decoding step's trace; null for a forced token.
+    trace: Option<&'a crate::decode::Trace>,
+    /// Why generation stopped, if this token ended it: "eos", "max_new_tokens",
+    /// "stop_sequence", "user" or "context_full".
+    stop: Option<&'static str>,
+    /// The stop sequence matched, when `stop` is "stop_sequence".
+    stop_sequence: Option<&'a str>,
+}
+
+fn generated(out: &generate::StepOutput) -> Result<JsValue, JsError> {
+    to_js(&GeneratedToken {
+        token: out.token,
+        token_text: &out.token_text,
+        piece: &out.piece,
+        pending: &out.pending,
+        trace: out.trace.as_ref(),
+        stop: out.stop.as_ref().map(|s| s.name()),
+        stop_sequence: match &out.stop {
+            Some(generate::StopReason::StopSequence(s)) => Some(s),
+            _ => None,
+        },
+    })
+}
+
+/// The embedded model generating text: load the shipped weights and tokenizer, set a prompt, then
+/// `next(config)` (logits → `step` → append) or `force(token)`, and `rewind(n)` to go back.
+/// Call `free()` when done with it.
+#[wasm_bindgen(js_name = Generator)]
+pub struct JsGenerator {
+    inner: RefCell<generate::Generator>,
+}
+
+impl JsGenerator {
+    fn state(&self, method: &str) -> Result<RefMut<'_, generate::Generator>, JsError> {
+        self.inner
+            .try_borrow_mut()
+            .map_err(|_| busy(&format!("Generator.{method}")))
+    }
+}
+
+#[wasm_bindgen(js_class = Generator)]
+impl JsGenerator {
+    /// Loads `model.safetensors` bytes (a Uint8Array) and `tokenizer.json` text; throws an Error
+    /// naming what is wrong with either.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] weights: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] tokenizer_json: JsValue,
+    ) -> Result<JsGenerator, JsError> {
+        let weights = read::model_bytes(&weights)?;
+        let json = read::text_up_to("tokenizer JSON", &tokenizer_json, MAX_TOKENIZER_JSON_CHARS)?;
+        let inner = generate::Generator::from_bytes(&weights, &json).map_err(to_js_error)?;
+        Ok(JsGenerator {
+            inner: RefCell::new(inner),
+        })
+    }
+
+    /// Starts over with `prompt` (the model reads all its tokens).
+    #[wasm_bindgen(js_name = setPrompt)]
+    pub fn set_prompt(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+    ) -> Result<(), JsError> {
+        let prompt = read::text("prompt", &prompt)?;
+        self.state("setPrompt")?
+            .set_prompt(&prompt)
+            .map_err(to_js_error)
+    }
+
+    /// Chooses and appends the next token under `config` (same keys as `step`).
+    #[wasm_bindgen(unchecked_return_type = "GeneratedToken")]
+    pub fn next(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "StepConfig | undefined")] config: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let config = read::config(&config)?;
+        let out = self.state("next")?.next(&config).map_err(to_js_error)?;
+        generated(&out)
+    }
+
+    /// Appends `token` (an integer id in the vocabulary) as if it had been chosen (branching).
+    #[wasm_bindgen(unchecked_return_type = "GeneratedToken")]
+    pub fn force(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] token: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let max = {
+            let vocab = self.state("force")?.tokenizer().vocab_size();
+            vocab.saturating_sub(1) as u64
+        };
+        let token = read::integer("force token", &token, max)? as u32;
+        let out = self.state("force")?.force(token).map_err(to_js_error)?;
+        generated(&out)
+    }
+
+    /// Removes the last `n` generated tokens and restores the exact state before them.
+    pub fn rewind(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    ) -> Result<(), JsError> {
+        // Any count the core could hold is read; more than were generated is the core's error.
+        let n = read::integer("rewind n", &n, u64::from(u32::MAX))?;
+        self.state("rewind")?
+            .rewind(n as usize)
+            .map_err(to_js_error)
+    }
+
+    /// The caller's stop: `next`/`force` are refused until `rewind` or a new prompt.
+    pub fn stop(&self) -> Result<(), JsError> {
+        self.state("stop")?.stop();
+        Ok(())
+    }
+
+    /// The model's scores for the next token (a copy), for `step` with other settings. Throws
+    /// before a prompt is set.
+    pub fn logits(&self) -> Result<Vec<f32>, JsError> {
+        let state = self.state("logits")?;
+        state
+            .next_logits()
+            .map(<[f32]>::to_vec)
+            .map_err(to_js_error)
+    }
+
+    /// Prompt then generated token ids (empty before a prompt).
+    pub fn tokens(&self) -> Result<Vec<u32>, JsError> {
+        Ok(self.state("tokens")?.tokens().to_vec())
+    }
+
+    /// How many of `tokens()` are the prompt (0 before a prompt).
+    #[wasm_bindgen(getter, js_name = promptLength)]
+    pub fn prompt_length(&self) -> Result<usize, JsError> {
+        Ok(self.state("promptLength")?.prompt_len())
+    }
+
+    /// Generated text so far (complete characters only).
+    pub fn text(&self) -> Result<String, JsError> {
+        Ok(self.state("text")?.text().to_owned())
+    }
+
+    /// Every vocabulary entry, indexed by id (byte tokens as `<0xE4>`).
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn vocab(&self) -> Result<JsValue, JsError> {
+        let entries: Vec<String> = {
+            let state = self.state("vocab")?;
+            let tokenizer = state.tokenizer();
+            (0..tokenizer.vocab_size() as u32)
+                .map(|id| tokenizer.token(id).unwrap_or("").to_owned())
+                .collect()
+        };
+        to_js(&entries)
+    }
+
+    /// Token ids of `text` under the model's tokenizer.
+    pub fn encode(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    ) -> Result<Vec<u32>, JsError> {
+        let text = read::text("encode text", &text)?;
+        Ok(self.state("encode")?.tokenizer().encode(&text))
+    }
+
+    /// The end-of-sequence token id, if the tokenizer has one.
+    #[wasm_bindgen(getter, js_name = eosId)]
+    pub fn eos_id(&self) -> Result<Option<u32>, JsError> {
+        Ok(self.state("eosId")?.tokenizer().eos_id())
+    }
+
+    /// Stop after this many generated tokens (an integer in [0, 2^32 − 1]; default 64).
+    #[wasm_bindgen(js_name = setMaxNewTokens)]
+    pub fn set_max_new_tokens(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    ) -> Result<(), JsError> {
+        let n = read::integer("setMaxNewTokens n", &n, u64::from(u32::MAX))?;
+        self.state("setMaxNewTokens")?.max_new_tokens = n as usize;
+        Ok(())
+    }
+
+    /// Stop when the generated text contains any of these (matched across token boundaries): an
+    /// array of at most 64 strings of at most 256 characters.
+    #[wasm_bindgen(js_name = setStopSequences)]
+    pub fn set_stop_sequences(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] sequences: JsValue,
+    ) -> Result<(), JsError> {
+        let sequences = read::stop_sequences(&sequences)?;
+        self.state("setStopSequences")?.stop_sequences = sequences;
+        Ok(())
+    }
+
+    /// Why generation stopped, or null.
+    #[wasm_bindgen(getter)]
+    pub fn stopped(&self) -> Result<Option<String>, JsError> {
+        Ok(self
+            .state("stopped")?
+            .stopped()
+            .map(|s| s.name().to_owned()))
+    }
+}

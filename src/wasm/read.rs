@@ -1,0 +1,194 @@
+//! Reading JavaScript arguments without running JavaScript while Rust state is borrowed.
+//!
+//! Objects go through `boundary.js` (a copy made inside try/catch; an exception there becomes a
+//! message); primitives are read with wasm-bindgen's `typeof` intrinsics, which run no user code.
+//! Nothing here borrows any state.
+
+use crate::decode::limits::{MAX_HISTORY, MAX_LOGITS};
+use crate::decode::{Config, StepError, Value, KEYS};
+use crate::generate::{self, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS};
+use crate::model::MAX_MODEL_BYTES;
+use js_sys::{Float32Array, JsString, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(module = "/src/wasm/boundary.js")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn snapshot_logits(value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    fn snapshot_bytes(what: &str, value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch)]
+    fn snapshot_tree(
+        what: &str,
+        value: &JsValue,
+        known: &str,
+        max_depth: u32,
+        max_items: u32,
+        max_total: u32,
+        max_string: u32,
+    ) -> Result<JsValue, JsValue>;
+}
+
+/// How deep a config may nest: the deepest real one is `config.logit_bias["5"]` (2 levels).
+pub const MAX_CONFIG_DEPTH: u32 = 4;
+/// Most values in one config: a full `history` and a full `logit_bias`, and a little more.
+pub const MAX_CONFIG_VALUES: u32 = (MAX_HISTORY as u32) * 2 + 1024;
+/// Longest string value in a config (engine and strategy names are a few characters).
+pub const MAX_CONFIG_STRING: u32 = 1024;
+
+/// The error a re-entrant call gets if it ever finds the state borrowed (the read-first rule
+/// should make this unreachable; it is an Error rather than a trap all the same).
+pub fn busy(what: &str) -> JsError {
+    JsError::new(&format!(
+        "{what} is already running (called again from inside its own argument's getter?); try again after it returns"
+    ))
+}
+
+/// A message for a snapshot that could not even be taken (the JS stack was exhausted, say).
+fn unreadable(what: &str) -> JsError {
+    JsError::new(&format!("{what} could not be read"))
+}
+
+/// What a primitive (or any value) is, for a message, without running user code.
+pub fn describe(value: &JsValue) -> String {
+    if let Some(n) = value.as_f64() {
+        return Value::Number(n).describe();
+    }
+    if value.is_string() {
+        let s: &JsString = value.unchecked_ref();
+        let head: String = s.slice(0, 41).into();
+        return Value::String(head).describe();
+    }
+    if let Some(b) = value.as_bool() {
+        return format!("boolean {b}");
+    }
+    if value.is_undefined() {
+        "undefined".into()
+    } else if value.is_null() {
+        "null".into()
+    } else if value.is_function() {
+        "a function".into()
+    } else if value.is_symbol() {
+        "a symbol".into()
+    } else if value.is_bigint() {
+        "a bigint".into()
+    } else {
+        "an object".into()
+    }
+}
+
+/// The logits as an owned copy. The caller's array is copied in JS first, so the copy into wasm
+/// memory reads only a fresh `Float32Array`.
+pub fn logits(value: &JsValue) -> Result<Vec<f32>, JsError> {
+    let copy = snapshot_logits(value, MAX_LOGITS as u32).map_err(|_| unreadable("logits"))?;
+    if let Some(message) = copy.as_string() {
+        return Err(JsError::new(&message));
+    }
+    Ok(copy.unchecked_into::<Float32Array>().to_vec())
+}
+
+/// Model bytes (a Uint8Array of at most `MAX_MODEL_BYTES`) as an owned copy.
+pub fn model_bytes(value: &JsValue) -> Result<Vec<u8>, JsError> {
+    let what = "model bytes";
+    let copy = snapshot_bytes(what, value, MAX_MODEL_BYTES as u32).map_err(|_| unreadable(what))?;
+    if let Some(message) = copy.as_string() {
+        return Err(JsError::new(&message));
+    }
+    Ok(copy.unchecked_into::<Uint8Array>().to_vec())
+}
+
+/// A JSON-like argument as a [`Value`], through the snapshot's bounded copy.
+fn tree(
+    what: &str,
+    value: &JsValue,
+    known: &str,
+    limits: (u32, u32, u32, u32),
+) -> Result<Value, JsError> {
+    let (depth, items, total, string) = limits;
+    let snap = snapshot_tree(what, value, known, depth, items, total, string)
+        .map_err(|_| unreadable(what))?;
+    if let Some(message) = snap.as_string() {
+        return Err(JsError::new(&message));
+    }
+    // `snap` is the snapshot's own `{ value }`: a plain data property, no getter.
+    let inner =
+        js_sys::Reflect::get(&snap, &JsValue::from_str("value")).map_err(|_| unreadable(what))?;
+    serde_wasm_bindgen::from_value(inner)
+        .map_err(|e| JsError::new(&format!("{what} could not be read ({e})")))
+}
+
+/// A step config: undefined/null mean defaults; anything but an object is refused by name. Keys
+/// come from `for…in` (own and inherited enumerable) plus every known key `in` the object, so
+/// prototype keys and class getters count.
+pub fn config(value: &JsValue) -> Result<Config, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Config::default());
+    }
+    if !value.is_object() {
+        let got = describe(value);
+        return Err(JsError::new(&StepError::NotAnObject { got }.to_string()));
+    }
+    let known = KEYS.join(",");
+    let limits = (
+        MAX_CONFIG_DEPTH,
+        MAX_HISTORY as u32,
+        MAX_CONFIG_VALUES,
+        MAX_CONFIG_STRING,
+    );
+    let parsed = tree("config", value, &known, limits)?;
+    let mut config = Config::from_value(&parsed).map_err(super::to_js_error)?;
+    // The seed is taken here, before any state is borrowed (the platform's entropy source is a
+    // JavaScript call). `draw` 0 is what the core would use without a seed; same result.
+    if config.seed.is_none() {
+        let seed = getrandom::u32().map_err(|e| {
+            super::to_js_error(StepError::NoEntropy {
+                reason: e.to_string(),
+            })
+        })?;
+        config.seed = Some(seed);
+        config.draw.get_or_insert(0);
+    }
+    Ok(config)
+}
+
+/// The stop sequences: an array of at most `MAX_STOP_SEQUENCES` strings.
+pub fn stop_sequences(value: &JsValue) -> Result<Vec<String>, JsError> {
+    let limits = (
+        2,
+        MAX_STOP_SEQUENCES as u32,
+        MAX_STOP_SEQUENCES as u32 + 1,
+        4 * MAX_STOP_SEQUENCE_CHARS as u32,
+    );
+    let parsed = tree("stop sequences", value, "", limits)?;
+    generate::stop_sequences_arg(&parsed).map_err(super::to_js_error)
+}
+
+/// An integer argument in [0, max], taken as f64: never wrapped, truncated or coerced.
+pub fn integer(name: &str, value: &JsValue, max: u64) -> Result<u64, JsError> {
+    let n = value.as_f64().ok_or_else(|| describe(value));
+    generate::integer_arg(name, n, max).map_err(super::to_js_error)
+}
+
+/// A string argument of at most `MAX_TEXT_CHARS` UTF-16 units (checked before it is copied).
+pub fn text(name: &str, value: &JsValue) -> Result<String, JsError> {
+    text_up_to(name, value, MAX_TEXT_CHARS)
+}
+
+/// A string argument of at most `max` UTF-16 units.
+pub fn text_up_to(name: &str, value: &JsValue, max: usize) -> Result<String, JsError> {
+    if !value.is_string() {
+        return Err(JsError::new(&format!(
+            "{name} must be a string, got {}",
+            describe(value)
+        )));
+    }
+    let s: &JsString = value.unchecked_ref();
+    let len = s.length() as usize;
+    if len > max {
+        return Err(JsError::new(&format!(
+            "{name} must be a string of at most {max} characters, got {len} characters"
+        )));
+    }
+    Ok(value.as_string().unwrap_or_default())
+}
