@@ -4,38 +4,12 @@
 //! `make fuzz` runs a million (FUZZ_CASES).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
-use nexttoken::decode::{step, Config, Value};
+use nexttoken::decode::{step, Config, Value, KEYS};
 use proptest::prelude::*;
 use proptest::test_runner::Config as RunnerConfig;
 
-const KEYS: &[&str] = &[
-    "strategy",
-    "temperature",
-    "top_k",
-    "top_p",
-    "min_p",
-    "typical_p",
-    "epsilon_cutoff",
-    "repetition_penalty",
-    "frequency_penalty",
-    "presence_penalty",
-    "history",
-    "history_prompt_len",
-    "penalty_last_n",
-    "logit_bias",
-    "min_keep",
-    "dynatemp_range",
-    "dynatemp_exponent",
-    "engine",
-    "seed",
-    "draw",
-    "trace_top",
-    "trace_ids",
-    "min_new_tokens",
-    "eos_token_id",
-    "top_pp",
-    "",
-];
+/// Keys that are not in the contract: a near miss and the empty key.
+const BOGUS_KEYS: &[&str] = &["top_pp", ""];
 
 fn any_logit() -> impl Strategy<Value = f32> {
     prop_oneof![
@@ -90,7 +64,7 @@ fn any_value() -> impl Strategy<Value = Value> {
 fn any_config() -> impl Strategy<Value = Value> {
     prop::collection::vec(
         (
-            prop::sample::select(KEYS.to_vec()).prop_map(String::from),
+            prop::sample::select([KEYS, BOGUS_KEYS].concat()).prop_map(String::from),
             any_value(),
         ),
         0..8,

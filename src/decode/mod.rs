@@ -13,6 +13,7 @@ mod engine;
 mod error;
 pub mod limits;
 mod listing;
+mod parse;
 pub mod rng;
 mod softmax;
 mod stages;

@@ -196,7 +196,7 @@ boundary("sizes past the documented limits are named errors: logits, history, lo
   refuses(() => api.step(chapter, { trace_ids: [2 ** 32] }), /trace_ids\[0\] must be an integer in \[0, 4294967295\], got 4294967296/);
   refuses(() => api.step(chapter, { trace_ids: "xyz" }), /trace_ids must be an array of token ids, got string "xyz"/);
   assert.ok(api.step(chapter, { trace_ids: [4], trace_top: 1, seed: 1 }).candidates.some((c) => c.id === 4));
-  refuses(() => api.step(chapter, { eos_token_id: new Array(65).fill(1), min_new_tokens: 1, history: [] }), /eos_token_id must be at most 64 token ids, got 65 ids/);
+  refuses(() => api.step(chapter, { eos_token_id: new Array(65).fill(1), min_new_tokens: 1, history: [] }), /eos_token_id must be an array of at most 64 token ids, got 65 ids/);
   refuses(() => api.step(chapter, { eos_token_id: 9, min_new_tokens: 1 }), /eos_token_id/);
   refuses(() => api.step(chapter, { min_new_tokens: 2 ** 32 }), /min_new_tokens must be an integer in \[0, 4294967295\], got 4294967296/);
   refuses(() => gen.setStopSequences(new Array(65).fill("x")), /stop sequences must have at most 64 entries, got 65/);

@@ -1,0 +1,202 @@
+//! `Config::from_value`: a JSON-like [`Value`] (a JS object, a JSON document, a link's fields) read
+//! into a [`Config`], key by key. Types and integer-ness are checked here, with the key in every
+//! message; ranges that depend on the engine or the vocabulary are checked by `Config::resolve`.
+
+use super::config::{Config, Strategy, KEYS, MAX_EOS_IDS, MAX_TRACE_IDS};
+use super::engine::Engine;
+use super::error::StepError;
+use super::limits::{short, MAX_HISTORY, MAX_LOGIT_BIAS};
+use super::value::{format_number, Value};
+
+/// The largest integer a JavaScript number holds exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+fn number(field: &str, v: &Value) -> Result<f64, StepError> {
+    match v {
+        Value::Number(n) => Ok(*n),
+        other => Err(StepError::WrongType {
+            field: field.into(),
+            expected: "a number",
+            got: other.describe(),
+        }),
+    }
+}
+
+fn integer(field: &str, v: &Value, min: f64, max: f64) -> Result<f64, StepError> {
+    let n = number(field, v)?;
+    if n.fract() != 0.0 || !(min..=max).contains(&n) {
+        return Err(StepError::OutOfRange {
+            field: field.into(),
+            allowed: format!(
+                "an integer in [{}, {}]",
+                format_number(min),
+                format_number(max)
+            ),
+            got: format_number(n),
+        });
+    }
+    Ok(n)
+}
+
+/// A list of token ids: each element an integer id, named `field[i]` in errors, at most `max`.
+fn id_list(field: &str, items: &[Value], max: usize) -> Result<Vec<u32>, StepError> {
+    if items.len() > max {
+        return Err(StepError::OutOfRange {
+            field: field.into(),
+            allowed: format!("an array of at most {max} token ids"),
+            got: format!("{} ids", items.len()),
+        });
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| Ok(integer(&format!("{field}[{i}]"), item, 0.0, u32::MAX as f64)? as u32))
+        .collect()
+}
+
+/// The array a list-valued key must hold.
+fn array<'a>(field: &str, v: &'a Value) -> Result<&'a [Value], StepError> {
+    match v {
+        Value::Array(items) => Ok(items),
+        other => Err(StepError::WrongType {
+            field: field.into(),
+            expected: "an array of token ids",
+            got: other.describe(),
+        }),
+    }
+}
+
+impl Config {
+    /// Reads a config from a plain object. Unknown keys and wrong types are errors naming the key;
+    /// `null`/`undefined` values mean "default". Ranges are checked later, by [`Config::resolve`].
+    ///
+    /// # Errors
+    /// `NotAnObject`, `UnknownKey`, `WrongType`, or `OutOfRange` for non-integers where an integer
+    /// is required.
+    pub fn from_value(value: &Value) -> Result<Config, StepError> {
+        let entries = match value {
+            Value::Object(entries) => entries,
+            Value::Null => return Ok(Config::default()),
+            other => {
+                return Err(StepError::NotAnObject {
+                    got: other.describe(),
+                })
+            }
+        };
+        let mut c = Config::default();
+        for (key, v) in entries {
+            if *v == Value::Null {
+                continue;
+            }
+            let k = key.as_str();
+            if !KEYS.contains(&k) {
+                return Err(StepError::UnknownKey { key: short(key) });
+            }
+            match k {
+                "strategy" => {
+                    c.strategy = Some(match v {
+                        Value::String(s) if s == "sample" => Strategy::Sample,
+                        Value::String(s) if s == "greedy" => Strategy::Greedy,
+                        other => {
+                            return Err(StepError::OutOfRange {
+                                field: k.into(),
+                                allowed: "\"sample\" or \"greedy\"".into(),
+                                got: other.describe(),
+                            })
+                        }
+                    })
+                }
+                "engine" => {
+                    let name = match v {
+                        Value::String(s) => Engine::from_name(s),
+                        _ => None,
+                    };
+                    c.engine = Some(name.ok_or_else(|| StepError::OutOfRange {
+                        field: k.into(),
+                        allowed: "\"hf\", \"llama.cpp\" or \"vllm\"".into(),
+                        got: v.describe(),
+                    })?);
+                }
+                "temperature" => c.temperature = Some(number(k, v)?),
+                "top_p" => c.top_p = Some(number(k, v)?),
+                "min_p" => c.min_p = Some(number(k, v)?),
+                "typical_p" => c.typical_p = Some(number(k, v)?),
+                "epsilon_cutoff" => c.epsilon_cutoff = Some(number(k, v)?),
+                "repetition_penalty" => c.repetition_penalty = Some(number(k, v)?),
+                "frequency_penalty" => c.frequency_penalty = Some(number(k, v)?),
+                "presence_penalty" => c.presence_penalty = Some(number(k, v)?),
+                "dynatemp_range" => c.dynatemp_range = Some(number(k, v)?),
+                "dynatemp_exponent" => c.dynatemp_exponent = Some(number(k, v)?),
+                "top_k" => c.top_k = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "min_keep" => c.min_keep = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "trace_top" => c.trace_top = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "seed" => c.seed = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
+                "draw" => c.draw = Some(integer(k, v, 0.0, MAX_SAFE_INTEGER)? as u64),
+                "history_prompt_len" => {
+                    c.history_prompt_len = Some(integer(k, v, 0.0, MAX_HISTORY as f64)? as usize)
+                }
+                "penalty_last_n" => {
+                    c.penalty_last_n = Some(integer(k, v, -1.0, MAX_SAFE_INTEGER)? as i64)
+                }
+                "min_new_tokens" => {
+                    c.min_new_tokens = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32)
+                }
+                "eos_token_id" => {
+                    // HF accepts one id or a list of them.
+                    c.eos_token_id = Some(match v {
+                        Value::Number(_) => vec![integer(k, v, 0.0, u32::MAX as f64)? as u32],
+                        Value::Array(items) => id_list(k, items, MAX_EOS_IDS)?,
+                        other => {
+                            return Err(StepError::WrongType {
+                                field: k.into(),
+                                expected: "a token id or an array of token ids",
+                                got: other.describe(),
+                            })
+                        }
+                    });
+                }
+                "trace_ids" => c.trace_ids = Some(id_list(k, array(k, v)?, MAX_TRACE_IDS)?),
+                "history" => c.history = Some(id_list(k, array(k, v)?, MAX_HISTORY)?),
+                "logit_bias" => {
+                    let Value::Object(items) = v else {
+                        return Err(StepError::WrongType {
+                            field: k.into(),
+                            expected: "an object mapping token ids to biases",
+                            got: v.describe(),
+                        });
+                    };
+                    if items.len() > MAX_LOGIT_BIAS {
+                        return Err(StepError::OutOfRange {
+                            field: k.into(),
+                            allowed: format!("an object of at most {MAX_LOGIT_BIAS} entries"),
+                            got: format!("{} entries", items.len()),
+                        });
+                    }
+                    let mut biases = Vec::with_capacity(items.len());
+                    for (id, bias) in items {
+                        let field = format!("logit_bias[\"{}\"]", short(id));
+                        let parsed = id.parse::<u32>().ok().filter(|n| n.to_string() == *id);
+                        let Some(token) = parsed else {
+                            return Err(StepError::OutOfRange {
+                                field,
+                                allowed: "keyed by a token id (an integer ≥ 0)".into(),
+                                got: format!("key {:?}", short(id)),
+                            });
+                        };
+                        // −inf cannot travel through JSON; accept the string "-inf" as a ban too.
+                        let b = match bias {
+                            Value::String(s) if s == "-inf" || s == "-Infinity" => {
+                                f64::NEG_INFINITY
+                            }
+                            other => number(&field, other)?,
+                        };
+                        biases.push((token, b));
+                    }
+                    c.logit_bias = Some(biases);
+                }
+                _ => return Err(StepError::UnknownKey { key: short(key) }),
+            }
+        }
+        Ok(c)
+    }
+}
