@@ -131,9 +131,9 @@ describe("embedding", () => {
     });
     const scenarios = [
       {
-        // the model, sampled, with stop sequences (one starts with "[", one has both quotes), a
+        // the model, sampled, min new tokens, with stop sequences (one starts with "[", one has both quotes), a
         // forced branch and a past step inspected
-        query: `?lang=en&preset=plugin-zh&temperature=1.3&seed=2024&stop=zzz&stop=${encodeURIComponent("[q]")}&stop=${encodeURIComponent(`a"b'c`)}`,
+        query: `?lang=en&preset=plugin-zh&temperature=1.3&seed=2024&min_new_tokens=2&stop=zzz&stop=${encodeURIComponent("[q]")}&stop=${encodeURIComponent(`a"b'c`)}`,
         async act(page) {
           for (let i = 0; i < 5; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
           await page.locator("#chips li").nth(2).getByRole("button").click();

@@ -1,6 +1,7 @@
 // The <nexttoken-playground> attributes ⇄ the page's link. Shared by the element (which turns its
 // attributes into the iframe's URL) and the Share dialog (which writes the element snippet), so a
 // snippet carries exactly the fields its link does and the element reproduces the same page.
+import type { NumericParam } from "./state";
 
 /**
  * What the page in the iframe may do: run its scripts, as its own origin (its module script, wasm
@@ -21,8 +22,13 @@ export const IFRAME_ALLOW = "fullscreen; clipboard-write";
 export const ELEMENT_ATTRIBUTES = [
   "lang", "source", "preset", "prompt", "lesson", "strategy", "engine", "seed", "temperature", "top_k",
   "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty",
-  "max_new_tokens", "stop", "table", "path", "branch", "at", "stopped", "step",
+  "max_new_tokens", "min_new_tokens", "stop", "table", "path", "branch", "at", "stopped", "step",
 ] as const;
+
+/** Every numeric parameter a link carries is an attribute too: a missing one fails `tsc` here. */
+type DroppedParam = Exclude<NumericParam, (typeof ELEMENT_ATTRIBUTES)[number]>;
+const everyParamCarried: [DroppedParam] extends [never] ? true : DroppedParam = true;
+void everyParamCarried;
 
 /** Fields a link may repeat (`stop=a&stop=b`); an attribute holds them as one JSON array of strings. */
 const LIST_ATTRIBUTES: ReadonlySet<string> = new Set(["stop", "table", "branch"]);
