@@ -39,6 +39,11 @@ describe("writing with the model", () => {
       assert.equal((await first.textContent()).trim(), L.end);
       assert.match(await first.getByRole("button").getAttribute("title"), /<\/s>/);
       assert.equal(await page.locator("#plain-text").textContent(), "什么是大语言模型？");
+      // projector mode's key numbers name it the same way
+      await page.keyboard.press("p");
+      await page.locator(".pj-chosen dd").waitFor({ state: "visible" });
+      assert.equal((await page.locator(".pj-chosen dd").textContent()).trim(), L.end);
+      await page.keyboard.press("p");
 
       await page.getByRole("button", { name: lang === "zh" ? "重置" : "Reset", exact: true }).click();
       await setNumber(page, L.minNew, 5);

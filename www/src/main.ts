@@ -804,7 +804,7 @@ const actions: Actions = {
   modelReady: () => model !== null,
   onRender: (listener) => renderListeners.push(listener),
   glimpse,
-  tokenText: (id) => visible(source.tokenText(id)),
+  tokenText: label,
   setParams: changeParams,
 };
 
