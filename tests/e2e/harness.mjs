@@ -164,3 +164,13 @@ export function installWcag(page) {
     window.wcag = { parse, ratio, backdrop };
   });
 }
+
+/** A small seeded PRNG (mulberry32): random links that are the same on every run, so a failure names a reproducible case. */
+export function seededRandom(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

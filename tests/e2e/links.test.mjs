@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { browserSuite, CSP, DIST } from "./harness.mjs";
+import { browserSuite, CSP, DIST, seededRandom as rng } from "./harness.mjs";
 
 const open = browserSuite();
 const notice = (page) => page.locator("#url-notice");
@@ -21,16 +21,6 @@ function openLong(query) {
       (route) => route.fulfill({ path: join(DIST, "index.html"), headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }),
     );
   return open(query, { beforeGoto });
-}
-
-/** A small seeded PRNG (mulberry32), so the link is the same on every run. */
-function rng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -3,7 +3,7 @@
 // same tokens. Hostile or malformed fields fall back one by one, with a visible plain-text notice.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite } from "./harness.mjs";
+import { browserSuite, seededRandom as rng } from "./harness.mjs";
 
 const open = browserSuite();
 
@@ -126,15 +126,6 @@ describe("URL state", () => {
 });
 
 describe("URL state under random input", () => {
-  /** A small seeded PRNG (mulberry32), so a failure names a reproducible case. */
-  function rng(seed) {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const KEYS = ["lang", "source", "preset", "prompt", "strategy", "engine", "temperature", "top_k", "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty", "seed", "max_new_tokens", "stop", "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "x"];
   const VALUES = ["", "0", "1", "-1", "0.5", "1e309", "NaN", "Infinity", "-0", "4294967296", "zh", "en", "model", "manual", "greedy", "hf", "vllm", "react-zh", "exp3",
     "<script>alert(1)</script>", "\u0000", "💥".repeat(300), "a".repeat(5000), "1.2.3f.4", "0_0_1f.2", "0_9_1f", "99999999", "3.x", "1f.1f.1f", "%E4%B8", '0:[["网页",9]]', '99:[["a",1]]', '1:[["",1]]'];
