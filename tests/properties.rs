@@ -249,3 +249,117 @@ proptest! {
         prop_assert!((short.unlisted_mass - rest.iter().sum::<f64>()).abs() <= 1e-6);
     }
 }
+
+/// Logits for the draw: the generator above, plus flat ones (uniform, or nearly so) where the
+/// kept set is almost everything and the draw would otherwise have to order it all.
+fn draw_logits() -> impl Strategy<Value = Vec<f32>> {
+    prop_oneof![
+        3 => logits(),
+        1 => (1usize..3000, -5.0f32..5.0).prop_map(|(n, l)| vec![l; n]),
+        1 => prop::collection::vec(-0.5f32..0.5, 1000..3000),
+    ]
+}
+
+/// Issue 10's configurations (and T = 5), over every engine that has them.
+fn matrix_config(which: usize, engine: &str, n: usize) -> Config {
+    let history: Vec<u32> = (0..256u32).map(|i| (i * 7 + 3) % n as u32).collect();
+    let base = Config {
+        engine: Engine::from_name(engine),
+        ..Config::default()
+    };
+    match which {
+        0 => Config {
+            temperature: Some(0.0),
+            ..base
+        },
+        1 => base,
+        2 => Config {
+            temperature: Some(0.7),
+            ..base
+        },
+        3 => Config {
+            temperature: Some(1.5),
+            ..base
+        },
+        4 => Config {
+            temperature: Some(5.0),
+            ..base
+        },
+        5 => Config {
+            top_k: Some(40),
+            ..base
+        },
+        6 => Config {
+            top_p: Some(0.9),
+            ..base
+        },
+        7 => Config {
+            min_p: Some(0.05),
+            ..base
+        },
+        8 if engine != "vllm" => Config {
+            typical_p: Some(0.9),
+            ..base
+        },
+        9 => Config {
+            repetition_penalty: Some(1.3),
+            history: Some(history),
+            ..base
+        },
+        _ => Config {
+            temperature: Some(0.8),
+            top_k: Some(40),
+            top_p: Some(0.95),
+            min_p: Some(0.05),
+            ..base
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The selection-based draw picks what the sorted inverse-CDF walk picks: order every kept
+    /// candidate by (p desc, id asc), walk the cumulative p, take the first above u (the last one
+    /// if rounding leaves the total below u). A disagreement is allowed only where u lies within
+    /// 1e-12 of the boundary, where summation order decides.
+    #[test]
+    fn the_draw_equals_a_sorted_inverse_cdf_walk_in_every_configuration(
+        logits in draw_logits(),
+        which in 0usize..11,
+        engine in prop::sample::select(vec!["hf", "llama.cpp", "vllm"]),
+        seed in any::<u32>(),
+        draw in 0u64..1_000_000,
+    ) {
+        let n = logits.len();
+        let config = Config {
+            seed: Some(seed),
+            draw: Some(draw),
+            trace_top: Some(n as u32),
+            ..matrix_config(which, engine, n)
+        };
+        let trace = step(&logits, &config).expect("valid input");
+        let mut kept: Vec<&nexttoken::decode::Candidate> = trace.candidates.iter().filter(|c| c.kept).collect();
+        prop_assert_eq!(kept.len(), trace.kept_count);
+        kept.sort_by(|a, b| b.p.total_cmp(&a.p).then(a.id.cmp(&b.id)));
+        let Some(u) = trace.u else {
+            prop_assert_eq!(trace.token, kept[0].id);
+            return Ok(());
+        };
+        let mut cum = 0.0;
+        let mut want = (kept[kept.len() - 1].id, kept.len() - 1, 0.0);
+        for (rank, c) in kept.iter().enumerate() {
+            cum += c.p;
+            if cum > u {
+                want = (c.id, rank, cum);
+                break;
+            }
+        }
+        if trace.token != want.0 {
+            prop_assert!((want.2 - u).abs() < 1e-12, "u {} picked {} (rank {}), the walk {} (rank {}, cum {})", u, trace.token, trace.chosen_rank, want.0, want.1, want.2);
+        } else {
+            prop_assert_eq!(trace.chosen_rank, want.1);
+            prop_assert_eq!(trace.chosen.rank, want.1);
+        }
+    }
+}

@@ -26,6 +26,8 @@ pub(crate) struct Work {
     pub scratch: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, the final p order).
     pub aux: Vec<u32>,
+    /// The final distribution's order keys (see draw.rs), one per kept token.
+    pub keys: Vec<u64>,
     /// The current scale: 1 before temperature, 1/T after.
     pub inv_t: f32,
     /// True while `kept` is every finite id (no stage removed anything): sums can then run over

@@ -6,6 +6,7 @@
 //! sorted head are counted in one pass over the pool, never found by sorting the vocabulary.
 
 use super::candidates::{best_of, by_logit, KEPT};
+use super::draw::key_id;
 use std::cmp::Ordering;
 
 /// One listed candidate: its id, its position in the full order, and the cumulative final
@@ -25,10 +26,12 @@ pub(crate) struct Listing {
     pub unlisted_mass: f64,
 }
 
-/// The final distribution the listing reads: kept ids (the first `min(trace_top, len)` already
-/// sorted best first), each one's unnormalised weight in `weight`, and their normaliser `z`.
+/// The final distribution the listing reads: the first `min(trace_top, kept)` candidates sorted
+/// best first (`head`), every kept token's order key (`keys`, any order; see draw.rs), each one's
+/// unnormalised weight in `weight`, and their normaliser `z`.
 pub(crate) struct Final<'a> {
-    pub order: &'a [u32],
+    pub head: &'a [u32],
+    pub keys: &'a [u64],
     pub weight: &'a [f64],
     pub z: f64,
 }
@@ -46,17 +49,21 @@ impl Final<'_> {
         self.weight.get(id as usize).copied().unwrap_or(0.0) / self.z
     }
 
+    fn kept_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.keys.iter().map(|&k| key_id(k))
+    }
+
     fn cmp(&self, a: &u32, b: &u32) -> Ordering {
         super::candidates::by_key_desc(self.weight, *a, *b)
     }
 }
 
 pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted) -> Listing {
-    let kept_n = fin.order.len();
+    let kept_n = fin.keys.len();
     let head = want.trace_top.min(kept_n);
     let mut entries = Vec::with_capacity(want.trace_top.min(kept_n + 1) + want.trace_ids.len());
     let mut cum = 0.0f64;
-    for (rank, &id) in fin.order.iter().take(head).enumerate() {
+    for (rank, &id) in fin.head.iter().take(head).enumerate() {
         cum += fin.p(id);
         entries.push(Listed {
             id,
@@ -106,7 +113,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
         vec![(chosen_rank, chosen_cum)]
     } else {
         ranks_among(
-            fin.order.iter().copied(),
+            fin.kept_ids(),
             &kept_extra,
             |a, b| fin.cmp(a, b),
             |id| fin.p(id),
@@ -136,7 +143,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
             |_| 0.0,
         );
         // Every kept token precedes a removed one: its cum is the whole kept mass (as summed).
-        let kept_mass: f64 = fin.order.iter().map(|&id| fin.p(id)).sum();
+        let kept_mass: f64 = fin.kept_ids().map(|id| fin.p(id)).sum();
         for (&id, &(rank, _)) in removed_extra.iter().zip(&ranks) {
             if rank >= removed_head {
                 entries.push(Listed {

@@ -9,6 +9,7 @@
 
 mod candidates;
 mod config;
+mod draw;
 mod engine;
 mod error;
 pub mod limits;
@@ -27,8 +28,9 @@ pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, StageKind, StageTrace, Trace};
 pub use value::Value;
 
-use candidates::{by_key_desc, extend_sorted, Work, KEPT, REMOVED_BY_INPUT};
+use candidates::{Work, KEPT, REMOVED_BY_INPUT};
 use config::Settings;
+use draw::Drawn;
 use stages::Applied;
 
 /// One decoding step with a fresh [`Decoder`]. For loops, keep a `Decoder` to reuse its buffers.
@@ -175,101 +177,32 @@ impl Decoder {
             }
         }
 
-        // Final distribution over the kept tokens, ordered by p (descending, ties by lower id).
+        // Final distribution over the kept tokens (order: p descending, ties by lower id), the
+        // draw, and the listed candidates (see draw.rs and listing.rs).
         let (z, max) = w.normaliser();
         let inv_t = w.inv_t;
-        let mut weighted_s = 0.0f64;
-        for &id in &w.kept {
-            let l = w
-                .processed
-                .get(id as usize)
-                .copied()
-                .unwrap_or(f32::NEG_INFINITY);
-            let sc = (l - max) * inv_t;
-            let e = f64::from(softmax::exp_f32(sc));
-            if e > 0.0 {
-                weighted_s += e * f64::from(sc); // 0 · −inf would be NaN
-            }
-            if let Some(slot) = w.scratch.get_mut(id as usize) {
-                *slot = e;
-            }
-        }
-        let entropy_bits = ((z.ln() - weighted_s / z) / std::f64::consts::LN_2).max(0.0);
-        let mut final_order = std::mem::take(&mut w.aux);
-        final_order.clear();
-        final_order.extend_from_slice(&w.kept);
-        let scratch = &w.scratch;
-        let cmp = |a: &u32, b: &u32| by_key_desc(scratch, *a, *b);
-
+        let fin = draw::final_pass(w, max, inv_t, s.trace_top.min(w.kept.len()));
+        let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         let u = if s.greedy {
             None
         } else {
             Some(rng::uniform(s.seed, s.draw))
         };
-        let mut sorted = 0usize;
-        let (chosen_rank, chosen, chosen_cum) = match u {
-            None => {
-                sorted = extend_sorted(&mut final_order, sorted, 1, cmp);
-                (0, final_order.first().copied().unwrap_or_default(), 1.0)
-            }
-            Some(u) => {
-                let mut cum = 0.0f64;
-                let mut rank = 0usize;
-                let mut block = 64usize;
-                let mut found = None;
-                // Pre-filter (the top-p bound again): tokens with p < (1 − u)/(n − 1) hold less than
-                // 1 − u together, so the walk reaches u before any of them. Walk the others first;
-                // they are all more likely, so the order (and a rank found later) stays exact.
-                let n = final_order.len();
-                let mut limit = n;
-                if n > 1024 {
-                    let cutoff = (1.0 - u) / (n - 1) as f64 * z;
-                    let mut front = 0;
-                    for read in 0..n {
-                        let id = final_order[read];
-                        if scratch.get(id as usize).is_some_and(|&e| e >= cutoff) {
-                            final_order.swap(front, read);
-                            front += 1;
-                        }
-                    }
-                    limit = if front == 0 { n } else { front };
-                }
-                'walk: while sorted < n {
-                    let head = final_order.get_mut(..limit).unwrap_or_default();
-                    sorted = extend_sorted(head, sorted, sorted + block, cmp);
-                    if sorted >= limit {
-                        limit = n; // past the pre-filtered head (only after rounding): walk on
-                    }
-                    while rank < sorted {
-                        let id = final_order.get(rank).copied().unwrap_or_default();
-                        cum += scratch.get(id as usize).copied().unwrap_or(0.0) / z;
-                        if cum > u {
-                            found = Some((rank, id, cum.min(1.0)));
-                            break 'walk;
-                        }
-                        rank += 1;
-                    }
-                    block *= 2;
-                }
-                // Rounding can leave the total a hair below u: fall back to the last kept token.
-                found.unwrap_or_else(|| {
-                    let last = final_order.len().saturating_sub(1);
-                    (
-                        last,
-                        final_order.get(last).copied().unwrap_or_default(),
-                        1.0,
-                    )
-                })
-            }
+        let drawn = match u {
+            // Greedy kept exactly one token.
+            None => Drawn {
+                id: w.kept.first().copied().unwrap_or_default(),
+                rank: 0,
+                cum: 1.0,
+            },
+            Some(u) => draw::inverse_cdf(&mut w.keys, u, z),
         };
-
-        // Listed candidates: the head of the final order, the best removed by raw logit, the chosen
-        // token and `trace_ids`, each with its rank (see listing.rs).
-        extend_sorted(&mut final_order, sorted, s.trace_top, cmp);
+        let (chosen, chosen_rank, chosen_cum) = (drawn.id, drawn.rank, drawn.cum);
         let listing = listing::list(
             &listing::Final {
-                order: &final_order,
-                weight: scratch,
+                head: &fin.head,
+                keys: &w.keys,
+                weight: &w.scratch,
                 z,
             },
             logits,
@@ -281,7 +214,6 @@ impl Decoder {
             },
         );
         let listed: Vec<u32> = listing.entries.iter().map(|e| e.id).collect();
-        w.aux = final_order;
 
         if tempered_all.is_none() && !listed.is_empty() {
             let survivors: Vec<u32> = (0..logits.len() as u32)

@@ -1,11 +1,14 @@
-//! `make bench`, native half: `step` against the floor (one fused max + Σ exp pass) at vocabulary
-//! sizes 1,000 / 32,000 / 151,936, with the full config and with top-k off. The Node half
-//! (tests/bench/step.mjs) runs the same inputs through the wasm build and prints the ratio table.
+//! `make bench`, native half: `step` against the floor (one fused max + Σ exp pass) for every
+//! configuration of issue 10's matrix at vocabulary sizes 1,000 / 32,000 / 151,936, and a full
+//! 8,000-candidate trace against the floor at 8,000. Prints the ratio table after criterion's
+//! own output (medians, read back from criterion's estimates). The Node half (tests/bench/step.mjs)
+//! runs the same matrix through the wasm build. `BENCH_QUICK=1` shortens every measurement.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use nexttoken::decode::{log_sum_exp, Config, Decoder};
+use criterion::{BenchmarkId, Criterion};
+use nexttoken::decode::{log_sum_exp, Config, Decoder, Engine};
 use std::hint::black_box;
+use std::time::Duration;
 
 /// Same generator as tests/bench/logits.mjs (xorshift32, four-uniform normal, 30 peaks).
 fn peaked_logits(n: usize) -> Vec<f32> {
@@ -28,42 +31,212 @@ fn peaked_logits(n: usize) -> Vec<f32> {
     logits
 }
 
-fn config(top_k: u32) -> Config {
-    Config {
+/// Issue 10's matrix, named as in tests/bench/matrix.mjs (the same list for the wasm half).
+fn matrix(n: usize) -> Vec<(&'static str, Config)> {
+    let history: Vec<u32> = (0..256u32).map(|i| (i * 7919 + 17) % n as u32).collect();
+    let combined = |engine: &str| Config {
+        engine: Engine::from_name(engine),
         temperature: Some(0.8),
-        top_k: Some(top_k),
+        top_k: Some(40),
         top_p: Some(0.95),
         min_p: Some(0.05),
-        seed: Some(7),
         ..Config::default()
+    };
+    let base = Config::default();
+    vec![
+        (
+            "greedy",
+            Config {
+                temperature: Some(0.0),
+                ..base.clone()
+            },
+        ),
+        ("T 1", base.clone()),
+        (
+            "T 0.7",
+            Config {
+                temperature: Some(0.7),
+                ..base.clone()
+            },
+        ),
+        (
+            "T 1.5",
+            Config {
+                temperature: Some(1.5),
+                ..base.clone()
+            },
+        ),
+        (
+            "top-k 40",
+            Config {
+                top_k: Some(40),
+                ..base.clone()
+            },
+        ),
+        (
+            "top-p 0.9",
+            Config {
+                top_p: Some(0.9),
+                ..base.clone()
+            },
+        ),
+        (
+            "min-p 0.05",
+            Config {
+                min_p: Some(0.05),
+                ..base.clone()
+            },
+        ),
+        (
+            "typical-p 0.9",
+            Config {
+                typical_p: Some(0.9),
+                ..base.clone()
+            },
+        ),
+        (
+            "repetition 1.3 (256 history)",
+            Config {
+                repetition_penalty: Some(1.3),
+                history: Some(history),
+                ..base.clone()
+            },
+        ),
+        ("combined hf", combined("hf")),
+        ("combined llama.cpp", combined("llama.cpp")),
+        ("combined vllm", combined("vllm")),
+    ]
+}
+
+const SIZES: [usize; 3] = [1_000, 32_000, 151_936];
+const TRACE_N: usize = 8_000;
+
+fn slug(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn bench_step(c: &mut Criterion, group: &str, n: usize, name: &str, cfg: &Config) {
+    let logits = peaked_logits(n);
+    let mut decoder = Decoder::default();
+    let mut draw = 0u64;
+    let mut g = c.benchmark_group(group);
+    g.bench_with_input(BenchmarkId::new(slug(name), n), &logits, |b, l| {
+        b.iter(|| {
+            draw += 1;
+            let cfg = Config {
+                seed: Some(7),
+                draw: Some(draw),
+                ..cfg.clone()
+            };
+            decoder.step(black_box(l), &cfg)
+        })
+    });
+    g.finish();
+}
+
+fn bench_floor(c: &mut Criterion, group: &str, n: usize) {
+    let logits = peaked_logits(n);
+    let mut g = c.benchmark_group(group);
+    g.bench_with_input(BenchmarkId::new("floor", n), &logits, |b, l| {
+        b.iter(|| log_sum_exp(black_box(l)))
+    });
+    g.finish();
+}
+
+/// Criterion's median estimate (ns) of one benchmark, read back from its JSON.
+fn median_ns(group: &str, name: &str, n: usize) -> Option<f64> {
+    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
+    let path = format!(
+        "{dir}/criterion/{group}/{}/{n}/new/estimates.json",
+        slug(name)
+    );
+    let text = std::fs::read_to_string(path).ok()?;
+    let at = text.find("\"median\"")?;
+    let rest = text.get(at..)?;
+    let p = rest.find("\"point_estimate\":")? + "\"point_estimate\":".len();
+    let num: String = rest
+        .get(p..)?
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == 'e' || *c == '-')
+        .collect();
+    num.parse().ok()
+}
+
+fn time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.1} µs", ns / 1e3)
     }
 }
 
-fn bench(c: &mut Criterion) {
-    let mut group = c.benchmark_group("step");
-    for n in [1_000usize, 32_000, 151_936] {
-        let logits = peaked_logits(n);
-        group.bench_with_input(BenchmarkId::new("floor_log_sum_exp", n), &logits, |b, l| {
-            b.iter(|| log_sum_exp(black_box(l)))
-        });
-        let mut decoder = Decoder::default();
-        for (name, top_k) in [("full_top_k_40", 40), ("top_k_off", 0)] {
-            let cfg = config(top_k);
-            let mut draw = 0u64;
-            group.bench_with_input(BenchmarkId::new(name, n), &logits, |b, l| {
-                b.iter(|| {
-                    draw += 1;
-                    let cfg = Config {
-                        draw: Some(draw),
-                        ..cfg.clone()
-                    };
-                    decoder.step(black_box(l), &cfg)
-                })
-            });
+fn main() {
+    let quick = std::env::var_os("BENCH_QUICK").is_some();
+    let mut c = Criterion::default()
+        .sample_size(if quick { 10 } else { 30 })
+        .warm_up_time(Duration::from_millis(if quick { 100 } else { 500 }))
+        .measurement_time(Duration::from_millis(if quick { 300 } else { 1500 }))
+        .configure_from_args();
+    let only = std::env::var("BENCH_ONLY").ok();
+    for n in SIZES {
+        bench_floor(&mut c, "step", n);
+        for (name, cfg) in matrix(n) {
+            if only.as_deref().is_some_and(|o| !name.contains(o)) {
+                continue;
+            }
+            bench_step(&mut c, "step", n, name, &cfg);
         }
     }
-    group.finish();
-}
+    bench_floor(&mut c, "trace", TRACE_N);
+    let full_trace = Config {
+        temperature: Some(0.8),
+        top_k: Some(40),
+        top_p: Some(0.95),
+        min_p: Some(0.05),
+        trace_top: Some(TRACE_N as u32),
+        ..Config::default()
+    };
+    bench_step(&mut c, "trace", TRACE_N, "full trace", &full_trace);
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+    println!("\nnative step ÷ floor (criterion medians, same run)\n");
+    println!("| config | 1,000 | 32,000 | 151,936 |");
+    println!("|---|---:|---:|---:|");
+    let floors: Vec<Option<f64>> = SIZES
+        .iter()
+        .map(|&n| median_ns("step", "floor", n))
+        .collect();
+    let cells = |f: &dyn Fn(usize) -> Option<f64>| -> String {
+        SIZES
+            .iter()
+            .zip(&floors)
+            .map(|(&n, floor)| match (f(n), floor) {
+                (Some(t), Some(fl)) => format!("{:.2}× ({})", t / fl, time(t)),
+                _ => "–".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    println!("| floor | {} |", cells(&|n| median_ns("step", "floor", n)));
+    for (name, _) in matrix(1000) {
+        println!("| {name} | {} |", cells(&|n| median_ns("step", name, n)));
+    }
+    if let (Some(t), Some(fl)) = (
+        median_ns("trace", "full trace", TRACE_N),
+        median_ns("trace", "floor", TRACE_N),
+    ) {
+        println!(
+            "\nfull trace (trace_top 8,000) at 8,000: {} = {:.1}× the floor ({})",
+            time(t),
+            t / fl,
+            time(fl)
+        );
+    }
+}
