@@ -156,6 +156,29 @@ pub(crate) fn best_of_all(logits: &[f32], k: usize) -> Vec<u32> {
     best.into_ids()
 }
 
+/// The k best removed ids (`removed_by` ≠ KEPT, −inf inputs included) by raw logit (desc, ties by
+/// lower id), best first: `best_of_all`'s block skipping over the raw logits, so a greedy or
+/// top-k step that removed almost everything does not offer every id to the heap.
+pub(crate) fn best_removed(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u32> {
+    const BLOCK: usize = 64;
+    let mut best = BestK::new(k);
+    for (b, (block, marks)) in logits
+        .chunks(BLOCK)
+        .zip(removed_by.chunks(BLOCK))
+        .enumerate()
+    {
+        if best.full() && scan(block).0 < best.floor {
+            continue;
+        }
+        for (j, (&logit, &mark)) in block.iter().zip(marks).enumerate() {
+            if mark != KEPT {
+                best.offer((b * BLOCK + j) as u32, logit);
+            }
+        }
+    }
+    best.into_ids()
+}
+
 /// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.
 #[derive(Clone, Copy, PartialEq)]
 struct Ranked {

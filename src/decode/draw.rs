@@ -15,7 +15,7 @@
 //! "fast ≡ sorted walk" (src/decode/tests.rs) hold it to the walk.
 
 use super::candidates::Work;
-use super::softmax::exp_f32;
+use super::softmax::{exp_f32, weights_into};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -56,46 +56,16 @@ pub(crate) fn final_pass(work: &mut Work, max: f32, inv_t: f32, head_len: usize)
     keys.clear();
     keys.reserve(work.kept.len());
     let mut weighted = 0.0f64;
-    let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::new();
-    let small_head = head_len <= HEAP_HEAD_MAX;
-    if small_head {
-        heap.reserve(head_len + 1);
-    }
-    let mut floor = 0u64; // the worst key in a full heap; 0 = not full yet
-    let mut visit = |id: u32, l: f32, slot: Option<&mut f64>| {
-        let sc = (l - max) * inv_t;
-        let e = exp_f32(sc);
-        if e > 0.0 {
-            weighted += f64::from(e) * f64::from(sc); // 0 · −inf would be NaN
-        }
-        if let Some(slot) = slot {
-            *slot = f64::from(e);
-        }
-        let k = key(e, id);
-        keys.push(k);
-        if small_head && k > floor && head_len > 0 {
-            heap.push(Reverse(k));
-            if heap.len() > head_len {
-                heap.pop();
-            }
-            if heap.len() == head_len {
-                floor = heap.peek().map_or(0, |r| r.0);
-            }
-        }
-    };
-    if work.all_kept {
-        // Every finite id is kept: read `processed` contiguously (−inf inputs are not kept).
-        let skip_inf = work.input_removed > 0;
-        for (i, (&l, slot)) in work
-            .processed
-            .iter()
-            .zip(work.scratch.iter_mut())
-            .enumerate()
-        {
-            if !(skip_inf && l == f32::NEG_INFINITY) {
-                visit(i as u32, l, Some(slot));
-            }
-        }
+    if work.all_kept && work.input_removed == 0 {
+        // Every id is kept: contiguous passes that vectorise (weights, then keys).
+        let n = work.processed.len();
+        let out = work.scratch.get_mut(..n).unwrap_or_default();
+        weighted = weights_into(&work.processed, max, inv_t, out);
+        keys.extend(
+            out.iter()
+                .enumerate()
+                .map(|(i, &e)| key(e as f32, i as u32)),
+        );
     } else {
         for &id in &work.kept {
             let l = work
@@ -103,10 +73,33 @@ pub(crate) fn final_pass(work: &mut Work, max: f32, inv_t: f32, head_len: usize)
                 .get(id as usize)
                 .copied()
                 .unwrap_or(f32::NEG_INFINITY);
-            visit(id, l, work.scratch.get_mut(id as usize));
+            let sc = (l - max) * inv_t;
+            let e = exp_f32(sc);
+            if e > 0.0 {
+                weighted += f64::from(e) * f64::from(sc); // 0 · −inf would be NaN
+            }
+            if let Some(slot) = work.scratch.get_mut(id as usize) {
+                *slot = f64::from(e);
+            }
+            keys.push(key(e, id));
         }
     }
+    let small_head = head_len <= HEAP_HEAD_MAX;
     let head = if small_head {
+        // A small heap of the best keys; one comparison rejects almost every key.
+        let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(head_len + 1);
+        let mut floor = 0u64; // the worst key in a full heap; 0 = not full yet
+        for &k in &keys {
+            if k > floor && head_len > 0 {
+                heap.push(Reverse(k));
+                if heap.len() > head_len {
+                    heap.pop();
+                }
+                if heap.len() == head_len {
+                    floor = heap.peek().map_or(0, |r| r.0);
+                }
+            }
+        }
         let mut best: Vec<u64> = heap.into_iter().map(|r| r.0).collect();
         best.sort_unstable_by(|a, b| b.cmp(a));
         best.into_iter().map(key_id).collect()

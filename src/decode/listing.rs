@@ -5,7 +5,7 @@
 //! run out, the chosen token wherever it ranks, and the caller's `trace_ids`. Ranks beyond the
 //! sorted head are counted in one pass over the pool, never found by sorting the vocabulary.
 
-use super::candidates::{best_of, by_logit, KEPT};
+use super::candidates::{best_removed, by_logit, KEPT};
 use super::draw::key_id;
 use std::cmp::Ordering;
 
@@ -76,18 +76,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
     // Every kept token is listed: fill up with the best removed ones, by raw logit.
     let mut removed_head = 0;
     if head < want.trace_top {
-        let best = best_of(
-            removed_pool().map(|id| {
-                (
-                    id,
-                    logits
-                        .get(id as usize)
-                        .copied()
-                        .unwrap_or(f32::NEG_INFINITY),
-                )
-            }),
-            want.trace_top - head,
-        );
+        let best = best_removed(logits, removed_by, want.trace_top - head);
         removed_head = best.len();
         entries.extend(best.iter().enumerate().map(|(i, &id)| Listed {
             id,

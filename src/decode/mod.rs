@@ -15,6 +15,7 @@ mod error;
 pub mod limits;
 mod listing;
 mod parse;
+mod pipeline;
 pub mod rng;
 mod softmax;
 mod stages;
@@ -28,10 +29,10 @@ pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, StageKind, StageTrace, Trace};
 pub use value::Value;
 
-use candidates::{Work, KEPT, REMOVED_BY_INPUT};
+use candidates::Work;
 use config::Settings;
 use draw::Drawn;
-use stages::Applied;
+use pipeline::Raw;
 
 /// One decoding step with a fresh [`Decoder`]. For loops, keep a `Decoder` to reuse its buffers.
 ///
@@ -58,16 +59,6 @@ pub struct Decoder {
     work: Work,
 }
 
-/// A stage's input distribution, remembered so the trace can show each candidate's probability
-/// as that stage saw it.
-#[derive(Debug, Clone, Copy)]
-struct StageInput {
-    code: u8,
-    z: f64,
-    max: f32,
-    inv_t: f32,
-}
-
 impl Decoder {
     /// Runs one step. Same logits and config (including `seed` and `draw`) give the same trace.
     ///
@@ -81,113 +72,26 @@ impl Decoder {
         self.run(logits, config, seed)
     }
 
+    /// The pipeline: validate → stages in the engine's order → final distribution → draw →
+    /// listing → trace.
     fn run(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Trace, StepError> {
         if logits.is_empty() {
             return Err(StepError::EmptyLogits);
         }
         let settings = config.resolve(logits.len(), seed)?;
         let s = &settings;
-        // When temperature is the first thing to touch the logits (HF, vLLM, no bias or penalties),
-        // its normaliser comes from the same pass as the raw softmax's: one read of the array.
-        let temper_first = !s.greedy
-            && s.engine != Engine::LlamaCpp
-            && s.dynatemp_range == 0.0
-            && s.logit_bias.is_empty()
-            && !stages::penalties::active(s)
-            && s.temperature != 1.0;
-        let inv_t = 1.0 / s.temperature;
-        let (raw_max, raw_z, raw_entropy_bits, tempered_z) =
-            validate(logits, temper_first.then_some(inv_t))?;
+        let (raw, tempered_z) = validate(logits, tempers_first(s).then_some(1.0 / s.temperature))?;
         let w = &mut self.work;
-        w.reset(logits, raw_max);
+        w.reset(logits, raw.max);
+        w.seed_normaliser(raw.z, raw.max);
 
         let order = s.engine.order(s.greedy);
-        let mut applied: Vec<(StageKind, bool, usize, Applied, Option<StageInput>)> =
-            Vec::with_capacity(order.len());
-        let mut greedy_done = false;
-        // Σ exp over the survivors of bias and penalties at the applied temperature: the
-        // "after temperature" chart's normaliser; filled in when some stage computed it anyway.
-        let mut tempered_all: Option<(f64, f32)> = None;
-        let mut untouched = true; // processed == raw logits and nothing removed yet
-        for (index, &kind) in order.iter().enumerate() {
-            let code = index as u8 + 1;
-            let active = !greedy_done && stage_active(kind, s);
-            if !active {
-                applied.push((kind, false, 0, Applied::default(), None));
-                continue;
-            }
-            let before = w.kept.len();
-            let input = if untouched && w.inv_t == 1.0 {
-                Some(StageInput {
-                    code,
-                    z: raw_z,
-                    max: raw_max,
-                    inv_t: 1.0,
-                })
-            } else {
-                let (z, max) = w.normaliser();
-                Some(StageInput {
-                    code,
-                    z,
-                    max,
-                    inv_t: w.inv_t,
-                })
-            };
-            let result = match kind {
-                StageKind::LogitBias => stages::logit_bias::apply(w, &s.logit_bias, code),
-                StageKind::MinNewTokens => stages::min_new_tokens::apply(w, s, code),
-                StageKind::Penalties => {
-                    stages::penalties::apply(w, s, code).map_err(|id| StepError::Overflow {
-                        index: id as usize,
-                        stage: "penalties",
-                    })?
-                }
-                StageKind::Greedy => {
-                    greedy_done = s.engine.greedy_skips_rest();
-                    stages::greedy::apply(w, code)
-                }
-                StageKind::Temperature => {
-                    let applied = stages::temperature::apply(w, s);
-                    if let Some(z) = tempered_z {
-                        w.seed_normaliser(z, raw_max);
-                    }
-                    applied
-                }
-                StageKind::TopK => stages::top_k::apply(w, s, code),
-                StageKind::TopP => stages::top_p::apply(w, s, code),
-                StageKind::MinP => stages::min_p::apply(w, s, code),
-                StageKind::TypicalP => stages::typical_p::apply(w, s, code),
-                StageKind::EpsilonCutoff => stages::epsilon_cutoff::apply(w, s, code),
-            };
-            if EARLY.contains(&kind) || w.kept.len() != before {
-                untouched = false;
-            }
-            if w.kept.is_empty() {
-                return Err(StepError::NothingLeft { stage: kind.name() });
-            }
-            applied.push((kind, true, before - w.kept.len(), result, input));
-            if tempered_all.is_none() && kind == StageKind::Temperature {
-                // HF and vLLM temper before any truncation: the survivors are "all".
-                let all = applied
-                    .iter()
-                    .all(|(k, on, removed, ..)| !on || *removed == 0 || EARLY.contains(k));
-                if all {
-                    tempered_all = Some(w.normaliser());
-                }
-            }
-        }
+        let ran = pipeline::apply(w, s, order, &raw, tempered_z)?;
 
-        // Final distribution over the kept tokens (order: p descending, ties by lower id), the
-        // draw, and the listed candidates (see draw.rs and listing.rs).
         let (z, max) = w.normaliser();
-        let inv_t = w.inv_t;
-        let fin = draw::final_pass(w, max, inv_t, s.trace_top.min(w.kept.len()));
+        let fin = draw::final_pass(w, max, w.inv_t, s.trace_top.min(w.kept.len()));
         let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
-        let u = if s.greedy {
-            None
-        } else {
-            Some(rng::uniform(s.seed, s.draw))
-        };
+        let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
         let drawn = match u {
             // Greedy kept exactly one token.
             None => Drawn {
@@ -197,7 +101,6 @@ impl Decoder {
             },
             Some(u) => draw::inverse_cdf(&mut w.keys, u, z),
         };
-        let (chosen, chosen_rank, chosen_cum) = (drawn.id, drawn.rank, drawn.cum);
         let listing = listing::list(
             &listing::Final {
                 head: &fin.head,
@@ -210,207 +113,39 @@ impl Decoder {
             &listing::Wanted {
                 trace_top: s.trace_top,
                 trace_ids: &s.trace_ids,
-                chosen: (chosen, chosen_rank, chosen_cum),
+                chosen: (drawn.id, drawn.rank, drawn.cum),
             },
         );
-        let listed: Vec<u32> = listing.entries.iter().map(|e| e.id).collect();
-
-        if tempered_all.is_none() && !listed.is_empty() {
-            let survivors: Vec<u32> = (0..logits.len() as u32)
-                .filter(|&id| {
-                    let rb = w
-                        .removed_by
-                        .get(id as usize)
-                        .copied()
-                        .unwrap_or(REMOVED_BY_INPUT);
-                    rb != REMOVED_BY_INPUT && !removed_by_kind(order, rb, EARLY)
-                })
-                .collect();
-            let pmax = survivors
-                .iter()
-                .filter_map(|&id| w.processed.get(id as usize))
-                .copied()
-                .fold(f32::NEG_INFINITY, softmax::larger);
-            let t_inv = if s.greedy { 1.0 } else { inv_t };
-            tempered_all = Some((
-                softmax::sum_weights(&w.processed, &survivors, pmax, t_inv),
-                pmax,
-            ));
-        }
-        let (tz, tmax) = tempered_all.unwrap_or((1.0, 0.0));
-        let t_inv = if s.greedy { 1.0 } else { inv_t };
-
-        let describe = |id: u32, rank: usize, cum: f64| -> Candidate {
-            let i = id as usize;
-            let raw = logits.get(i).copied().unwrap_or(f32::NEG_INFINITY);
-            let processed = w.processed.get(i).copied().unwrap_or(f32::NEG_INFINITY);
-            let rb = w.removed_by.get(i).copied().unwrap_or(REMOVED_BY_INPUT);
-            let kept = rb == KEPT;
-            let removed_by = match rb {
-                KEPT => None,
-                REMOVED_BY_INPUT => Some("logits"),
-                code => order.get(code as usize - 1).map(|k| k.name()),
-            };
-            let removed_early = removed_by_kind(order, rb, EARLY) || rb == REMOVED_BY_INPUT;
-            Candidate {
-                id,
-                rank,
-                logit: raw,
-                logit_processed: processed,
-                p_raw: softmax::weight(raw, raw_max, 1.0) / raw_z,
-                p_tempered: if removed_early {
-                    0.0
-                } else {
-                    softmax::weight(processed, tmax, t_inv) / tz
-                },
-                p: if kept {
-                    w.scratch.get(i).copied().unwrap_or(0.0) / z
-                } else {
-                    0.0
-                },
-                cum,
-                kept,
-                removed_by,
-            }
-        };
-        let candidates: Vec<Candidate> = listing
-            .entries
-            .iter()
-            .map(|e| describe(e.id, e.rank, e.cum))
-            .collect();
-        // The same entry as in `candidates` (the listing always includes the chosen token).
-        let chosen_entry = candidates
-            .iter()
-            .find(|c| c.id == chosen)
-            .cloned()
-            .unwrap_or_else(|| describe(chosen, chosen_rank, chosen_cum));
-
-        let stages = applied
-            .iter()
-            .map(|(kind, active, removed, result, input)| {
-                let p_in = match input {
-                    Some(inp) if *active => listed
-                        .iter()
-                        .map(|&id| {
-                            let rb = w
-                                .removed_by
-                                .get(id as usize)
-                                .copied()
-                                .unwrap_or(REMOVED_BY_INPUT);
-                            let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= inp.code);
-                            let l = w
-                                .processed
-                                .get(id as usize)
-                                .copied()
-                                .unwrap_or(f32::NEG_INFINITY);
-                            if alive {
-                                softmax::weight(l, inp.max, inp.inv_t) / inp.z
-                            } else {
-                                0.0
-                            }
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                let threshold = match (kind, input) {
-                    // min-p's cut as a probability of its own input distribution: min_p · p_max.
-                    (StageKind::MinP, Some(inp)) => result.threshold.map(|ratio| ratio / inp.z),
-                    _ => result.threshold,
-                };
-                let cum_in = p_in
-                    .iter()
-                    .scan(0.0f64, |total, p| {
-                        *total += p;
-                        Some(total.min(1.0))
-                    })
-                    .collect();
-                StageTrace {
-                    name: kind.name(),
-                    active: *active,
-                    kept_count: 0,
-                    removed_count: *removed,
-                    value: result.value,
-                    threshold,
-                    p_in,
-                    cum_in,
-                }
-            })
-            .collect::<Vec<_>>();
-        let stages = with_kept_counts(stages, logits.len() - w.input_removed);
-
-        Ok(Trace {
-            token: chosen,
-            u,
-            seed: s.seed,
-            draw: s.draw,
-            engine: s.engine.name(),
-            strategy: if s.greedy { "greedy" } else { "sample" },
-            temperature: if s.greedy {
-                0.0
-            } else {
-                1.0 / f64::from(inv_t)
-            },
-            vocab_size: logits.len(),
-            kept_count: w.kept.len(),
+        Ok(trace::build(trace::Parts {
+            logits,
+            s,
+            order,
+            work: w,
+            ran: &ran,
+            raw,
+            z,
             entropy_bits,
-            raw_entropy_bits,
-            stages,
-            candidates,
-            unlisted_kept_count: listing.unlisted_kept_count,
-            unlisted_mass: listing.unlisted_mass,
-            chosen_rank,
-            chosen: chosen_entry,
-        })
+            u,
+            drawn,
+            listing,
+        }))
     }
 }
 
-/// Stages that change logits or ban tokens before any distribution is taken: the "after
-/// temperature" chart is over what they leave.
-const EARLY: &[StageKind] = &[
-    StageKind::LogitBias,
-    StageKind::MinNewTokens,
-    StageKind::Penalties,
-];
-
-/// Fills each stage's `kept_count` from the running total.
-fn with_kept_counts(mut stages: Vec<StageTrace>, mut kept: usize) -> Vec<StageTrace> {
-    for stage in &mut stages {
-        kept -= stage.removed_count.min(kept);
-        stage.kept_count = kept;
-    }
-    stages
-}
-
-fn removed_by_kind(order: &[StageKind], code: u8, kinds: &[StageKind]) -> bool {
-    code != KEPT
-        && code != REMOVED_BY_INPUT
-        && order
-            .get(code as usize - 1)
-            .is_some_and(|k| kinds.contains(k))
-}
-
-/// Whether a stage is switched on by the settings (off values and greedy-only stages are skipped).
-fn stage_active(kind: StageKind, s: &Settings) -> bool {
-    match kind {
-        StageKind::LogitBias => !s.logit_bias.is_empty(),
-        StageKind::MinNewTokens => s.min_new_tokens > 0,
-        StageKind::Penalties => stages::penalties::active(s),
-        StageKind::Greedy => s.greedy,
-        StageKind::Temperature => !s.greedy && (s.temperature != 1.0 || s.dynatemp_range > 0.0),
-        StageKind::TopK => s.top_k > 0,
-        StageKind::TopP => s.top_p < 1.0,
-        StageKind::MinP => s.min_p > 0.0,
-        StageKind::TypicalP => s.typical_p < 1.0,
-        StageKind::EpsilonCutoff => s.epsilon_cutoff > 0.0,
-    }
+/// When temperature is the first thing to touch the logits (HF, vLLM, no bias or penalties), its
+/// normaliser comes from the same pass as the raw softmax's: one read of the array.
+fn tempers_first(s: &Settings) -> bool {
+    !s.greedy
+        && s.engine != Engine::LlamaCpp
+        && s.dynatemp_range == 0.0
+        && s.logit_bias.is_empty()
+        && !stages::penalties::active(s)
+        && s.temperature != 1.0
 }
 
 /// Checks the logits; returns the max finite logit, the raw softmax's normaliser Σ e^(l − max)
 /// and its entropy in bits, all from two contiguous passes.
-fn validate(
-    logits: &[f32],
-    tempered_inv_t: Option<f32>,
-) -> Result<(f32, f64, f64, Option<f64>), StepError> {
+fn validate(logits: &[f32], tempered_inv_t: Option<f32>) -> Result<(Raw, Option<f64>), StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
@@ -443,7 +178,14 @@ fn validate(
         }
     };
     let entropy_bits = ((z.ln() - weighted / z) / std::f64::consts::LN_2).max(0.0);
-    Ok((max, z, entropy_bits, tempered))
+    Ok((
+        Raw {
+            max,
+            z,
+            entropy_bits,
+        },
+        tempered,
+    ))
 }
 
 /// A fresh seed from the platform's entropy source.

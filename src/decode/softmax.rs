@@ -163,6 +163,35 @@ fn sums<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64
     (z, weighted, z_t)
 }
 
+/// The final pass's contiguous case: `out[i] = e^((l_i − max)·inv_t)` for every entry, and
+/// Σ e·s (s the scaled logit, the entropy's sum) in f64 lanes; branch-free, so it vectorises.
+pub(crate) fn weights_into(processed: &[f32], max: f32, inv_t: f32, out: &mut [f64]) -> f64 {
+    let mut acc = [0.0f64; LANES];
+    let term = |l: f32, slot: &mut f64| {
+        let sc = (l - max) * inv_t;
+        let e = exp_f32(sc);
+        *slot = f64::from(e);
+        // 0 · −inf would be NaN: an entry of weight 0 adds nothing.
+        if e > 0.0 {
+            f64::from(e) * f64::from(sc)
+        } else {
+            0.0
+        }
+    };
+    let mut ins = processed.chunks_exact(LANES);
+    let mut outs = out.chunks_exact_mut(LANES);
+    for (group, slots) in (&mut ins).zip(&mut outs) {
+        for ((a, &l), slot) in acc.iter_mut().zip(group).zip(slots.iter_mut()) {
+            *a += term(l, slot);
+        }
+    }
+    let mut total: f64 = acc.iter().sum();
+    for (&l, slot) in ins.remainder().iter().zip(outs.into_remainder()) {
+        total += term(l, slot);
+    }
+    total
+}
+
 /// Σ e^((l − max)·inv_t) over a whole contiguous array (−inf entries give 0).
 pub(crate) fn sum_weights_all(processed: &[f32], max: f32, inv_t: f32) -> f64 {
     lane_sum(processed, |l| exp_f32((l - max) * inv_t))

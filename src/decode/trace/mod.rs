@@ -3,6 +3,9 @@
 
 use serde::Serialize;
 
+mod build;
+pub(crate) use build::{build, Parts};
+
 /// One stage of the pipeline. `name()` is the config key it is controlled by, used for
 /// `stages[].name`, `removed_by` and the page's labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,163 @@
+//! The stages in the engine's order over the working set: which run, what each saw (its input
+//! distribution, for the trace) and what it removed. The order itself lives in engine.rs.
+
+use super::candidates::Work;
+use super::config::Settings;
+use super::error::StepError;
+use super::stages::{self, Applied};
+use super::trace::StageKind;
+
+/// A stage's input distribution, remembered so the trace can show each candidate's probability
+/// as that stage saw it: p = e^((l − max)·inv_t) / z over the tokens alive at `code`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StageInput {
+    pub code: u8,
+    pub z: f64,
+    pub max: f32,
+    pub inv_t: f32,
+}
+
+/// One stage of the engine's order, as it ran (or did not).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ran {
+    pub kind: StageKind,
+    pub active: bool,
+    pub removed: usize,
+    pub result: Applied,
+    pub input: Option<StageInput>,
+}
+
+/// What the stages leave besides the working set.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    pub stages: Vec<Ran>,
+    /// Σ exp over the survivors of the early stages at the applied temperature (the "after
+    /// temperature" chart's normaliser) and its max, when a stage computed it anyway.
+    pub tempered_all: Option<(f64, f32)>,
+}
+
+/// Stages that change logits or ban tokens before any distribution is taken: the "after
+/// temperature" chart is over what they leave.
+pub(crate) const EARLY: &[StageKind] = &[
+    StageKind::LogitBias,
+    StageKind::MinNewTokens,
+    StageKind::Penalties,
+];
+
+/// The raw softmax (T = 1, nothing removed) that `validate` measured.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Raw {
+    pub max: f32,
+    pub z: f64,
+    pub entropy_bits: f64,
+}
+
+/// Runs `order` over `w`. `tempered_z`: the normaliser at the configured temperature, when the
+/// validation pass computed it (temperature first, nothing before it).
+pub(crate) fn apply(
+    w: &mut Work,
+    s: &Settings,
+    order: &[StageKind],
+    raw: &Raw,
+    tempered_z: Option<f64>,
+) -> Result<Outcome, StepError> {
+    let mut ran: Vec<Ran> = Vec::with_capacity(order.len());
+    let mut greedy_done = false;
+    let mut tempered_all: Option<(f64, f32)> = None;
+    let mut untouched = true; // processed == raw logits and nothing removed yet
+    for (index, &kind) in order.iter().enumerate() {
+        let code = index as u8 + 1;
+        let active = !greedy_done && stage_active(kind, s);
+        if !active {
+            ran.push(Ran {
+                kind,
+                active: false,
+                removed: 0,
+                result: Applied::default(),
+                input: None,
+            });
+            continue;
+        }
+        let before = w.kept.len();
+        let (z, max, inv_t) = if untouched && w.inv_t == 1.0 {
+            (raw.z, raw.max, 1.0)
+        } else {
+            let (z, max) = w.normaliser();
+            (z, max, w.inv_t)
+        };
+        let input = Some(StageInput {
+            code,
+            z,
+            max,
+            inv_t,
+        });
+        let result = match kind {
+            StageKind::LogitBias => stages::logit_bias::apply(w, &s.logit_bias, code),
+            StageKind::MinNewTokens => stages::min_new_tokens::apply(w, s, code),
+            StageKind::Penalties => {
+                stages::penalties::apply(w, s, code).map_err(|id| StepError::Overflow {
+                    index: id as usize,
+                    stage: "penalties",
+                })?
+            }
+            StageKind::Greedy => {
+                greedy_done = s.engine.greedy_skips_rest();
+                stages::greedy::apply(w, code)
+            }
+            StageKind::Temperature => {
+                let applied = stages::temperature::apply(w, s);
+                if let Some(z) = tempered_z {
+                    w.seed_normaliser(z, raw.max);
+                }
+                applied
+            }
+            StageKind::TopK => stages::top_k::apply(w, s, code),
+            StageKind::TopP => stages::top_p::apply(w, s, code),
+            StageKind::MinP => stages::min_p::apply(w, s, code),
+            StageKind::TypicalP => stages::typical_p::apply(w, s, code),
+            StageKind::EpsilonCutoff => stages::epsilon_cutoff::apply(w, s, code),
+        };
+        if EARLY.contains(&kind) || w.kept.len() != before {
+            untouched = false;
+        }
+        if w.kept.is_empty() {
+            return Err(StepError::NothingLeft { stage: kind.name() });
+        }
+        ran.push(Ran {
+            kind,
+            active: true,
+            removed: before - w.kept.len(),
+            result,
+            input,
+        });
+        if tempered_all.is_none() && kind == StageKind::Temperature {
+            // HF and vLLM temper before any truncation: the survivors are "all".
+            let all = ran
+                .iter()
+                .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind));
+            if all {
+                tempered_all = Some(w.normaliser());
+            }
+        }
+    }
+    Ok(Outcome {
+        stages: ran,
+        tempered_all,
+    })
+}
+
+/// Whether a stage is switched on by the settings (off values and greedy-only stages are skipped).
+fn stage_active(kind: StageKind, s: &Settings) -> bool {
+    match kind {
+        StageKind::LogitBias => !s.logit_bias.is_empty(),
+        StageKind::MinNewTokens => s.min_new_tokens > 0,
+        StageKind::Penalties => stages::penalties::active(s),
+        StageKind::Greedy => s.greedy,
+        StageKind::Temperature => !s.greedy && (s.temperature != 1.0 || s.dynatemp_range > 0.0),
+        StageKind::TopK => s.top_k > 0,
+        StageKind::TopP => s.top_p < 1.0,
+        StageKind::MinP => s.min_p > 0.0,
+        StageKind::TypicalP => s.typical_p < 1.0,
+        StageKind::EpsilonCutoff => s.epsilon_cutoff > 0.0,
+    }
+}

@@ -1,0 +1,230 @@
+//! The trace from what the pipeline left: each listed candidate described (raw, tempered and
+//! final probability, who removed it), each stage's view of the listed candidates, the counts.
+//! Reads only; decides nothing.
+
+use super::{Candidate, StageKind, StageTrace, Trace};
+use crate::decode::candidates::{Work, KEPT, REMOVED_BY_INPUT};
+use crate::decode::config::Settings;
+use crate::decode::draw::Drawn;
+use crate::decode::listing::Listing;
+use crate::decode::pipeline::{Outcome, Raw, EARLY};
+use crate::decode::softmax;
+
+/// Everything the trace is built from.
+pub(crate) struct Parts<'a> {
+    pub logits: &'a [f32],
+    pub s: &'a Settings,
+    pub order: &'a [StageKind],
+    pub work: &'a Work,
+    pub ran: &'a Outcome,
+    pub raw: Raw,
+    /// The final distribution's normaliser and entropy.
+    pub z: f64,
+    pub entropy_bits: f64,
+    pub u: Option<f64>,
+    pub drawn: Drawn,
+    pub listing: Listing,
+}
+
+pub(crate) fn build(parts: Parts) -> Trace {
+    let Parts {
+        logits,
+        s,
+        order,
+        work: w,
+        ran,
+        raw,
+        z,
+        entropy_bits,
+        u,
+        drawn,
+        listing,
+    } = parts;
+    let t_inv = if s.greedy { 1.0 } else { w.inv_t };
+    let (tz, tmax) = if listing.entries.is_empty() {
+        (1.0, 0.0)
+    } else {
+        ran.tempered_all
+            .unwrap_or_else(|| tempered_normaliser(logits, w, order, ran, &raw, t_inv))
+    };
+    let describe = |id: u32, rank: usize, cum: f64| -> Candidate {
+        let i = id as usize;
+        let logit = logits.get(i).copied().unwrap_or(f32::NEG_INFINITY);
+        let processed = w.processed.get(i).copied().unwrap_or(f32::NEG_INFINITY);
+        let rb = w.removed_by.get(i).copied().unwrap_or(REMOVED_BY_INPUT);
+        let kept = rb == KEPT;
+        let removed_by = match rb {
+            KEPT => None,
+            REMOVED_BY_INPUT => Some("logits"),
+            code => order.get(code as usize - 1).map(|k| k.name()),
+        };
+        let removed_early = removed_by_kind(order, rb, EARLY) || rb == REMOVED_BY_INPUT;
+        Candidate {
+            id,
+            rank,
+            logit,
+            logit_processed: processed,
+            p_raw: softmax::weight(logit, raw.max, 1.0) / raw.z,
+            p_tempered: if removed_early {
+                0.0
+            } else {
+                softmax::weight(processed, tmax, t_inv) / tz
+            },
+            p: if kept {
+                w.scratch.get(i).copied().unwrap_or(0.0) / z
+            } else {
+                0.0
+            },
+            cum,
+            kept,
+            removed_by,
+        }
+    };
+    let candidates: Vec<Candidate> = listing
+        .entries
+        .iter()
+        .map(|e| describe(e.id, e.rank, e.cum))
+        .collect();
+    // The same entry as in `candidates` (the listing always includes the chosen token).
+    let chosen = candidates
+        .iter()
+        .find(|c| c.id == drawn.id)
+        .cloned()
+        .unwrap_or_else(|| describe(drawn.id, drawn.rank, drawn.cum));
+    let stages = stage_traces(w, ran, &candidates, logits.len() - w.input_removed);
+    Trace {
+        token: drawn.id,
+        u,
+        seed: s.seed,
+        draw: s.draw,
+        engine: s.engine.name(),
+        strategy: if s.greedy { "greedy" } else { "sample" },
+        temperature: if s.greedy {
+            0.0
+        } else {
+            1.0 / f64::from(w.inv_t)
+        },
+        vocab_size: logits.len(),
+        kept_count: w.kept.len(),
+        entropy_bits,
+        raw_entropy_bits: raw.entropy_bits,
+        stages,
+        candidates,
+        unlisted_kept_count: listing.unlisted_kept_count,
+        unlisted_mass: listing.unlisted_mass,
+        chosen_rank: drawn.rank,
+        chosen,
+    }
+}
+
+/// Σ e^((l − max)·inv_t) over what the early stages (bias, penalties, min_new_tokens) left, and
+/// that max, when no stage computed it on the way. Contiguous passes when only −inf logits are
+/// missing (the usual case: bans make the processed logit −inf, penalties remove nothing).
+fn tempered_normaliser(
+    logits: &[f32],
+    w: &Work,
+    order: &[StageKind],
+    ran: &Outcome,
+    raw: &Raw,
+    t_inv: f32,
+) -> (f64, f32) {
+    let early_active = ran
+        .stages
+        .iter()
+        .any(|r| r.active && EARLY.contains(&r.kind));
+    if !early_active {
+        if t_inv == 1.0 {
+            return (raw.z, raw.max);
+        }
+        return (softmax::sum_weights_all(logits, raw.max, t_inv), raw.max);
+    }
+    let min_new_removed = ran
+        .stages
+        .iter()
+        .any(|r| r.active && r.kind == StageKind::MinNewTokens && r.removed > 0);
+    if !min_new_removed {
+        let max = softmax::scan(&w.processed).0;
+        return (softmax::sum_weights_all(&w.processed, max, t_inv), max);
+    }
+    let survivors: Vec<u32> = (0..logits.len() as u32)
+        .filter(|&id| {
+            let rb = w
+                .removed_by
+                .get(id as usize)
+                .copied()
+                .unwrap_or(REMOVED_BY_INPUT);
+            rb != REMOVED_BY_INPUT && !removed_by_kind(order, rb, EARLY)
+        })
+        .collect();
+    let max = survivors
+        .iter()
+        .filter_map(|&id| w.processed.get(id as usize))
+        .copied()
+        .fold(f32::NEG_INFINITY, softmax::larger);
+    (
+        softmax::sum_weights(&w.processed, &survivors, max, t_inv),
+        max,
+    )
+}
+
+/// Each stage's trace: its parameter and cut, and the listed candidates' probabilities in its
+/// input distribution (0 for tokens already removed), with their running total.
+fn stage_traces(
+    w: &Work,
+    ran: &Outcome,
+    candidates: &[Candidate],
+    mut kept: usize,
+) -> Vec<StageTrace> {
+    ran.stages
+        .iter()
+        .map(|r| {
+            let p_in: Vec<f64> = match r.input {
+                Some(inp) if r.active => candidates
+                    .iter()
+                    .map(|c| {
+                        let i = c.id as usize;
+                        let rb = w.removed_by.get(i).copied().unwrap_or(REMOVED_BY_INPUT);
+                        let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= inp.code);
+                        if alive {
+                            softmax::weight(c.logit_processed, inp.max, inp.inv_t) / inp.z
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let threshold = match (r.kind, r.input) {
+                // min-p's cut as a probability of its own input distribution: min_p · p_max.
+                (StageKind::MinP, Some(inp)) => r.result.threshold.map(|ratio| ratio / inp.z),
+                _ => r.result.threshold,
+            };
+            let cum_in = p_in
+                .iter()
+                .scan(0.0f64, |total, p| {
+                    *total += p;
+                    Some(total.min(1.0))
+                })
+                .collect();
+            kept -= r.removed.min(kept);
+            StageTrace {
+                name: r.kind.name(),
+                active: r.active,
+                kept_count: kept,
+                removed_count: r.removed,
+                value: r.result.value,
+                threshold,
+                p_in,
+                cum_in,
+            }
+        })
+        .collect()
+}
+
+fn removed_by_kind(order: &[StageKind], code: u8, kinds: &[StageKind]) -> bool {
+    code != KEPT
+        && code != REMOVED_BY_INPUT
+        && order
+            .get(code as usize - 1)
+            .is_some_and(|k| kinds.contains(k))
+}
