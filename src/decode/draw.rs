@@ -198,17 +198,20 @@ pub(crate) fn inverse_cdf(keys: &mut [u64], u: f64, z: f64) -> Drawn {
     }
 }
 
-/// Moves every key > `pivot` to the front; returns how many and their total weight.
+/// Moves every key > `pivot` to the front; returns how many and their total weight. Branch-free
+/// Lomuto (swap always, advance by the comparison), since on a flat distribution half the
+/// comparisons go either way and a branch would mispredict on every other key.
 fn partition_above(keys: &mut [u64], pivot: u64) -> (usize, f64) {
     let mut split = 0usize;
     let mut mass = 0.0f64;
     for read in 0..keys.len() {
         let k = keys[read];
-        if k > pivot {
-            keys.swap(split, read);
-            mass += key_weight(k);
-            split += 1;
-        }
+        // keys[split..read] are all ≤ pivot, so swapping within them keeps the invariant.
+        keys[read] = keys[split];
+        keys[split] = k;
+        let above = k > pivot;
+        mass += if above { key_weight(k) } else { 0.0 };
+        split += usize::from(above);
     }
     (split, mass)
 }

@@ -163,31 +163,37 @@ fn sums<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64
     (z, weighted, z_t)
 }
 
-/// The final pass's contiguous case: `out[i] = e^((l_i − max)·inv_t)` for every entry, and
-/// Σ e·s (s the scaled logit, the entropy's sum) in f64 lanes; branch-free, so it vectorises.
+/// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
+/// (s the scaled logit, the entropy's sum), in float32 lanes folded into f64 every block, as
+/// `sums`; branch-free, so it vectorises.
 pub(crate) fn weights_into(processed: &[f32], max: f32, inv_t: f32, out: &mut [f64]) -> f64 {
-    let mut acc = [0.0f64; LANES];
-    let term = |l: f32, slot: &mut f64| {
-        let sc = (l - max) * inv_t;
-        let e = exp_f32(sc);
-        *slot = f64::from(e);
-        // 0 · −inf would be NaN: an entry of weight 0 adds nothing.
-        if e > 0.0 {
-            f64::from(e) * f64::from(sc)
-        } else {
-            0.0
-        }
+    let mut total = 0.0f64;
+    let term = |l: f32| {
+        let s = above((l - max) * inv_t, EXP_MIN - 1.0);
+        let e = exp_f32(s);
+        (e, e * s)
     };
-    let mut ins = processed.chunks_exact(LANES);
-    let mut outs = out.chunks_exact_mut(LANES);
-    for (group, slots) in (&mut ins).zip(&mut outs) {
-        for ((a, &l), slot) in acc.iter_mut().zip(group).zip(slots.iter_mut()) {
-            *a += term(l, slot);
+    for (block, slots) in processed.chunks(1024).zip(out.chunks_mut(1024)) {
+        let mut acc = [0.0f32; LANES];
+        let mut lanes = block.chunks_exact(LANES);
+        let mut outs = slots.chunks_exact_mut(LANES);
+        for (group, dst) in (&mut lanes).zip(&mut outs) {
+            let mut es = [0.0f32; LANES];
+            for ((a, e_out), &l) in acc.iter_mut().zip(es.iter_mut()).zip(group) {
+                let (e, es) = term(l);
+                *e_out = e;
+                *a += es;
+            }
+            for (d, &e) in dst.iter_mut().zip(&es) {
+                *d = f64::from(e);
+            }
         }
-    }
-    let mut total: f64 = acc.iter().sum();
-    for (&l, slot) in ins.remainder().iter().zip(outs.into_remainder()) {
-        total += term(l, slot);
+        for (&l, d) in lanes.remainder().iter().zip(outs.into_remainder()) {
+            let (e, es) = term(l);
+            *d = f64::from(e);
+            acc[0] += es;
+        }
+        total += f64::from(acc.iter().sum::<f32>());
     }
     total
 }
