@@ -207,8 +207,7 @@ fn partition_above(keys: &mut [u64], pivot: u64) -> (usize, f64) {
     for read in 0..keys.len() {
         let k = keys[read];
         // keys[split..read] are all ≤ pivot, so swapping within them keeps the invariant.
-        keys[read] = keys[split];
-        keys[split] = k;
+        keys.swap(split, read);
         let above = k > pivot;
         mass += if above { key_weight(k) } else { 0.0 };
         split += usize::from(above);
