@@ -23,7 +23,9 @@ struct GeneratedToken<'a> {
     piece: &'a str,
     /// Bytes of an unfinished character, carried to the next token (never shown as U+FFFD).
     pending: &'a [u8],
-    /// The decoding step's trace; null for a forced token.
+    /// The decoding step's trace (set by `trace::to_js_trace`, columns and all); null for a
+    /// forced token.
+    #[serde(skip_serializing_if = "Option::is_some")]
     trace: Option<&'a crate::decode::Trace>,
     /// Why generation stopped, if this token ended it: "eos", "max_new_tokens",
     /// "stop_sequence", "user" or "context_full".
@@ -33,7 +35,7 @@ struct GeneratedToken<'a> {
 }
 
 fn generated(out: &generate::StepOutput) -> Result<JsValue, JsError> {
-    to_js(&GeneratedToken {
+    let token = to_js(&GeneratedToken {
         token: out.token,
         token_text: &out.token_text,
         piece: &out.piece,
@@ -44,7 +46,11 @@ fn generated(out: &generate::StepOutput) -> Result<JsValue, JsError> {
             Some(generate::StopReason::StopSequence(s)) => Some(s),
             _ => None,
         },
-    })
+    })?;
+    match &out.trace {
+        Some(trace) => super::trace::to_js_trace(trace, &token),
+        None => Ok(token),
+    }
 }
 
 /// The embedded model generating text: load the shipped weights and tokenizer, set a prompt, then

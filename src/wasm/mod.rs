@@ -15,6 +15,7 @@
 
 mod generator;
 mod read;
+mod trace;
 
 pub use generator::JsGenerator;
 
@@ -55,7 +56,7 @@ pub fn step(
         let mut decoder = cell.try_borrow_mut().map_err(|_| read::busy("step"))?;
         decoder.step(&logits, &config).map_err(to_js_error)
     })?;
-    to_js(&trace)
+    trace::to_js_trace(&trace, &JsValue::UNDEFINED)
 }
 
 /// The benchmark floor: one fused pass of max and Σ exp(l − max) over the logits, with the same

@@ -84,9 +84,9 @@ export interface StageTrace {
   threshold: number | null;
   /** Probability of each listed candidate in this stage's input distribution (same order as
    *  `candidates`); empty for inactive stages. */
-  p_in: number[];
+  p_in: Float64Array;
   /** Running total of `p_in` in candidate order: the curve a top-p chart draws against p. */
-  cum_in: number[];
+  cum_in: Float64Array;
 }
 
 /** One vocabulary entry. */
@@ -113,6 +113,26 @@ export interface Candidate {
 }
 
 /**
+ * The listed candidates as columns: entry i of every column describes `candidates[i]`, and every
+ * column has the same length. Each is a copy (not a view of wasm memory), made in one piece.
+ */
+export interface CandidateColumns {
+  id: Uint32Array;
+  rank: Uint32Array;
+  logit: Float32Array;
+  logit_processed: Float32Array;
+  p_raw: Float64Array;
+  p_tempered: Float64Array;
+  p: Float64Array;
+  cum: Float64Array;
+  /** 1 if kept, 0 if removed. */
+  kept: Uint8Array;
+  /** The index in `stages` of the stage that removed it; -1 if kept; -2 if its input logit was
+   *  -inf (`removed_by: "logits"`). */
+  removed_by: Int8Array;
+}
+
+/**
  * Logits for `step` and `logSumExp`: a Float32Array (copied) or an array of numbers, at most
  * 1,048,576 (2^20) entries, each finite or -Infinity, at least one finite.
  */
@@ -136,8 +156,12 @@ export interface StepResult {
   stages: StageTrace[];
   /** In rank order: the first trace_top of the candidate order (kept by final p, then the best
    *  removed by raw logit), plus the chosen token and every trace_ids entry wherever they rank.
-   *  Ranks may skip; `cum` is always the true cumulative mass through the entry. */
-  candidates: Candidate[];
+   *  Ranks may skip; `cum` is always the true cumulative mass through the entry. Built from
+   *  `columns` on first read and cached: a caller that reads only the columns (a full-vocabulary
+   *  trace) never builds these objects. */
+  readonly candidates: Candidate[];
+  /** The same candidates, one typed array per field. */
+  columns: CandidateColumns;
   /** Kept tokens not in `candidates`: the strip's "rest" band. */
   unlisted_kept_count: number;
   /** Their total final probability (1 − the listed kept p's; 0 when none is unlisted). */

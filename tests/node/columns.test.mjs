@@ -1,0 +1,106 @@
+// The columnar trace (issue 10): the candidates cross the boundary as one typed array per field
+// (`columns`), every column as long as the listing, and `candidates[i]` (a lazy accessor over the
+// columns) reads exactly what the object-per-candidate trace returned before the change — pinned
+// in tests/data/trace-golden.json, recorded from that build on the inputs of trace-cases.mjs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { step, Generator, weights, tokenizer } from "./load.mjs";
+import { cases } from "./trace-cases.mjs";
+
+const golden = JSON.parse(readFileSync(new URL("../data/trace-golden.json", import.meta.url), "utf8"), (k, v) =>
+  v === "-Infinity" ? -Infinity : v === "Infinity" ? Infinity : v,
+);
+
+const COLUMNS = {
+  id: Uint32Array,
+  rank: Uint32Array,
+  logit: Float32Array,
+  logit_processed: Float32Array,
+  p_raw: Float64Array,
+  p_tempered: Float64Array,
+  p: Float64Array,
+  cum: Float64Array,
+  kept: Uint8Array,
+  removed_by: Int8Array,
+};
+
+/** Probabilities may move in the last bits (the normaliser's summation order changed). */
+function close(got, want, what) {
+  assert.ok(Math.abs(got - want) <= 1e-12 + 1e-9 * Math.abs(want), `${what}: ${got} vs ${want}`);
+}
+
+function checkColumns(trace) {
+  const n = trace.candidates.length;
+  for (const [name, type] of Object.entries(COLUMNS)) {
+    assert.ok(trace.columns[name] instanceof type, `columns.${name} is a ${type.name}`);
+    assert.equal(trace.columns[name].length, n, `columns.${name} has one entry per candidate`);
+  }
+  for (const stage of trace.stages) {
+    assert.ok(stage.p_in instanceof Float64Array && stage.cum_in instanceof Float64Array);
+    assert.equal(stage.p_in.length, stage.active ? n : 0, `${stage.name}.p_in`);
+    assert.equal(stage.cum_in.length, stage.p_in.length);
+  }
+  // The accessor reads the columns.
+  trace.candidates.forEach((c, i) => {
+    assert.equal(c.id, trace.columns.id[i]);
+    assert.equal(c.p, trace.columns.p[i]);
+    assert.equal(c.kept, trace.columns.kept[i] === 1);
+    const by = trace.columns.removed_by[i];
+    assert.equal(c.removed_by, by === -1 ? null : by === -2 ? "logits" : trace.stages[by].name);
+  });
+  assert.equal(trace.candidates, trace.candidates, "built once, then cached");
+}
+
+for (const { name, logits, config } of cases) {
+  test(`columns and candidates[i] read as before: ${name}`, () => {
+    const trace = step(logits(), config);
+    const want = golden.find((g) => g.name === name).trace;
+    checkColumns(trace);
+    for (const key of ["token", "u", "seed", "draw", "engine", "strategy", "vocab_size", "kept_count", "unlisted_kept_count", "chosen_rank"]) {
+      assert.equal(trace[key], want[key], key);
+    }
+    for (const key of ["temperature", "entropy_bits", "raw_entropy_bits", "unlisted_mass"]) close(trace[key], want[key], key);
+    assert.equal(trace.candidates.length, want.candidates.length);
+    trace.candidates.forEach((c, i) => {
+      const w = want.candidates[i];
+      assert.deepEqual(Object.keys(c), Object.keys(w), "same fields, same order");
+      for (const key of ["id", "rank", "logit", "logit_processed", "kept", "removed_by"]) assert.equal(c[key], w[key], `candidates[${i}].${key}`);
+      for (const key of ["p_raw", "p_tempered", "p", "cum"]) close(c[key], w[key], `candidates[${i}].${key}`);
+    });
+    assert.deepEqual(Object.keys(trace.chosen), Object.keys(want.chosen));
+    assert.equal(trace.chosen.id, want.chosen.id);
+    trace.stages.forEach((s, i) => {
+      const w = want.stages[i];
+      for (const key of ["name", "active", "kept_count", "removed_count"]) assert.equal(s[key], w[key], `${s.name}.${key}`);
+      assert.equal(s.p_in.length, w.p_in.length);
+      s.p_in.forEach((p, j) => close(p, w.p_in[j], `${s.name}.p_in[${j}]`));
+      s.cum_in.forEach((p, j) => close(p, w.cum_in[j], `${s.name}.cum_in[${j}]`));
+    });
+  });
+}
+
+test("a Generator's token carries the same columnar trace; a forced token's trace is null", () => {
+  const gen = new Generator(weights, tokenizer);
+  try {
+    gen.setPrompt("TypeScript 是 JavaScript 的");
+    const out = gen.next({ seed: 5, trace_top: 30 });
+    checkColumns(out.trace);
+    assert.equal(out.trace.token, out.token);
+    assert.equal(out.trace.candidates.length, 30 + (out.trace.chosen_rank >= 30 ? 1 : 0));
+    const forced = gen.force(out.token);
+    assert.equal(forced.trace, null);
+  } finally {
+    gen.free();
+  }
+});
+
+test("a full 8,000-candidate trace is columns, and every column is a copy (not a view of wasm memory)", () => {
+  const logits = new Float32Array(8000).map((_, i) => Math.sin(i) * 3);
+  const trace = step(logits, { seed: 2, trace_top: 8000 });
+  checkColumns(trace);
+  assert.equal(trace.columns.id.length, 8000);
+  const again = step(logits, { seed: 2, draw: 1, trace_top: 8000 });
+  assert.notEqual(trace.columns.p.buffer, again.columns.p.buffer);
+  assert.deepEqual([...trace.columns.id].sort((a, b) => a - b), [...Array(8000).keys()]);
+});
