@@ -161,6 +161,9 @@ pub(crate) fn best_of_all(logits: &[f32], k: usize) -> Vec<u32> {
 /// top-k step that removed almost everything does not offer every id to the heap.
 pub(crate) fn best_removed(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u32> {
     const BLOCK: usize = 64;
+    if k > HEAP_MAX {
+        return best_removed_by_selection(logits, removed_by, k);
+    }
     let mut best = BestK::new(k);
     for (b, (block, marks)) in logits
         .chunks(BLOCK)
@@ -177,6 +180,36 @@ pub(crate) fn best_removed(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u
         }
     }
     best.into_ids()
+}
+
+/// Beyond this many a heap costs more than selecting over the whole pool.
+const HEAP_MAX: usize = 256;
+
+/// `best_removed` for long lists (a full trace): integer keys (logit in total order, then lower
+/// id), one selection and a sort of the k selected.
+fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u32> {
+    // f32 bits → an unsigned integer ordered like the value (−inf lowest).
+    let ordered = |l: f32| {
+        let bits = l.to_bits();
+        if bits >> 31 == 1 {
+            !bits
+        } else {
+            bits | 0x8000_0000
+        }
+    };
+    let mut keys: Vec<u64> = logits
+        .iter()
+        .zip(removed_by)
+        .enumerate()
+        .filter(|(_, (_, &mark))| mark != KEPT)
+        .map(|(id, (&l, _))| (u64::from(ordered(l)) << 32) | u64::from(!(id as u32)))
+        .collect();
+    if k < keys.len() {
+        keys.select_nth_unstable_by(k, |a, b| b.cmp(a));
+        keys.truncate(k);
+    }
+    keys.sort_unstable_by(|a, b| b.cmp(a));
+    keys.iter().map(|&key| !(key as u32)).collect()
 }
 
 /// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.
