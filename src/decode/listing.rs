@@ -7,6 +7,7 @@
 
 use super::candidates::{best_removed, by_logit, KEPT};
 use super::draw::key_id;
+use super::softmax::at_most_one;
 use std::cmp::Ordering;
 
 /// One listed candidate: its id, its position in the full order, and the cumulative final
@@ -68,7 +69,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
         entries.push(Listed {
             id,
             rank,
-            cum: cum.min(1.0),
+            cum: at_most_one(cum),
         });
     }
     let is_removed = |id: u32| removed_by.get(id as usize).is_some_and(|&rb| rb != KEPT);
@@ -81,7 +82,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
         entries.extend(best.iter().enumerate().map(|(i, &id)| Listed {
             id,
             rank: kept_n + i,
-            cum: cum.min(1.0),
+            cum: at_most_one(cum),
         }));
     }
 
@@ -113,7 +114,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
             entries.push(Listed {
                 id,
                 rank,
-                cum: cum.min(1.0),
+                cum: at_most_one(cum),
             });
         }
     }
@@ -138,7 +139,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
                 entries.push(Listed {
                     id,
                     rank: kept_n + rank,
-                    cum: kept_mass.min(1.0),
+                    cum: at_most_one(kept_mass),
                 });
             }
         }

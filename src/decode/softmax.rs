@@ -59,6 +59,17 @@ pub(crate) fn larger(a: f32, b: f32) -> f32 {
     }
 }
 
+/// `x` capped at 1 by a comparison (`f64::min` is a libm call, `fmin`, in wasm): cumulative
+/// probabilities, once per listed candidate and stage.
+#[inline(always)]
+pub(crate) fn at_most_one(x: f64) -> f64 {
+    if x > 1.0 {
+        1.0
+    } else {
+        x
+    }
+}
+
 /// The unnormalised weight of a logit: e^((l − max)·inv_t), as f64 for summing.
 #[inline(always)]
 pub(crate) fn weight(l: f32, max: f32, inv_t: f32) -> f64 {

@@ -100,10 +100,12 @@ fn columns(trace: &Trace) -> Columns {
         c.removed_by.push(match cand.removed_by {
             None => KEPT,
             Some("logits") => BY_LOGITS,
+            // Names are the same static strings, so the pointer usually decides (no memcmp).
             Some(name) => trace
                 .stages
                 .iter()
-                .position(|s| s.name == name)
+                .position(|s| std::ptr::eq(s.name, name))
+                .or_else(|| trace.stages.iter().position(|s| s.name == name))
                 .map_or(BY_LOGITS, |i| i as i8),
         });
     }

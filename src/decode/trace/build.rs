@@ -203,7 +203,7 @@ fn stage_traces(
                 .iter()
                 .scan(0.0f64, |total, p| {
                     *total += p;
-                    Some(total.min(1.0))
+                    Some(softmax::at_most_one(*total))
                 })
                 .collect();
             kept -= r.removed.min(kept);
