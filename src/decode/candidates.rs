@@ -24,7 +24,7 @@ pub(crate) struct Work {
     pub sorted: usize,
     /// Per id scratch (exp values, typical scores). Not zeroed between calls: written before read.
     pub scratch: Vec<f64>,
-    /// Second id list for orders other than by logit (typical's score order, the final p order).
+    /// Second id list for orders other than by logit (typical's score order, top-k's best).
     pub aux: Vec<u32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,

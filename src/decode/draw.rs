@@ -11,8 +11,9 @@
 //! partitions the keys around a pivot, compares the mass of the part ranked above it with what is
 //! left of u·z, and continues in one part only; only the last few dozen keys are sorted. Masses
 //! are summed in f64 in a different order than a sorted walk would, so a u within ~1e-15 of a
-//! boundary could pick the neighbour; the pinned draws (tests/draw_pins.rs) and the property
-//! "fast ≡ sorted walk" (src/decode/tests.rs) hold it to the walk.
+//! boundary could pick the neighbour; the pinned draws (tests/draw_pins.rs) and the properties
+//! "selection ≡ sorted walk" (below, and over every configuration in tests/properties.rs) hold
+//! it to the walk.
 
 use super::candidates::Work;
 use super::softmax::{exp_f32, weights_into};

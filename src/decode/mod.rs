@@ -5,7 +5,8 @@
 //!
 //! Pipeline (the order depends on the engine, see [`Engine::order`]):
 //! validate logits → resolve config → logit_bias → penalties → [temperature, top-k, top-p, min-p,
-//! typical, epsilon in the engine's order] → final softmax → inverse-CDF draw with u → trace.
+//! typical, epsilon in the engine's order] (pipeline.rs) → final softmax and the inverse-CDF draw
+//! with u by selection (draw.rs) → listing (listing.rs) → trace (trace/build.rs).
 
 mod candidates;
 mod config;
