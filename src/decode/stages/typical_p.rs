@@ -6,8 +6,9 @@
 //! score ties the boundary. llama.cpp (`llama_sampler_typical_apply`): stops at the first
 //! cumulative mass > mass and keeps exactly that many. Both keep at least `min_keep`.
 
-use super::super::candidates::{extend_sorted, Work};
+use super::super::candidates::Work;
 use super::super::config::Settings;
+use super::super::draw::first_crossing;
 use super::super::engine::Engine;
 use super::super::softmax::weight;
 use super::Applied;
@@ -47,60 +48,62 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
             *slot = (-ln_p - entropy).abs();
         }
     }
-    let mut order = std::mem::take(&mut work.aux);
-    order.clear();
-    order.extend_from_slice(&work.kept);
-    let scores = &work.scratch;
-    let cmp = |a: &u32, b: &u32| {
-        let (sa, sb) = (
-            scores.get(*a as usize).copied().unwrap_or(f64::INFINITY),
-            scores.get(*b as usize).copied().unwrap_or(f64::INFINITY),
-        );
-        sa.total_cmp(&sb).then(a.cmp(b))
-    };
-    let p_of = |id: u32| {
-        let l = work
-            .processed
-            .get(id as usize)
-            .copied()
-            .unwrap_or(f32::NEG_INFINITY);
-        weight(l, max, inv_t) / z
-    };
-    // Walk in ascending score order; `stop` = number of tokens up to and including the crossing one.
-    let (mut sorted, mut cum, mut stop, mut block) = (0usize, 0.0f64, None, 64usize);
-    'walk: while sorted < order.len() {
-        let before = sorted;
-        sorted = extend_sorted(&mut order, sorted, sorted + block, cmp);
-        for (i, &id) in order.iter().enumerate().take(sorted).skip(before) {
-            cum += p_of(id);
-            let crossed = match s.engine {
-                Engine::LlamaCpp => cum > mass && i + 1 >= s.min_keep,
-                _ => cum >= mass,
-            };
-            if crossed {
-                stop = Some(i + 1);
-                break 'walk;
+    // (score, id, p) per kept token; the order is score ascending, ties by lower id. The token
+    // where the running mass crosses `mass` is found by selection (draw::first_crossing), not by
+    // sorting: on a flat distribution almost every token is walked.
+    let mut items: Vec<(f64, u32, f64)> = work
+        .kept
+        .iter()
+        .map(|&id| {
+            let score = work
+                .scratch
+                .get(id as usize)
+                .copied()
+                .unwrap_or(f64::INFINITY);
+            let l = work
+                .processed
+                .get(id as usize)
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY);
+            (score, id, weight(l, max, inv_t) / z)
+        })
+        .collect();
+    let cmp = |a: &(f64, u32, f64), b: &(f64, u32, f64)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    let llama = s.engine == Engine::LlamaCpp;
+    let len = items.len();
+    // HF stops at the first cumulative mass ≥ mass; llama.cpp at the first > mass that also
+    // keeps min_keep.
+    let crossing = first_crossing(
+        &mut items,
+        cmp,
+        |t| t.2,
+        |cum| {
+            if llama {
+                cum > mass
+            } else {
+                cum >= mass
             }
-        }
-        block *= 2;
+        },
+    );
+    let stop = match crossing {
+        Some(i) if llama => i.max(s.min_keep.saturating_sub(1)) + 1,
+        Some(i) => i + 1,
+        None => len,
+    };
+    let n = stop.max(s.min_keep).min(len).max(1);
+    if n < len {
+        items.select_nth_unstable_by(n - 1, cmp);
     }
-    let n = stop.unwrap_or(order.len()).max(s.min_keep).min(order.len());
-    let boundary = order
-        .get(n.saturating_sub(1))
-        .and_then(|&id| scores.get(id as usize))
-        .copied()
-        .unwrap_or(f64::INFINITY);
-    let keep_set: Vec<u32> = order.get(..n).unwrap_or_default().to_vec();
-    let hf = s.engine != Engine::LlamaCpp;
+    let boundary = items.get(n - 1).map_or(f64::INFINITY, |t| t.0);
+    let mut sorted_keep: Vec<u32> = items.iter().take(n).map(|t| t.1).collect();
+    let hf = !llama;
     let scratch = std::mem::take(&mut work.scratch);
-    let mut sorted_keep = keep_set;
     sorted_keep.sort_unstable();
     work.retain(stage, |id| {
         sorted_keep.binary_search(&id).is_ok()
             || (hf && scratch.get(id as usize).is_some_and(|&sc| sc <= boundary))
     });
     work.scratch = scratch;
-    work.aux = order;
     Applied {
         value: Some(mass),
         threshold: Some(entropy),
