@@ -91,17 +91,20 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         None => len,
     };
     let n = stop.max(s.min_keep).min(len).max(1);
-    if n < len {
+    // first_crossing leaves the item of the rank it returns in place; any other rank is selected.
+    if crossing != Some(n - 1) && n < len {
         items.select_nth_unstable_by(n - 1, cmp);
     }
-    let boundary = items.get(n - 1).map_or(f64::INFINITY, |t| t.0);
-    let mut sorted_keep: Vec<u32> = items.iter().take(n).map(|t| t.1).collect();
+    let (boundary, boundary_id) = items
+        .get(n - 1)
+        .map_or((f64::INFINITY, u32::MAX), |t| (t.0, t.1));
+    // The first n in (score, id) order: HF keeps every token whose score ties the boundary too,
+    // llama.cpp exactly n. One comparison per kept token.
     let hf = !llama;
     let scratch = std::mem::take(&mut work.scratch);
-    sorted_keep.sort_unstable();
     work.retain(stage, |id| {
-        sorted_keep.binary_search(&id).is_ok()
-            || (hf && scratch.get(id as usize).is_some_and(|&sc| sc <= boundary))
+        let score = scratch.get(id as usize).copied().unwrap_or(f64::INFINITY);
+        score < boundary || (score == boundary && (hf || id <= boundary_id))
     });
     work.scratch = scratch;
     Applied {
