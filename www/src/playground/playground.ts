@@ -265,6 +265,8 @@ export class Playground {
     this.pause();
     clearPaths(this);
     this.preview = null;
+    // an async source reads the prompt over the network: nothing to step until it has
+    this.waiting = this.source.capabilities.async;
     this.notify();
     this.syncLimits();
     // a model source reads the whole prompt first; the next step is computed once it is ready

@@ -188,6 +188,15 @@ export async function applyScenario(pg: Playground, wanted: ScenarioRequest, pro
     }
     pg.source = manual;
   }
+  await replayScenario(pg, wanted, problems, defer);
+}
+
+/**
+ * The paths of a scenario replayed on the source already chosen (under the state's prompt and
+ * parameters): the prompt is read, then every path's tokens go through the core again.
+ */
+export async function replayScenario(pg: Playground, wanted: ScenarioRequest, problems: Problem[], defer = false): Promise<void> {
+  const { state } = pg;
   pg.compareRun = null;
   clearPaths(pg);
   pg.syncLimits();

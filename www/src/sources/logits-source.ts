@@ -104,8 +104,8 @@ export interface LogitsSource {
    * Fetch the logits for the current context (the server's request); resolves with them, rejects
    * with a message. If the context changes before it resolves, the result is for the old context:
    * the caller asks `nextLogits()` again. A call while a request for the same context is in flight
-   * returns that request's promise (the page may ask on every redraw). Synchronous sources resolve
-   * at once.
+   * returns that request's promise (the page may ask on every redraw); a call while `reset` is
+   * still reading the prompt waits for it. Synchronous sources resolve at once.
    */
   loadNextLogits(): Promise<NextLogits>;
 
