@@ -170,8 +170,8 @@ test("an async source steps, forks and stops exactly as the same tables served s
     pg.dispatch({ type: "force", id: other.id });
     await until(() => pg.state.branches.length === 2 && pg.state.path.length === 1 && !pg.waiting);
     // then play to the end (max_new_tokens or the end token)
+    pg.dispatch({ type: "setSpeed", tokensPerSecond: 1000 });
     pg.dispatch({ type: "togglePlay" });
-    pg.state.tokensPerSecond = 1000;
     await until(() => pg.finished() && !pg.state.playing);
     if (async) assert.ok(pg.source.requests >= pg.state.path.length, "one request per position at least");
     results.push({ paths: paths(pg), stop: pg.state.stopReason, link: mod.snapshot(pg) });
