@@ -57,10 +57,10 @@ const mod = await loadPlayground();
 
 /**
  * The same tables as a source whose logits come later: `nextLogits()` is null after every change
- * of context until `loadNextLogits()` resolves (a macrotask later, like a response), and one
- * request is shared by every caller for the same context.
+ * of context until `loadNextLogits()` resolves (`delay(length)` ms later, like a response), and
+ * one request is shared by every caller for the same context.
  */
-function asyncTables(preset) {
+function asyncTables(preset, delay = () => 1) {
   const inner = new mod.ManualSource(preset);
   let loaded = null;
   let inFlight = null;
@@ -96,7 +96,7 @@ function asyncTables(preset) {
     loadNextLogits() {
       if (inFlight !== null) return inFlight;
       requests += 1;
-      const request = new Promise((resolve) => setTimeout(resolve, 1)).then(() => {
+      const request = new Promise((resolve) => setTimeout(resolve, delay(inner.length))).then(() => {
         if (inFlight === request) loaded = inner.nextLogits();
         return inner.nextLogits();
       });
@@ -128,9 +128,9 @@ function asyncTables(preset) {
 }
 
 /** A playground on `preset`'s tables, synchronous or async, with the preset's prompt read. */
-async function playground(preset, async) {
+async function playground(preset, async, delay) {
   const pg = new mod.Playground(preset, mod.initialState("en", preset, 7));
-  if (async) pg.source = asyncTables(preset);
+  if (async) pg.source = asyncTables(preset, delay);
   pg.setParams({ max_new_tokens: 8, min_new_tokens: 5, temperature: 1.2, top_p: 1 });
   pg.reset();
   await until(() => !pg.waiting && pg.preview !== null);
@@ -206,4 +206,25 @@ test("a link replays over an async source into the same paths as where it was ma
   }
   assert.deepEqual(replayed[0], paths(made));
   assert.deepEqual(replayed[1], paths(made));
+});
+
+test("a step waiting for an async source's logits is dropped when the path changes first", async () => {
+  // the answer after one token is slow, any other fast: the shorter path's logits come in first
+  const pg = await playground(preset, true, (length) => (length === 1 ? 40 : 1));
+  // the first logits are in: this step lands at once, and the next logits are asked for
+  assert.equal(pg.step(), true);
+  assert.equal(pg.state.path.length, 1);
+  // they are not in yet: Step waits for them …
+  assert.equal(pg.source.nextLogits(), null);
+  assert.equal(pg.step(), true);
+  assert.equal(pg.waiting, true);
+  // … but Back comes first, and the logits after no token arrive before the slow ones: the waiting
+  // step must not land on the shorter path
+  pg.dispatch({ type: "back" });
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assert.equal(pg.waiting, false);
+  assert.equal(pg.state.path.length, 0);
+  // and the page can step again afterwards
+  assert.equal(pg.step(), true);
+  await until(() => pg.state.path.length === 1 && !pg.waiting);
 });

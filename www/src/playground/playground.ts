@@ -213,7 +213,8 @@ export class Playground {
 
   /**
    * Run `then` at once if the next logits are at hand (always, for a synchronous source), else once
-   * an async source has them: the page shows the wait, and one action waits at a time.
+   * an async source has them: the page shows the wait, and one action waits at a time. An action
+   * whose path changed meanwhile (reset, back, another path, another source) is dropped.
    */
   whenLogits(then: () => void): void {
     const { source } = this;
@@ -221,11 +222,13 @@ export class Playground {
     if (this.deferred !== null) return;
     this.waiting = true;
     this.notify();
+    const path = this.state.path;
     this.deferred = source.loadNextLogits().then(
       () => {
         this.deferred = null;
         this.waiting = false;
-        then();
+        if (this.state.path === path && this.source === source) then();
+        else this.refresh();
       },
       (err: unknown) => {
         this.deferred = null;
