@@ -16,8 +16,10 @@ export type LogitsSourceKind = "manual" | "model" | "server";
  * - `top`: only the `listed` ids the source was given carry a value (the others are −∞ in
  *   `logits` because they are unknown, not impossible); the values are log-probabilities over the
  *   whole vocabulary, and `restMass` = 1 − Σ p(listed) is what the unlisted ids share, as the
- *   source reported it. The page shows that mass as one "rest of the vocabulary" candidate and
- *   never renormalises it away silently. (A server asked for its top N, or limited to 20.)
+ *   source reported it, to be shown as one "rest of the vocabulary" candidate, never
+ *   renormalised away silently. (A server asked for its top N, or limited to 20.) Not drawn yet:
+ *   the core must first take the rest mass explicitly (issue 12); until then `step` over these
+ *   logits renormalises over the listed ids.
  */
 export type Known = { kind: "full" } | { kind: "top"; listed: number; restMass: number };
 
