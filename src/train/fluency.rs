@@ -84,3 +84,39 @@ pub fn greedy(g: &mut Generator, prompt: &str) -> GreedyRun {
 pub fn run_all(g: &mut Generator) -> Vec<GreedyRun> {
     prompts().into_iter().map(|p| greedy(g, p)).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tokens: usize, first_repeat: usize, ended: bool) -> GreedyRun {
+        GreedyRun {
+            prompt: String::new(),
+            text: String::new(),
+            tokens,
+            first_repeat,
+            ended,
+            eos_first: ended && tokens == 0,
+        }
+    }
+
+    #[test]
+    fn a_run_is_fluent_when_long_before_a_repeat_or_ended_cleanly() {
+        assert!(run(60, 12, false).fluent());
+        assert!(!run(60, 11, false).fluent());
+        // A clean end: </s> after ≥ 6 tokens and no loop before it.
+        assert!(run(6, 6, true).fluent());
+        assert!(!run(5, 5, true).fluent());
+        assert!(!run(22, 8, true).fluent(), "a loop, then </s>");
+        assert!(!run(0, 0, true).fluent());
+        assert!(!run(8, 8, false).clean_end(), "cut off, not ended");
+    }
+
+    #[test]
+    fn the_set_is_twenty_prompts() {
+        assert_eq!(prompts().len(), 20);
+        assert!(prompts()
+            .iter()
+            .all(|p| !p.is_empty() && !p.starts_with('#')));
+    }
+}
