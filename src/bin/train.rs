@@ -135,6 +135,26 @@ fn cmd_tokenizer(args: &Args) {
         let e = tok.encode(p, false).unwrap();
         println!("{p} -> {:?}", e.get_tokens());
     }
+    // Compression per documentation file (training part), against the
+    // shipped tokenizer when this one is written elsewhere: the numbers that
+    // decide whether a retrained tokenizer is worth its new token ids.
+    let shipped = tokenizers::Tokenizer::from_file("www/model/tokenizer.json").ok();
+    let mut line = 0;
+    for (f, &n) in c.files.iter().zip(&c.train_lines_per_file) {
+        let lines = &c.train_docs[line..line + n];
+        line += n;
+        let chars: usize = lines.iter().map(|l| l.chars().count()).sum();
+        let count = |t: &tokenizers::Tokenizer| -> usize {
+            data::encode_lines(t, lines).iter().map(Vec::len).sum()
+        };
+        let ours = count(&tok);
+        let theirs = shipped.as_ref().map_or(ours, count);
+        println!(
+            "  {f:<28} {chars:>8} chars: {:.3} tokens/char (shipped tokenizer {:.3})",
+            ours as f64 / chars as f64,
+            theirs as f64 / chars as f64
+        );
+    }
 }
 
 struct RunCfg {
