@@ -80,8 +80,11 @@ bench: wasm
 # step, so a resumed run sees the data an uninterrupted one would). Keep TRAIN_RUN_ARGS unchanged
 # while resuming (--steps sets the LR schedule). The tokenizer is the first edition's, unchanged
 # (`train tokenizer --docs old` rebuilds it). `make train` = run (or resume) to the end, export the
-# int8 weights into www/model/, evaluate them; `make train-eval WEIGHTS=...` evaluates any weights
-# (held-out loss per file vs the Kneser-Ney 3-gram; greedy fluency on src/train/eval_prompts.txt).
+# int8 weights to $(TRAIN_DIR)/model.safetensors, then evaluate the shipped weights (before) and
+# the new ones (after) on the same targets; copy them into www/model/ only when every target,
+# tests/model.rs (NEXTTOKEN_MODEL=...) and the lessons hold. `make train-eval WEIGHTS=...`
+# evaluates any weights (held-out loss per file vs the Kneser-Ney 3-gram fitted on the same
+# training stream; greedy fluency on src/train/eval_prompts.txt).
 TRAIN_DIR ?= ../train-v2/run
 TRAIN_RUN_ARGS := --dir $(TRAIN_DIR) --dim 128 --layers 7 --heads 4 --ctx 128 --batch 16 \
 	--steps 15000 --warmup 300 --lr 2e-3 --wd 0.1 --dropout 0.1 --seed 3 --eval-every 250
@@ -95,8 +98,9 @@ train-eval: setup
 	nice -n 19 $(TRAIN_BIN) greedy --weights $(WEIGHTS)
 
 train: train-run
-	$(TRAIN_BIN) export --dir $(TRAIN_DIR)
+	$(TRAIN_BIN) export --dir $(TRAIN_DIR) --out $(TRAIN_DIR)/model.safetensors
 	$(MAKE) train-eval WEIGHTS=www/model/model.safetensors
+	$(MAKE) train-eval WEIGHTS=$(TRAIN_DIR)/model.safetensors
 
 # A million random logits/configs (arbitrary floats, keys and types) through step: no panic; then
 # 100,000 hostile JavaScript values through the wasm boundary: only Errors, no trap, no leak.
