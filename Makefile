@@ -80,8 +80,8 @@ bench: wasm
 # step, so a resumed run sees the data an uninterrupted one would). Keep TRAIN_RUN_ARGS unchanged
 # while resuming (--steps sets the LR schedule). The tokenizer is the committed first edition's
 # www/model/tokenizer.json, unchanged (not rebuilt: see the model card). `make train` = run (or
-# resume) to the end, export the
-# int8 weights to $(TRAIN_DIR)/model.safetensors, then evaluate the shipped weights (before) and
+# resume) to the end, export the int8 weights to $(TRAIN_DIR)/model.safetensors, then evaluate
+# the shipped weights (before) and
 # the new ones (after) on the same targets; copy them into www/model/ only when every target,
 # tests/model.rs (NEXTTOKEN_MODEL=...) and the lessons hold. `make train-eval WEIGHTS=...`
 # evaluates any weights (held-out loss per file vs the Kneser-Ney 3-gram fitted on the same
