@@ -17,7 +17,7 @@ WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --en
 WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
 PORT ?= 8080
 
-.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train clean
+.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train clean gguf
 
 setup:
 	@bash tests/tools/setup.sh
@@ -28,6 +28,15 @@ wasm: setup
 	wasm-bindgen --target web --out-dir $(PKG) --out-name nexttoken $(WASM_OUT)
 	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
 	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'
+
+# The shipped model as GGUF for llama.cpp's gpt2 architecture (tests/tools/export_gguf.py: the
+# exact mapping, from the int8 weights in www/model), for the real-engine tests and for trying the
+# page's server source without downloading a model: serve it with tests/tools/llama_server.py.
+GGUF := target/gguf/nexttoken.gguf
+VENV_PY := target/venv/bin/python
+gguf: setup $(GGUF)
+$(GGUF): www/model/model.safetensors www/model/tokenizer.json tests/tools/export_gguf.py tests/tools/requirements-engines.txt
+	$(VENV_PY) tests/tools/export_gguf.py --model www/model --out $@
 
 # The static site (TypeScript checked, then bundled by Vite with the wasm) in dist/, and the same
 # page as one self-contained file for use from disk, dist/nexttoken.html (www/scripts/single-file.mjs).
