@@ -64,8 +64,9 @@ lint: wasm
 test-native: setup
 	cargo test --release --features train
 
-# The JS contract in Node: conformance vectors through the built module, errors, determinism.
-test-node: wasm
+# The JS contract in Node: conformance vectors through the built module, errors, determinism;
+# llama.cpp's real server (server.test.mjs) against our forward, hence `gguf`.
+test-node: wasm gguf
 	node --test tests/node/
 
 # wasm-bindgen-test suites, in Node and in headless Chromium.
