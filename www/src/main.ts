@@ -1,15 +1,20 @@
 // Boot and the one-way loop: an input event changes `state`, the core's `step` runs on the source's
 // logits, and every view redraws from the state and the trace. Views never call each other or wasm.
 import { initCore, messageOf, runStep } from "./core";
-import type { Candidate, GeneratedToken, Generator, StepOutcome, StepResult } from "./core";
+import type { Candidate, Generator, StepOutcome, StepResult } from "./core";
 import { bytesLabel, bytesSize, visible } from "./format";
 import { coreMessage, lang, setLang, t, translateDocument } from "./i18n/index";
 import type { Lang } from "./i18n/index";
 import { MODEL_FILES } from "./payload";
 import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
-import { loadModel, ManualSource, ModelSource } from "./source";
-import type { LoadProgress, TableRow } from "./source";
+import { loadModel } from "./sources/load";
+import type { LoadProgress } from "./sources/load";
+import { ManualSource } from "./sources/manual";
+import type { TableRow } from "./sources/manual";
+import { generatedStop, ModelSource } from "./sources/model";
+import { syncLogits } from "./sources/logits-source";
+import type { Appended, SourceStop } from "./sources/logits-source";
 import { DEFAULT_PARAMS, FIRST_VISIT, stepConfig } from "./state";
 import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "./state";
 import { browserLang, readUrl, scenarioQuery, writeUrl } from "./url";
@@ -166,7 +171,7 @@ function runCompare(): void {
         if (trace === null) break;
         const entry: PathEntry = { id: out.token, result: trace, chosen: trace.chosen, rank: trace.chosen_rank, forced: false, piece: out.piece, pending: out.pending };
         tokens.push({ display: chipDisplay(entry), p: trace.chosen.p, pRaw: trace.chosen.p_raw });
-        stop = stopOf(out);
+        stop = stopOf(generatedStop(out));
       }
     } catch (err) {
       return { id: setting.id, tokens, stop, error: messageOf(err) };
@@ -209,59 +214,49 @@ function config() {
 
 /** What the core reads for the next step: the source's logits and the config. */
 function nextInput(): StepInput {
-  return { logits: source.logits(), config: config() };
+  return { logits: syncLogits(source).logits, config: config() };
 }
 
 function computeNext(input?: StepInput): StepOutcome {
-  if (source instanceof ModelSource && source.promptError !== null) return { ok: false, message: source.promptError };
+  if (source.promptError !== null) return { ok: false, message: source.promptError };
   const next = input ?? nextInput();
   return runStep(next.logits, next.config);
 }
 
 /** The model's generator applies max new tokens and stop sequences itself. */
 function syncLimits(): void {
-  if (source instanceof ModelSource) source.setLimits(state.params.max_new_tokens, state.params.stop);
+  source.setLimits(state.params.max_new_tokens, state.params.stop);
 }
 
-/** The generator's stop name as the page's stop reason. */
-function stopOf(out: GeneratedToken): StopReason | null {
-  switch (out.stop) {
-    case null:
-      return null;
-    case "eos":
-      return { kind: "eos" };
-    case "max_new_tokens":
-      return { kind: "max_tokens", n: state.params.max_new_tokens };
-    case "stop_sequence":
-      return { kind: "stop_sequence", sequence: out.stop_sequence ?? "" };
-    case "user":
-      return { kind: "user" };
-    case "context_full":
-      return { kind: "context_full" };
-  }
+/** A source's stop as the page's stop reason. */
+function stopOf(stop: SourceStop | null): StopReason | null {
+  return stop === null ? null : stop.kind === "max_tokens" ? { kind: "max_tokens", n: state.params.max_new_tokens } : stop;
 }
 
 /**
- * Record an appended token (chosen by the core or forced). The manual source is appended here and
- * its stop conditions checked here; the model has already appended it in wasm (`out`) and says
- * itself whether generation stopped.
+ * Append a token (chosen by the core or forced) to the source and record it with its step. A source
+ * that checks the stop conditions itself (the model, in wasm) says whether generation stopped;
+ * for the others they are checked here. False (and the message shown) if the source refuses it.
  */
-function commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, input: StepInput, out?: GeneratedToken): void {
-  const entry: PathEntry = { id, result, chosen, rank, forced, input };
-  if (out !== undefined) {
-    entry.piece = out.piece;
-    entry.pending = out.pending;
-  } else {
-    source.append(id);
+function commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, input: StepInput): boolean {
+  let out: Appended;
+  try {
+    out = source.append(id);
+  } catch (err) {
+    fail(messageOf(err));
+    return false;
   }
+  const entry: PathEntry = { id, result, chosen, rank, forced, input };
+  if (out.piece !== undefined) entry.piece = out.piece;
+  if (out.pending !== undefined) entry.pending = out.pending;
   state.path = [...state.path, entry];
   const branch = state.branches[state.currentBranch];
   if (branch) {
     branch.entries = [...state.path];
     branch.ids = state.path.map((e) => e.id);
   }
-  if (out !== undefined) {
-    state.stopReason = stopOf(out);
+  if (out.stop !== undefined) {
+    state.stopReason = stopOf(out.stop);
   } else {
     // the text only when there is a stop sequence to look for (it grows with the path)
     const text = state.params.stop.length > 0 ? source.text() : "";
@@ -272,6 +267,7 @@ function commit(id: number, result: StepResult, chosen: Candidate, rank: number,
   }
   branchStops.set(state.currentBranch, state.stopReason);
   state.viewing = null;
+  return true;
 }
 
 function fail(message: string): void {
@@ -281,78 +277,45 @@ function fail(message: string): void {
 
 function stepOnce(): boolean {
   if (finished()) return false;
-  if (source instanceof ModelSource) {
-    if (source.promptError !== null) {
-      fail(source.promptError);
-      return false;
-    }
-    // the model chooses in wasm: logits → step → append, with the same config the preview used
-    let out: GeneratedToken;
-    const input = nextInput();
-    try {
-      out = source.next(input.config);
-    } catch (err) {
-      fail(messageOf(err));
-      return false;
-    }
-    const trace = out.trace;
-    if (trace === null) return false;
-    commit(out.token, trace, trace.chosen, trace.chosen_rank, false, input, out);
-    refresh();
-    return true;
+  if (source.promptError !== null) {
+    fail(source.promptError);
+    return false;
   }
+  // logits → the core's step → append: the same input the preview read
   const input = nextInput();
   const next = computeNext(input);
   if (!next.ok) {
     fail(next.message);
     return false;
   }
-  commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false, input);
+  if (!commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false, input)) return false;
   refresh();
   return true;
 }
 
 /** Drop generated tokens until `n` remain. */
 function rewindTo(n: number): void {
-  if (source instanceof ModelSource) source.rewind(source.length - n);
-  else while (source.length > n) source.rewind();
+  source.rewind(source.length - n);
 }
 
 /** The next step (under the current settings) with `id`'s candidate record in its trace. */
 function stepWith(id: number): RecordedStep | string {
-  if (source instanceof ModelSource && source.promptError !== null) return source.promptError;
-  return stepRecording(source.logits(), config(), id);
+  if (source.promptError !== null) return source.promptError;
+  return stepRecording(syncLogits(source).logits, config(), id);
 }
 
-/** Append `id` with its step's trace (the model runs over it in wasm); false (and the message shown) if refused. */
+/** Append `id` with its step's trace; false (and the message shown) if refused. */
 function appendStep(id: number, next: RecordedStep, forced: boolean): boolean {
-  if (source instanceof ModelSource) {
-    let out: GeneratedToken;
-    try {
-      out = source.force(id);
-    } catch (err) {
-      fail(messageOf(err));
-      return false;
-    }
-    commit(id, next.result, next.chosen, next.rank, forced, next.input, out);
-  } else {
-    commit(id, next.result, next.chosen, next.rank, forced, next.input);
-  }
-  return true;
+  return commit(id, next.result, next.chosen, next.rank, forced, next.input);
 }
 
 /** Put the source's context at `ids` (the model keeps the tokens it already shares with them). */
 function loadPath(ids: readonly number[]): boolean {
-  if (source instanceof ModelSource) {
-    try {
-      source.replay(ids, state.params.max_new_tokens, state.params.stop);
-    } catch (err) {
-      fail(messageOf(err));
-      return false;
-    }
-  } else {
-    rewindTo(0);
-    for (const id of ids) source.append(id);
+  try {
+    source.load(ids);
+  } catch (err) {
+    fail(messageOf(err));
+    return false;
   }
   return true;
 }
@@ -525,8 +488,7 @@ function back(): void {
 /** A token of a scenario as an id of the current source, if it is one. */
 function resolveToken(token: number | string): number | undefined {
   if (typeof token === "string") return source.idOf(token);
-  const size = source instanceof ModelSource ? source.vocabSize : source.logits().length;
-  return Number.isInteger(token) && token >= 0 && token < size ? token : undefined;
+  return Number.isInteger(token) && token >= 0 && token < source.vocabSize ? token : undefined;
 }
 
 /**
@@ -653,7 +615,7 @@ function startBackfill(waiting: Map<number, ScenarioToken[]>, prompt: string, pa
       if (branch === undefined) return;
       branch.entries = filled.entries;
       branch.ids = filled.entries.map((e) => e.id);
-      branchStops.set(index, filled.last === null ? null : stopOf(filled.last));
+      branchStops.set(index, filled.last === null ? null : stopOf(generatedStop(filled.last)));
       if (filled.error !== null) {
         // a link the page did not write (a stop, or a token refused, inside a path): said as `replay` says it
         const token = String(given[filled.entries.length]?.token ?? "");
@@ -831,7 +793,7 @@ const projector = createProjector(actions, {
 /** N draws of the next token (draw = 0 … N−1 of the seed), in chunks so the page stays responsive. */
 async function sampleN(n: number): Promise<void> {
   if (finished() || preview === null || !preview.ok) return;
-  const logits = source.logits();
+  const logits = syncLogits(source).logits;
   const base = stepConfig(state.params, source.history(), source.promptLength(), 0, source.eosId);
   const counts = new Map<number, number>();
   for (let start = 0; start < n; start += 2000) {
