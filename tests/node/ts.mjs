@@ -39,3 +39,13 @@ export function importServerClient() {
      export { setLang } from "./i18n";`,
   );
 }
+
+/** The page's server source (www/src/sources/server.ts) with its client. */
+export function importServerSource() {
+  return importTs(
+    "server-source",
+    `export { ServerSource } from "./sources/server";
+     export { appendBytes, completePrefix, tokenLabelOf } from "./sources/server-text";
+     export { ServerClient } from "./server/client";`,
+  );
+}

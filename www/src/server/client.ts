@@ -98,6 +98,23 @@ export class ServerClient {
     return req === null ? null : parseTokenize(await this.request(req));
   }
 
+  /**
+   * The end-of-sequence id (llama.cpp: `/props` names the token, `/tokenize` with parse_special
+   * gives its id), so the page can end at it like the embedded model; null where unknown.
+   */
+  async eosId(info: ServerInfo): Promise<number | null> {
+    if (info.kind !== "llama.cpp") return null;
+    try {
+      const props = await this.request({ method: "GET", path: "/props" });
+      const eos = props !== null && typeof props === "object" ? (props as Record<string, unknown>)["eos_token"] : undefined;
+      if (typeof eos !== "string" || eos === "") return null;
+      const ids = parseTokenize(await this.request({ method: "POST", path: "/tokenize", body: { content: eos, parse_special: true } }));
+      return ids.length === 1 && ids[0] !== undefined ? ids[0].id : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** The distribution of the token after `context`, as many candidates as `candidatesToAsk` allows. */
   async next(info: ServerInfo, context: Context, topN: number, signal?: AbortSignal): Promise<Distribution> {
     const n = candidatesToAsk(info, topN);
