@@ -1,5 +1,5 @@
 # nexttoken — two commands take a fresh clone to a running page and to green tests:
-#   make serve   build everything and serve the playground at http://127.0.0.1:8080
+#   make serve   build everything and serve the playground at http://127.0.0.1:8000
 #   make test    every test: native, conformance (Rust + Node), wasm in Node and Chromium, browser
 # Both run `make setup` first, which installs every tool the build needs (idempotent).
 
@@ -15,7 +15,9 @@ WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --en
   --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
 # Headless Chromium for wasm-bindgen-test (capabilities, sandbox flags for root).
 WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
-PORT ?= 8080
+# 8000, not 8080: 8080 is where llama.cpp's llama-server listens by default (the page's default
+# model-server address), so the page and a local model server can run side by side.
+PORT ?= 8000
 
 .PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train clean gguf
 
@@ -74,8 +76,9 @@ test-wasm: setup
 	cargo test --target $(WASM_TARGET) --test wasm_api
 	$(WEBDRIVER_ENV) WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm_api
 
-# The page in a real browser (Playwright driving Debian's Chromium).
-test-browser: dist
+# The page in a real browser (Playwright driving Debian's Chromium); server.test.mjs drives it
+# against llama.cpp's real server, hence `gguf`.
+test-browser: dist gguf
 	node --test tests/e2e/
 
 bench: wasm

@@ -14,6 +14,9 @@ import { ManualSource } from "./sources/manual";
 import type { TableRow } from "./sources/manual";
 import { generatedStop, ModelSource } from "./sources/model";
 import { syncLogits } from "./sources/logits-source";
+import { ServerSource } from "./sources/server";
+import { describeServerError } from "./server/messages";
+import { createServerPanel } from "./views/server-panel";
 import type { Appended, SourceStop } from "./sources/logits-source";
 import { DEFAULT_PARAMS, FIRST_VISIT, stepConfig } from "./state";
 import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "./state";
@@ -73,7 +76,18 @@ const state: AppState = {
   playing: false,
   tokensPerSecond: 3,
 };
-let source: ManualSource | ModelSource = new ManualSource(firstPreset);
+let source: ManualSource | ModelSource | ServerSource = new ManualSource(firstPreset);
+/** "Model server" is chosen in the source list (it becomes the source once connected). */
+let serverChosen = false;
+/** A server's answer for the current context is on its way (one request at a time). */
+let awaitingLogits = false;
+let stepQueued = false;
+const serverPanel = createServerPanel((connected) => {
+  serverChosen = true;
+  state.source = "server";
+  source = connected;
+  reset();
+});
 /** The embedded model once loaded (null while loading or if it failed). */
 let model: ModelSource | null = null;
 /** The trace of the next step under the current settings (what Step would do now). */
@@ -214,7 +228,29 @@ function config() {
 
 /** What the core reads for the next step: the source's logits and the config. */
 function nextInput(): StepInput {
-  return { logits: syncLogits(source).logits, config: config() };
+  const next = syncLogits(source);
+  // a server's top N: the rest of the vocabulary's mass goes to the core, never renormalised away
+  const rest = next.known.kind === "top" ? { rest_mass: next.known.restMass } : {};
+  return { logits: next.logits, config: { ...config(), ...rest } };
+}
+
+/** An async source (a model server) has no logits for this context yet: fetch them, then redraw. */
+function logitsPending(): boolean {
+  if (source.nextLogits() !== null) return false;
+  if (!awaitingLogits) {
+    awaitingLogits = true;
+    source.loadNextLogits().then(
+      () => {
+        awaitingLogits = false;
+        refresh();
+      },
+      (err: unknown) => {
+        awaitingLogits = false;
+        fail(describeServerError(err));
+      },
+    );
+  }
+  return true;
 }
 
 function computeNext(input?: StepInput): StepOutcome {
@@ -280,6 +316,23 @@ function stepOnce(): boolean {
   if (source.promptError !== null) {
     fail(source.promptError);
     return false;
+  }
+  if (source.nextLogits() === null) {
+    // a server's answer is on its way: step once it lands (a second click meanwhile adds nothing)
+    if (!stepQueued) {
+      stepQueued = true;
+      source.loadNextLogits().then(
+        () => {
+          stepQueued = false;
+          stepOnce();
+        },
+        (err: unknown) => {
+          stepQueued = false;
+          fail(describeServerError(err));
+        },
+      );
+    }
+    return true;
   }
   // logits → the core's step → append: the same input the preview read
   const input = nextInput();
@@ -430,6 +483,18 @@ function selectPreset(preset: ManualPreset): void {
 }
 
 function selectSource(kind: SourceKind): void {
+  serverChosen = kind === "server";
+  if (kind === "server") {
+    // the server becomes the source only once Connect has succeeded
+    if (serverPanel.source === null) {
+      render();
+      return;
+    }
+    state.source = "server";
+    source = serverPanel.source;
+    reset();
+    return;
+  }
   state.source = kind === "model" && model !== null ? "model" : "manual";
   if (state.source === "model" && model !== null) source = model;
   else source = new ManualSource(findPreset(state.presetId) ?? firstPreset);
@@ -780,7 +845,8 @@ const share = createShare(() => ({ query: pageQuery(false), title: state.prompt 
 
 /** The query for the page's state; `forAddressBar` keeps the page's own modes (embed, projector). */
 function pageQuery(forAddressBar: boolean): URLSearchParams {
-  return scenarioQuery(snapshot(), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector });
+  const server = serverPanel.source === null ? undefined : { url: serverPanel.source.info.url, api: serverPanel.api() };
+  return scenarioQuery(snapshot(), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector, server });
 }
 
 const projector = createProjector(actions, {
@@ -812,6 +878,12 @@ async function sampleN(n: number): Promise<void> {
 
 /** Settings or context changed: recompute the next step, then redraw. */
 function refresh(): void {
+  if (!finished() && source.promptError === null && logitsPending()) {
+    preview = null;
+    sampleRun = null;
+    render();
+    return;
+  }
   preview = finished() ? null : computeNext();
   sampleRun = null;
   render();
@@ -840,8 +912,9 @@ function render(): void {
   const prompt = el<HTMLTextAreaElement>("prompt");
   if (document.activeElement !== prompt) prompt.value = state.prompt;
   showPreset();
-  el<HTMLSelectElement>("source").value = state.source;
-  document.body.dataset["source"] = state.source;
+  el<HTMLSelectElement>("source").value = serverChosen ? "server" : state.source;
+  document.body.dataset["source"] = serverChosen ? "server" : state.source;
+  serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null);
   tokens.render(state, chipDisplay);
   tipChips(state.path, label);
   if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished());
@@ -862,7 +935,7 @@ function render(): void {
   sample.render(view, sampleRun, view !== null);
 
   // a prompt the model cannot read leaves nothing to step
-  const blocked = source instanceof ModelSource && source.promptError !== null;
+  const blocked = !(source instanceof ManualSource) && source.promptError !== null;
   el<HTMLButtonElement>("step").disabled = finished() || state.playing || blocked;
   const playButton = el<HTMLButtonElement>("play");
   playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
@@ -966,7 +1039,8 @@ function wire(): void {
     if (preset) selectPreset(preset);
   });
   el<HTMLSelectElement>("source").addEventListener("change", (event) => {
-    selectSource((event.target as HTMLSelectElement).value === "model" ? "model" : "manual");
+    const value = (event.target as HTMLSelectElement).value;
+    selectSource(value === "model" || value === "server" ? value : "manual");
   });
   const forceForm = el<HTMLFormElement>("force-form");
   forceForm.addEventListener("submit", (event) => {
@@ -1067,7 +1141,12 @@ async function boot(): Promise<void> {
   el<HTMLOptionElement>("source-model").disabled = model === null;
   // the link's state, replayed exactly (its problems, field by field, in one visible notice)
   linkProblems = urlProblems.map((problem) => () => problemText(problem));
-  const wanted: SourceKind = initialUrl.source ?? "model";
+  // a server link fills in the Server address and waits for Connect: the embedded model meanwhile
+  if (initialUrl.source === "server") {
+    serverChosen = true;
+    serverPanel.prefill(initialUrl.server ?? serverPanel.address(), initialUrl.api ?? null);
+  }
+  const wanted: SourceKind = initialUrl.source === "server" ? "model" : (initialUrl.source ?? "model");
   await applyScenario(
     {
       source: wanted,

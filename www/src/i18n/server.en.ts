@@ -1,6 +1,28 @@
 // English text for the model-server source (issue 12): connecting, status, and every error with
 // what to run to fix it (zh twin: server.zh.ts).
 export const serverEn = {
+  "source.server": "Model server (llama.cpp / vLLM / Ollama)",
+  "server.address": "Server address",
+  "server.api": "API",
+  "server.api.auto": "Detect",
+  "server.api.llama": "llama.cpp (/completion)",
+  "server.api.openai": "OpenAI-compatible (/v1/completions)",
+  "server.topN": "Candidates per step (vocabularies over 32,000)",
+  "server.connect": "Connect",
+  "server.note": "The page sends only token ids (or text, for servers without ids) and asks for the next token's probabilities; it chooses every token itself. It connects only when you click Connect.",
+  "server.notConnected": "Not connected. Start a server, type its address and click Connect.",
+  "server.linkWaiting": "This link uses the model server at {url}. Click Connect to use it; until then the embedded model is shown.",
+  "server.connecting": "Connecting to {url}…",
+  "server.connected": "Connected: {server} at {url} · model {model} · vocabulary {vocab}",
+  "server.vocabUnknown": "size not reported",
+  "server.exact": "Each step lists every token: the probabilities are exact.",
+  "server.topListed": "Each step lists the {n} most likely tokens.",
+  "server.noIds": "This server gives no token ids: tokens are matched by their text, and tokens with the same text are merged.",
+  "server.waiting": "Waiting for the server… {seconds} s",
+  "server.rest": "Rest of the vocabulary (not listed by the server): {p}",
+  "server.rest.exact": "Final probabilities are exact: a cut removed every token the server did not list.",
+  "server.rest.inexact": "Final probabilities are over the listed tokens only (not exact): the unlisted tokens could have been kept.",
+  "server.failed": "Could not connect: {message}",
   "server.error.bad_address": "“{url}” is not a server address. Type one like http://127.0.0.1:8080.",
   "server.error.blocked_by_page":
     "This page may only connect to servers on this computer (127.0.0.1 or localhost), so it cannot reach {url}. Run the server on this computer, or forward its port: ssh -N -L {port}:127.0.0.1:{port} your-gpu-server, then connect to http://127.0.0.1:{port}.",

@@ -2,6 +2,28 @@
 import type { serverEn } from "./server.en";
 
 export const serverZh: Record<keyof typeof serverEn, string> = {
+  "source.server": "模型服务（llama.cpp / vLLM / Ollama）",
+  "server.address": "服务地址",
+  "server.api": "接口",
+  "server.api.auto": "自动识别",
+  "server.api.llama": "llama.cpp（/completion）",
+  "server.api.openai": "OpenAI 兼容（/v1/completions）",
+  "server.topN": "每步候选数（词表超过 32,000 时）",
+  "server.connect": "连接",
+  "server.note": "页面只发送 Token 编号（不支持编号的服务则发送文本），请求下一个 Token 的概率；每个 Token 都由页面自己选择。只有点击「连接」后才会连接。",
+  "server.notConnected": "未连接。请先启动服务，输入地址，再点击「连接」。",
+  "server.linkWaiting": "这个链接使用 {url} 上的模型服务。点击「连接」即可使用；在那之前显示的是内置模型。",
+  "server.connecting": "正在连接 {url}…",
+  "server.connected": "已连接：{url} 上的 {server} · 模型 {model} · 词表 {vocab}",
+  "server.vocabUnknown": "大小未知",
+  "server.exact": "每一步都列出全部 Token：概率是精确的。",
+  "server.topListed": "每一步列出最可能的 {n} 个 Token。",
+  "server.noIds": "这个服务不提供 Token 编号：按文本匹配 Token，文本相同的 Token 会被合并。",
+  "server.waiting": "正在等待服务… {seconds} 秒",
+  "server.rest": "词表其余部分（服务未列出）：{p}",
+  "server.rest.exact": "最终概率是精确的：截断已经去掉了服务未列出的所有 Token。",
+  "server.rest.inexact": "最终概率只在列出的 Token 中归一化（不精确）：未列出的 Token 本来也可能被保留。",
+  "server.failed": "无法连接：{message}",
   "server.error.bad_address": "「{url}」不是服务地址。请输入类似 http://127.0.0.1:8080 的地址。",
   "server.error.blocked_by_page":
     "这个页面只能连接本机上的服务（127.0.0.1 或 localhost），所以连不到 {url}。请在本机运行服务，或者转发它的端口：ssh -N -L {port}:127.0.0.1:{port} 你的GPU服务器，然后连接 http://127.0.0.1:{port}。",

@@ -4,6 +4,7 @@
 // text, for servers without ids). Answers arrive over fetch, so this source is async: after any
 // change of context it starts the next request at once and `nextLogits()` is null until it lands.
 import { ServerClient } from "../server/client";
+import { describeServerError } from "../server/messages";
 import { toLogits } from "../server/logits";
 import { DEFAULT_TOP_N } from "../server/requests";
 import type { Context } from "../server/requests";
@@ -83,8 +84,8 @@ export class ServerSource implements LogitsSource {
       this.promptError = null;
       await this.loadNextLogits();
     } catch (err) {
-      this.promptError = err instanceof Error ? err.message : String(err);
-      throw err;
+      this.promptError = describeServerError(err);
+      throw new Error(this.promptError);
     }
   }
 

@@ -1,0 +1,136 @@
+// The page over llama.cpp's real server (the project's model as GGUF, tests/tools/llama_server.py):
+// Connect, then greedy generation gives the same tokens as the embedded model, token for token;
+// rewind and a path from a forced token work over the server; a link names the server but never
+// connects before a click; a closed port says what to run. Every request stays on loopback.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, screenshot, serveDist } from "./harness.mjs";
+import { startLlamaServer } from "../node/llama-server.mjs";
+
+let site;
+let browser;
+let llama;
+before(async () => {
+  [site, browser, llama] = await Promise.all([serveDist(), launch(), startLlamaServer({ exact: true })]);
+});
+after(async () => {
+  llama?.stop();
+  await browser?.close();
+  await site?.close();
+});
+
+/** A page that may reach its own origin and the llama.cpp server; every request is recorded. */
+async function open(query = "?lang=en") {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
+  const page = await context.newPage();
+  const seen = { requests: [], toServer: [], console: [] };
+  page.on("console", (msg) => {
+    if (msg.type() === "error") seen.console.push(msg.text());
+  });
+  page.on("pageerror", (err) => seen.console.push(String(err)));
+  const allowed = [new URL(site.url).origin, new URL(llama.url).origin];
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    seen.requests.push(url);
+    if (url.startsWith(llama.url)) seen.toServer.push(`${route.request().method()} ${new URL(url).pathname}`);
+    if (allowed.some((o) => url.startsWith(o)) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+    return route.abort();
+  });
+  await page.goto(`${site.url}${query}`);
+  await page.waitForSelector("body[data-ready='true']");
+  return { page, context, seen };
+}
+
+const chips = (page) => page.locator("#generated").getByRole("listitem");
+const texts = async (page) => (await chips(page).allTextContents()).map((s) => s.trim());
+
+async function setPrompt(page, text) {
+  const prompt = page.getByLabel("Prompt", { exact: true });
+  await prompt.fill(text);
+  await prompt.press("Tab");
+}
+
+/** Click Step `n` times, each time waiting for its one new chip (a server step lands asynchronously). */
+async function step(page, n) {
+  for (let i = 0; i < n; i++) {
+    const button = page.locator("#step");
+    if (await button.isDisabled()) break;
+    const before = await chips(page).count();
+    await button.click();
+    const deadline = Date.now() + 15_000;
+    while ((await chips(page).count()) <= before && Date.now() < deadline) await page.waitForTimeout(20);
+    assert.equal(await chips(page).count(), before + 1, `step ${i + 1} adds one token`);
+  }
+}
+
+async function connect(page, url = llama.url) {
+  await page.getByLabel("Logits source").selectOption("server");
+  await page.getByLabel("Server address").fill(url);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+}
+
+describe("model server (llama.cpp)", () => {
+  test("greedy over the server equals the embedded model token for token, with no request off loopback", async () => {
+    const { page, context, seen } = await open();
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "中国的首都是");
+    await step(page, 10);
+    const embedded = await texts(page);
+    assert.equal(embedded[0], "北京");
+    assert.equal(seen.toServer.length, 0, "nothing is sent to a server before Connect");
+
+    await connect(page);
+    const status = page.locator("#server-status");
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    assert.match(await status.textContent(), /llama\.cpp .*vocabulary 8,000\. Each step lists every token: the probabilities are exact\./);
+    assert.equal(await chips(page).count(), 0, "a new source starts from the prompt");
+    await step(page, 10);
+    assert.deepEqual(await texts(page), embedded);
+    assert.equal(await page.locator("#server-rest").isHidden(), true, "the whole vocabulary: no rest to show");
+    await screenshot(page, "server-greedy.png");
+
+    // rewind one token and step again: the same token, from the server's prompt cache
+    await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await chips(page).count(), 9);
+    await step(page, 1);
+    assert.deepEqual(await texts(page), embedded);
+
+    assert.deepEqual(seen.console, []);
+    const offLoopback = seen.requests.filter((u) => !/^(https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/.test(u));
+    assert.deepEqual(offLoopback, []);
+    assert.ok(seen.toServer.includes("POST /completion") && seen.toServer.includes("POST /tokenize") && seen.toServer.includes("GET /v1/models"), seen.toServer.join(", "));
+    await context.close();
+  });
+
+  test("a link names the server and waits for Connect; then it generates over it", async () => {
+    const { page, context, seen } = await open(`?lang=en&source=server&server=${encodeURIComponent(llama.url)}&api=llama.cpp&strategy=greedy&prompt=${encodeURIComponent("中国的首都是")}`);
+    assert.equal(await page.getByLabel("Logits source").inputValue(), "server");
+    assert.equal(await page.getByLabel("Server address").inputValue(), llama.url);
+    assert.match(await page.locator("#server-status").textContent(), /Click Connect/);
+    await page.waitForTimeout(300);
+    assert.deepEqual(seen.toServer, [], "a link never connects by itself");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await step(page, 1);
+    assert.deepEqual(await texts(page), ["北京"]);
+    const address = new URL(page.url());
+    assert.equal(address.searchParams.get("source"), "server");
+    assert.equal(address.searchParams.get("server"), llama.url);
+    await context.close();
+  });
+
+  test("a closed port says nothing answers and what to run; the embedded model stays usable", async () => {
+    const { page, context } = await open("?lang=zh");
+    await page.locator("#source").selectOption("server");
+    await page.locator("#server-address").fill("http://127.0.0.1:9");
+    await page.locator("#server-connect").click();
+    await page.waitForFunction(() => document.getElementById("server-status")?.dataset["state"] === "error");
+    const text = await page.locator("#server-status").textContent();
+    assert.match(text, /无法连接：http:\/\/127\.0\.0\.1:9 上没有服务应答。请先启动服务，例如：llama-server -m model\.gguf --port 9/);
+    await screenshot(page, "server-refused-zh.png");
+    await page.locator("#source").selectOption("model");
+    await step(page, 1);
+    await context.close();
+  });
+});
