@@ -120,6 +120,37 @@ describe("model server (llama.cpp)", () => {
     await context.close();
   });
 
+  test("a large vocabulary: the top 200 with the rest of the vocabulary shown, exact only under a cut", async () => {
+    const { page, context } = await open();
+    // the same real server, reported as if its vocabulary were Qwen's 151,936 tokens
+    await page.route(`${llama.url}/v1/models`, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.data[0].meta.n_vocab = 151_936;
+      await route.fulfill({ response, json: body });
+    });
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "给一个代码编辑器插件起名：");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    assert.match(await page.locator("#server-status").textContent(), /vocabulary 151,936\. Each step lists the 200 most likely tokens\./);
+    const rest = page.locator("#server-rest");
+    await rest.waitFor({ state: "visible" });
+    assert.match(await rest.textContent(), /^Rest of the vocabulary \(not listed by the server\): \d+(\.\d+)?% Final probabilities are exact/);
+    assert.match(await page.locator("#explain-softmax").textContent(), /Rest of the vocabulary/);
+    await page.getByLabel("Strategy").selectOption("sample");
+    await page.getByLabel("Top-k", { exact: true }).fill("0");
+    await page.getByLabel("Top-k", { exact: true }).press("Tab");
+    await page.getByLabel("Top-p", { exact: true }).fill("1");
+    await page.getByLabel("Top-p", { exact: true }).press("Tab");
+    await page.getByLabel("Min-p", { exact: true }).fill("0");
+    await page.getByLabel("Min-p", { exact: true }).press("Tab");
+    await page.waitForFunction(() => /over the listed tokens only/.test(document.getElementById("server-rest")?.textContent ?? ""));
+    await screenshot(page, "server-top-n.png");
+    await step(page, 2);
+    await context.close();
+  });
+
   test("a closed port says nothing answers and what to run; the embedded model stays usable", async () => {
     const { page, context } = await open("?lang=zh");
     await page.locator("#source").selectOption("server");
