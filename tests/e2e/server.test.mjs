@@ -84,6 +84,11 @@ describe("model server (llama.cpp)", () => {
     await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
     assert.match(await status.textContent(), /llama\.cpp .*vocabulary 8,000\. Each step lists every token: the probabilities are exact\./);
     assert.equal(await chips(page).count(), 0, "a new source starts from the prompt");
+    // Sample N over the server's distribution (sampling, not greedy)
+    await page.getByLabel("Strategy").selectOption("sample");
+    await page.getByRole("button", { name: /^Sample \d+ times$/ }).first().click();
+    await page.getByText(/draws: most frequent 北京/).waitFor();
+    await page.getByLabel("Strategy").selectOption("greedy");
     await step(page, 10);
     assert.deepEqual(await texts(page), embedded);
     assert.equal(await page.locator("#server-rest").isHidden(), true, "the whole vocabulary: no rest to show");
@@ -95,6 +100,32 @@ describe("model server (llama.cpp)", () => {
     assert.equal(await chips(page).count(), 9);
     await step(page, 1);
     assert.deepEqual(await texts(page), embedded);
+
+    // a path from a forced candidate at step 2, over the server
+    await chips(page).nth(1).getByRole("button").click();
+    const force = page.getByRole("button", { name: /^Force “/ }).nth(1);
+    const forcedName = await force.getAttribute("aria-label") ?? (await force.textContent());
+    await force.click();
+    await step(page, 1);
+    assert.equal(await chips(page).count(), 3);
+    assert.equal(await chips(page).nth(1).getAttribute("data-forced"), "true", forcedName);
+    const branched = await texts(page);
+    assert.equal(await page.getByRole("region", { name: "Paths" }).getByRole("button").count(), 2);
+
+    // the page's own link, reopened: the same paths come back over the server after Connect
+    const link = page.url();
+    assert.match(link, /source=server&/);
+    const again = await open(new URL(link).search);
+    assert.equal(again.seen.toServer.length, 0);
+    await again.page.getByRole("button", { name: "Connect", exact: true }).click();
+    await again.page.waitForFunction((n) => document.querySelectorAll("#generated li").length === n, branched.length);
+    assert.deepEqual(await texts(again.page), branched);
+    assert.equal(await again.page.getByRole("region", { name: "Paths" }).getByRole("button").count(), 2);
+    await again.page.getByRole("region", { name: "Paths" }).getByRole("button").first().click();
+    await again.page.waitForFunction((n) => document.querySelectorAll("#generated li").length === n, embedded.length);
+    assert.deepEqual(await texts(again.page), embedded);
+    assert.deepEqual(again.seen.console, []);
+    await again.context.close();
 
     assert.deepEqual(seen.console, []);
     const offLoopback = seen.requests.filter((u) => !/^(https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/.test(u));

@@ -82,8 +82,20 @@ let serverChosen = false;
 /** A server's answer for the current context is on its way (one request at a time). */
 let awaitingLogits = false;
 let stepQueued = false;
+/** A `source=server` link, replayed over the server once Connect succeeds (never before). */
+let serverLink: ScenarioRequest | null = null;
 const serverPanel = createServerPanel((connected) => {
   serverChosen = true;
+  if (serverLink !== null) {
+    const wanted: ScenarioRequest = { ...serverLink, source: "server" };
+    serverLink = null;
+    linkProblems = [];
+    void applyScenario(wanted, linkProblems).then(() => {
+      el("url-notice").hidden = linkProblems.length === 0;
+      showNotice();
+    });
+    return;
+  }
   state.source = "server";
   source = connected;
   reset();
@@ -354,7 +366,9 @@ function rewindTo(n: number): void {
 /** The next step (under the current settings) with `id`'s candidate record in its trace. */
 function stepWith(id: number): RecordedStep | string {
   if (source.promptError !== null) return source.promptError;
-  return stepRecording(syncLogits(source).logits, config(), id);
+  if (source.nextLogits() === null) return t("server.noAnswer");
+  const input = nextInput();
+  return stepRecording(input.logits, input.config, id);
 }
 
 /** Append `id` with its step's trace; false (and the message shown) if refused. */
@@ -710,8 +724,13 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[], defer
   state.params = { ...DEFAULT_PARAMS, ...wanted.params };
   const kind = wanted.source ?? state.source;
   if (kind === "model" && model === null) problems.push(() => t("url.noModel"));
-  state.source = kind === "model" && model !== null ? "model" : "manual";
-  if (state.source === "model" && model !== null) source = model;
+  const server = kind === "server" ? serverPanel.source : null;
+  serverChosen = server !== null;
+  state.source = server !== null ? "server" : kind === "model" && model !== null ? "model" : "manual";
+  if (server !== null) {
+    source = server;
+    server.preload = scenarioPaths(wanted);
+  } else if (state.source === "model" && model !== null) source = model;
   else {
     const manual = new ManualSource(preset);
     // edits in table order, so the vocabulary (and the ids a link carries) come out the same
@@ -762,6 +781,14 @@ async function applyScenario(wanted: ScenarioRequest, problems: Problem[], defer
     replaying = false;
     refresh();
   }
+}
+
+/** Every path of a scenario as token ids from the start (a branch: its parent's first tokens, then its own). */
+function scenarioPaths(wanted: ScenarioRequest): number[][] {
+  const ids = (tokens: readonly ScenarioToken[]): number[] => tokens.map((x) => x.token).filter((x): x is number => typeof x === "number");
+  const paths = [ids(wanted.path ?? [])];
+  for (const b of wanted.branches ?? []) paths.push([...(paths[b.parent] ?? []).slice(0, b.forkAt), ...ids(b.tokens)]);
+  return paths;
 }
 
 /**
@@ -1141,29 +1168,29 @@ async function boot(): Promise<void> {
   el<HTMLOptionElement>("source-model").disabled = model === null;
   // the link's state, replayed exactly (its problems, field by field, in one visible notice)
   linkProblems = urlProblems.map((problem) => () => problemText(problem));
+  const fromLink: ScenarioRequest = {
+    source: initialUrl.source ?? "model",
+    presetId: initialUrl.presetId ?? firstPreset.id,
+    prompt: initialUrl.prompt,
+    // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
+    params: { seed: FIRST_VISIT.seed, ...initialUrl.params },
+    path: initialUrl.path,
+    branches: initialUrl.branches,
+    current: initialUrl.current,
+    stopped: initialUrl.stopped,
+    viewing: initialUrl.viewing,
+    tables: initialUrl.tables,
+  };
+  // a server link's tokens are the server's ids: kept for Connect, not replayed on the embedded model
+  if (initialUrl.source === "server") serverLink = fromLink;
+  const shown: ScenarioRequest =
+    initialUrl.source === "server" ? { source: "model", presetId: fromLink.presetId, prompt: fromLink.prompt, params: fromLink.params } : fromLink;
+  await applyScenario(shown, linkProblems, true);
   // a server link fills in the Server address and waits for Connect: the embedded model meanwhile
   if (initialUrl.source === "server") {
     serverChosen = true;
     serverPanel.prefill(initialUrl.server ?? serverPanel.address(), initialUrl.api ?? null);
   }
-  const wanted: SourceKind = initialUrl.source === "server" ? "model" : (initialUrl.source ?? "model");
-  await applyScenario(
-    {
-      source: wanted,
-      presetId: initialUrl.presetId ?? firstPreset.id,
-      prompt: initialUrl.prompt,
-      // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
-      params: { seed: FIRST_VISIT.seed, ...initialUrl.params },
-      path: initialUrl.path,
-      branches: initialUrl.branches,
-      current: initialUrl.current,
-      stopped: initialUrl.stopped,
-      viewing: initialUrl.viewing,
-      tables: initialUrl.tables,
-    },
-    linkProblems,
-    true,
-  );
   el("url-notice").hidden = linkProblems.length === 0;
   showNotice();
   if (initialUrl.projector) projector.set(true);

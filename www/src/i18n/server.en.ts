@@ -22,6 +22,7 @@ export const serverEn = {
   "server.rest": "Rest of the vocabulary (not listed by the server): {p}",
   "server.rest.exact": "Final probabilities are exact: a cut removed every token the server did not list.",
   "server.rest.inexact": "Final probabilities are over the listed tokens only (not exact): the unlisted tokens could have been kept.",
+  "server.noAnswer": "The server has not answered for this context yet.",
   "server.failed": "Could not connect: {message}",
   "server.error.bad_address": "“{url}” is not a server address. Type one like http://127.0.0.1:8080.",
   "server.error.blocked_by_page":

@@ -23,6 +23,7 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.rest": "词表其余部分（服务未列出）：{p}",
   "server.rest.exact": "最终概率是精确的：截断已经去掉了服务未列出的所有 Token。",
   "server.rest.inexact": "最终概率只在列出的 Token 中归一化（不精确）：未列出的 Token 本来也可能被保留。",
+  "server.noAnswer": "服务还没有对这个上下文给出应答。",
   "server.failed": "无法连接：{message}",
   "server.error.bad_address": "「{url}」不是服务地址。请输入类似 http://127.0.0.1:8080 的地址。",
   "server.error.blocked_by_page":

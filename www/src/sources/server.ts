@@ -31,6 +31,11 @@ export class ServerSource implements LogitsSource {
   promptError: string | null = null;
   /** Candidates asked for when the vocabulary is too large to ask for all (user-settable). */
   topN = DEFAULT_TOP_N;
+  /**
+   * Token-id paths whose every prefix the next `reset` fetches before it resolves, so a link's
+   * paths replay synchronously over the server like over the embedded model (ids only).
+   */
+  preload: ReadonlyArray<readonly number[]> = [];
   /** Called when a request starts (true) and ends (false), for the page's progress line. */
   onBusy: (busy: boolean) => void = () => {};
 
@@ -83,6 +88,16 @@ export class ServerSource implements LogitsSource {
       }
       this.promptError = null;
       await this.loadNextLogits();
+      const paths = this.info.hasIds ? this.preload : [];
+      this.preload = [];
+      for (const path of paths) {
+        for (let i = 1; i <= path.length; i++) {
+          this.appended = path.slice(0, i);
+          // a token the server refuses ends this path's preload: its replay stops there and says so
+          if (!(await this.loadNextLogits().then(() => true, () => false))) break;
+        }
+      }
+      this.appended = [];
     } catch (err) {
       this.promptError = describeServerError(err);
       throw new Error(this.promptError);
