@@ -151,6 +151,23 @@ describe("model server (llama.cpp)", () => {
     await context.close();
   });
 
+  test("the OpenAI-compatible API of the same server (/v1/completions) gives the same greedy tokens", async () => {
+    const { page, context, seen } = await open();
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "TypeScript 是 JavaScript 的");
+    await step(page, 4);
+    const embedded = await texts(page);
+    await page.getByLabel("Logits source").selectOption("server");
+    await page.getByLabel("API", { exact: true }).selectOption("openai");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await step(page, 4);
+    assert.deepEqual(await texts(page), embedded);
+    assert.ok(seen.toServer.includes("POST /v1/completions") && !seen.toServer.includes("POST /completion"), seen.toServer.join(", "));
+    assert.equal(new URL(page.url()).searchParams.get("api"), "openai");
+    await context.close();
+  });
+
   test("a large vocabulary: the top 200 with the rest of the vocabulary shown, exact only under a cut", async () => {
     const { page, context } = await open();
     // the same real server, reported as if its vocabulary were Qwen's 151,936 tokens
