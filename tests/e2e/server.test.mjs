@@ -4,7 +4,9 @@
 // connects before a click; a closed port says what to run. Every request stays on loopback.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch, screenshot, serveDist } from "./harness.mjs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { DIST, launch, screenshot, serveDist } from "./harness.mjs";
 import { startLlamaServer } from "../node/llama-server.mjs";
 
 let site;
@@ -196,6 +198,35 @@ describe("model server (llama.cpp)", () => {
     await page.waitForFunction(() => /over the listed tokens only/.test(document.getElementById("server-rest")?.textContent ?? ""));
     await screenshot(page, "server-top-n.png");
     await step(page, 2);
+    await context.close();
+  });
+
+  test("from file://: nexttoken-server.html reaches llama.cpp (Origin: null); the offline file never connects and says which file to use", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
+    const page = await context.newPage();
+    const toServer = [];
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    page.on("request", (request) => {
+      if (request.url().startsWith(llama.url)) toServer.push(request.url());
+    });
+    await page.goto(pathToFileURL(join(DIST, "nexttoken-server.html")).href);
+    await page.waitForSelector("body[data-ready='true']");
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "中国的首都是");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await step(page, 1);
+    assert.deepEqual(await texts(page), ["北京"]);
+
+    toServer.length = 0;
+    await page.goto(pathToFileURL(join(DIST, "nexttoken.html")).href);
+    await page.waitForSelector("body[data-ready='true']");
+    await connect(page);
+    await page.waitForFunction(() => document.getElementById("server-status")?.dataset["state"] === "error");
+    assert.match(await page.locator("#server-status").textContent(), /offline single file, nexttoken\.html\) never connects to anything.*nexttoken-server\.html/);
+    assert.deepEqual(toServer, [], "the offline file sends nothing");
+    assert.deepEqual(errors, []);
     await context.close();
   });
 

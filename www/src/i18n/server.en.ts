@@ -27,6 +27,8 @@ export const serverEn = {
   "server.error.bad_address": "“{url}” is not a server address. Type one like http://127.0.0.1:8080.",
   "server.error.blocked_by_page":
     "This page may only connect to servers on this computer (127.0.0.1 or localhost), so it cannot reach {url}. Run the server on this computer, or forward its port: ssh -N -L {port}:127.0.0.1:{port} your-gpu-server, then connect to http://127.0.0.1:{port}.",
+  "server.error.no_network":
+    "This copy of the page (the offline single file, nexttoken.html) never connects to anything. To use a model server, open nexttoken-server.html from the same folder, or the page served from http://127.0.0.1.",
   "server.error.private_network":
     "This page was served over plain http from the internet ({origin}), and the browser blocks such pages from reaching servers on your computer or network. Open the page over https (the browser then asks for permission), from http://127.0.0.1, or as the downloaded single file.",
   "server.error.refused":

@@ -28,6 +28,8 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.error.bad_address": "「{url}」不是服务地址。请输入类似 http://127.0.0.1:8080 的地址。",
   "server.error.blocked_by_page":
     "这个页面只能连接本机上的服务（127.0.0.1 或 localhost），所以连不到 {url}。请在本机运行服务，或者转发它的端口：ssh -N -L {port}:127.0.0.1:{port} 你的GPU服务器，然后连接 http://127.0.0.1:{port}。",
+  "server.error.no_network":
+    "这份页面（离线单文件 nexttoken.html）从不连接任何地方。要使用模型服务，请打开同一文件夹里的 nexttoken-server.html，或者从 http://127.0.0.1 打开的页面。",
   "server.error.private_network":
     "这个页面是从互联网上用普通 http 打开的（{origin}），浏览器不允许这样的页面访问你电脑或局域网里的服务。请用 https 打开页面（浏览器会请求你的许可），或者从 http://127.0.0.1 打开，或者使用下载的单文件版。",
   "server.error.refused":

@@ -2,7 +2,7 @@
 // into ids, and asks for the next-token distribution of a context. Every failure becomes a
 // ServerError with a code the page words (`describeServerError`). `fetch` and the page's facts
 // (origin, CSP) are passed in, so the same code runs in the page and in Node tests.
-import { classifyFailure, cspAllowsConnect, normaliseAddress } from "./errors";
+import { classifyFailure, cspAllowsConnect, cspConnectsNowhere, normaliseAddress } from "./errors";
 import { parseLlamaCompletion, parseModels, parseOpenAi, parseTokenize, parseVersion, versionAtLeast } from "./parse";
 import type { ModelsInfo } from "./parse";
 import { candidatesToAsk, nextTokenRequest, tokenizeRequest } from "./requests";
@@ -145,6 +145,7 @@ export class ServerClient {
       pageProtocol: this.page.protocol,
       pageHostname: this.page.hostname,
       cspAllows: this.page.csp === "" || cspAllowsConnect(this.page.csp, target, this.page.origin),
+      connectNone: this.page.csp !== "" && cspConnectsNowhere(this.page.csp),
       kind: this.kind,
     };
     try {

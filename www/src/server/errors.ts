@@ -41,6 +41,17 @@ export function normaliseAddress(input: string): URL {
   return url;
 }
 
+/** Whether the policy allows no connection at all (`connect-src 'none'`, or default-src 'none' alone). */
+export function cspConnectsNowhere(csp: string): boolean {
+  const find = (name: string): string | undefined =>
+    csp
+      .split(";")
+      .map((d) => d.trim().toLowerCase())
+      .find((d) => d.split(/\s+/)[0] === name);
+  const directive = find("connect-src") ?? find("default-src");
+  return directive !== undefined && directive.split(/\s+/).slice(1).join(" ") === "'none'";
+}
+
 /**
  * Whether a page whose Content-Security-Policy is `csp` may fetch `target` (connect-src, or
  * default-src when there is none). Covers the forms a page uses: 'none', 'self', *, schemes
@@ -82,6 +93,8 @@ export interface FailureFacts {
   pageHostname: string;
   /** False when the page's CSP refuses the address. */
   cspAllows: boolean;
+  /** The page's CSP allows no connection at all (the offline single file). */
+  connectNone?: boolean;
   /** A network failure: did a no-cors probe still reach the server? null: not probed (or not a network failure). */
   reachable: boolean | null;
   /** An HTTP answer's status and the start of its body, when there was one. */
@@ -106,7 +119,7 @@ export function classifyFailure(f: FailureFacts): ServerErrorInfo {
     if (f.status === 404 || f.status === 405) return { code: "not_found", vars: { ...base, detail } };
     return { code: "http", vars: { ...base, status: f.status, detail } };
   }
-  if (!f.cspAllows) return { code: "blocked_by_page", vars: base };
+  if (!f.cspAllows) return { code: f.connectNone ? "no_network" : "blocked_by_page", vars: base };
   const publicHttpPage = f.pageProtocol === "http:" && f.pageOrigin !== "null" && !isLocalHost(f.pageHostname);
   if (publicHttpPage && isLocalHost(f.target.hostname)) return { code: "private_network", vars: base };
   if (f.reachable === true) return { code: ollama || f.pageOrigin === "null" ? "ollama_origin" : "cors", vars: base };

@@ -58,6 +58,7 @@ export interface Distribution {
 export type ServerErrorCode =
   | "bad_address" // not an http(s) URL
   | "blocked_by_page" // the page's own CSP does not allow this address
+  | "no_network" // this copy of the page connects nowhere (the offline single file)
   | "private_network" // an http page on a public address may not reach a local server
   | "refused" // nothing answers at that address (not running, wrong port)
   | "cors" // the server answers but not to this page's origin
