@@ -50,6 +50,11 @@ stamp=$venv/.requirements.sha
 want=$(sha256sum tests/tools/requirements-engines.txt | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! "$venv/bin/python" -c 'import xllamacpp, gguf' 2>/dev/null; then
   say "installing xllamacpp and gguf into $venv"
+  if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    # Debian splits venv out of python3
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv
+  fi
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r tests/tools/requirements-engines.txt
   echo "$want" > "$stamp"
