@@ -248,7 +248,8 @@ function nextInput(): StepInput {
 
 /** An async source (a model server) has no logits for this context yet: fetch them, then redraw. */
 function logitsPending(): boolean {
-  if (source.nextLogits() !== null) return false;
+  // a synchronous source always has them (and its nextLogits() copies them: not asked twice)
+  if (!source.capabilities.async || source.nextLogits() !== null) return false;
   if (!awaitingLogits) {
     awaitingLogits = true;
     source.loadNextLogits().then(
@@ -329,7 +330,7 @@ function stepOnce(): boolean {
     fail(source.promptError);
     return false;
   }
-  if (source.nextLogits() === null) {
+  if (source.capabilities.async && source.nextLogits() === null) {
     // a server's answer is on its way: step once it lands (a second click meanwhile adds nothing)
     if (!stepQueued) {
       stepQueued = true;
@@ -366,7 +367,7 @@ function rewindTo(n: number): void {
 /** The next step (under the current settings) with `id`'s candidate record in its trace. */
 function stepWith(id: number): RecordedStep | string {
   if (source.promptError !== null) return source.promptError;
-  if (source.nextLogits() === null) return t("server.noAnswer");
+  if (source.capabilities.async && source.nextLogits() === null) return t("server.noAnswer");
   const input = nextInput();
   return stepRecording(input.logits, input.config, id);
 }
