@@ -16,8 +16,9 @@ export type LogitsSourceKind = "manual" | "model" | "server";
  * - `top`: only the `listed` ids the source was given carry a value (the others are −∞ in
  *   `logits` because they are unknown, not impossible); the values are log-probabilities over the
  *   whole vocabulary, and `restMass` = 1 − Σ p(listed) is what the unlisted ids share, as the
- *   source reported it. The page shows that mass as one "rest of the vocabulary" candidate and
- *   never renormalises it away silently. (A server asked for its top N, or limited to 20.)
+ *   source reported it, to be shown as one "rest of the vocabulary" candidate, never
+ *   renormalised away silently. (A server asked for its top N, or limited to 20.) The Playground
+ *   gives it to the core's `step` as `rest_mass` (its trace's `rest` says which p are exact).
  */
 export type Known = { kind: "full" } | { kind: "top"; listed: number; restMass: number };
 
@@ -103,7 +104,9 @@ export interface LogitsSource {
   /**
    * Fetch the logits for the current context (the server's request); resolves with them, rejects
    * with a message. If the context changes before it resolves, the result is for the old context:
-   * the caller asks `nextLogits()` again. Synchronous sources resolve at once.
+   * the caller asks `nextLogits()` again. A call while a request for the same context is in flight
+   * returns that request's promise (the page may ask on every redraw); a call while `reset` is
+   * still reading the prompt waits for it. Synchronous sources resolve at once.
    */
   loadNextLogits(): Promise<NextLogits>;
 
