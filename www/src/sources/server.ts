@@ -48,6 +48,8 @@ export class ServerSource implements LogitsSource {
   private pieces: Array<{ piece: string; pending: number[] }> = [];
   private cache = new Map<string, NextLogits>();
   private inflight = new Map<string, Promise<NextLogits>>();
+  /** `reset` reading the prompt (and preloading): the logits asked for meanwhile wait for it. */
+  private reading: Promise<void> | null = null;
 
   readonly client: ServerClient;
   readonly info: ServerInfo;
@@ -73,6 +75,16 @@ export class ServerSource implements LogitsSource {
 
   /** Reads the prompt into ids with the server's own tokenizer, then asks for the first distribution. */
   async reset(prompt: string): Promise<void> {
+    const reading = this.read(prompt);
+    this.reading = reading;
+    try {
+      await reading;
+    } finally {
+      if (this.reading === reading) this.reading = null;
+    }
+  }
+
+  private async read(prompt: string): Promise<void> {
     this.appended = [];
     this.pieces = [];
     this.promptText = prompt;
@@ -87,14 +99,14 @@ export class ServerSource implements LogitsSource {
         if (prompt === "") throw new Error("the prompt is empty");
       }
       this.promptError = null;
-      await this.loadNextLogits();
+      await this.fetchCurrent();
       const paths = this.info.hasIds ? this.preload : [];
       this.preload = [];
       for (const path of paths) {
         for (let i = 1; i <= path.length; i++) {
           this.appended = path.slice(0, i);
           // a token the server refuses ends this path's preload: its replay stops there and says so
-          if (!(await this.loadNextLogits().then(() => true, () => false))) break;
+          if (!(await this.fetchCurrent().then(() => true, () => false))) break;
         }
       }
       this.appended = [];
@@ -109,11 +121,18 @@ export class ServerSource implements LogitsSource {
   }
 
   nextLogits(): NextLogits | null {
-    return this.cache.get(this.key()) ?? null;
+    return this.reading === null ? (this.cache.get(this.key()) ?? null) : null;
   }
 
-  /** The current context's distribution from the server (one request per context, shared). */
+  /**
+   * The current context's distribution from the server (one request per context, shared); while
+   * the prompt is being read, after it. Rejects with the failure worded for the page.
+   */
   loadNextLogits(): Promise<NextLogits> {
+    return this.reading === null ? this.fetchCurrent() : this.reading.then(() => this.loadNextLogits());
+  }
+
+  private fetchCurrent(): Promise<NextLogits> {
     const key = this.key();
     const done = this.cache.get(key);
     if (done) return Promise.resolve(done);
@@ -124,6 +143,10 @@ export class ServerSource implements LogitsSource {
         const next = this.remember(dist);
         this.cache.set(key, next);
         return next;
+      },
+      (err: unknown) => {
+        // the page shows a rejection's message as it is: refused, CORS … and what to run
+        throw new Error(describeServerError(err));
       },
     );
     this.inflight.set(key, request);
