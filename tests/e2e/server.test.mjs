@@ -52,10 +52,16 @@ async function setPrompt(page, text) {
   await prompt.press("Tab");
 }
 
-/** Click Step `n` times, each time waiting for its one new chip (a server step lands asynchronously). */
+/**
+ * Click Step `n` times, each time waiting for its one new chip (a server step lands asynchronously).
+ * Step is disabled while the server's answer for the context is on its way: wait for it, unless the
+ * path has stopped.
+ */
 async function step(page, n) {
   for (let i = 0; i < n; i++) {
     const button = page.locator("#step");
+    const ready = Date.now() + 15_000;
+    while ((await button.isDisabled()) && (await page.locator("#stop-reason").textContent()) === "" && Date.now() < ready) await page.waitForTimeout(20);
     if (await button.isDisabled()) break;
     const before = await chips(page).count();
     await button.click();
