@@ -81,3 +81,30 @@ test("a top-50 answer: rest mass to the core, p_raw over the whole vocabulary, e
   assert.ok(Math.abs(topK.chosen.p - topKRef.chosen.p) < 1e-6);
   assert.throws(() => step(next.logits, { rest_mass: 1 }), /rest_mass must be in \[0, 1\), got 1/);
 });
+
+test("logits asked for while the prompt is read wait for it (never the previous prompt's context)", async () => {
+  const source = await M.ServerSource.connect(new M.ServerClient(server.url));
+  await source.reset("The capital of France is");
+  const resetting = source.reset("中国的首都是");
+  assert.equal(source.nextLogits(), null, "nothing to step on while the prompt is read");
+  const early = source.loadNextLogits();
+  await resetting;
+  const next = await early;
+  assert.equal(next, source.nextLogits(), "the answer for the new prompt, the one the page steps on");
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  assert.equal(step(next.logits, { strategy: "greedy" }).token, step(gen.logits(), { strategy: "greedy" }).token);
+});
+
+test("a failed request rejects with the page's worded message (what to run), not the error's code", async () => {
+  M.setLang("en");
+  const client = new M.ServerClient(server.url);
+  const source = await M.ServerSource.connect(client);
+  await source.reset("中国的首都是");
+  client.next = () => Promise.reject(new M.ServerError({ code: "refused", vars: { url: server.url, port: 8080 } }));
+  source.append(step((await source.loadNextLogits()).logits, { strategy: "greedy" }).token);
+  await assert.rejects(source.loadNextLogits(), (err) => {
+    assert.match(err.message, /^Nothing answers at http:\/\/127\.0\.0\.1:\d+\. Start the server first, for example: llama-server -m model\.gguf --port 8080/);
+    return true;
+  });
+});

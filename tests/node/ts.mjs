@@ -46,6 +46,8 @@ export function importServerSource() {
     "server-source",
     `export { ServerSource } from "./sources/server";
      export { appendBytes, completePrefix, tokenLabelOf } from "./sources/server-text";
-     export { ServerClient } from "./server/client";`,
+     export { ServerClient } from "./server/client";
+     export { ServerError } from "./server/types";
+     export { setLang } from "./i18n";`,
   );
 }
