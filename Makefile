@@ -1,5 +1,5 @@
 # nexttoken — two commands take a fresh clone to a running page and to green tests:
-#   make serve   build everything and serve the playground at http://127.0.0.1:8080
+#   make serve   build everything and serve the playground at http://127.0.0.1:8000
 #   make test    every test: native, conformance (Rust + Node), wasm in Node and Chromium, browser
 # Both run `make setup` first, which installs every tool the build needs (idempotent).
 
@@ -15,9 +15,11 @@ WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --en
   --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
 # Headless Chromium for wasm-bindgen-test (capabilities, sandbox flags for root).
 WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
-PORT ?= 8080
+# 8000, not 8080: 8080 is where llama.cpp's llama-server listens by default (the page's default
+# model-server address), so the page and a local model server can run side by side.
+PORT ?= 8000
 
-.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train train-run train-eval clean
+.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train train-run train-eval clean gguf
 
 setup:
 	@bash tests/tools/setup.sh
@@ -28,6 +30,15 @@ wasm: setup
 	wasm-bindgen --target web --out-dir $(PKG) --out-name nexttoken $(WASM_OUT)
 	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
 	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'
+
+# The shipped model as GGUF for llama.cpp's gpt2 architecture (tests/tools/export_gguf.py: the
+# exact mapping, from the int8 weights in www/model), for the real-engine tests and for trying the
+# page's server source without downloading a model: serve it with tests/tools/llama_server.py.
+GGUF := target/gguf/nexttoken.gguf
+VENV_PY := target/venv/bin/python
+gguf: setup $(GGUF)
+$(GGUF): www/model/model.safetensors www/model/tokenizer.json tests/tools/export_gguf.py tests/tools/requirements-engines.txt
+	$(VENV_PY) tests/tools/export_gguf.py --model www/model --out $@
 
 # The static site (TypeScript checked, then bundled by Vite with the wasm) in dist/, and the same
 # page as one self-contained file for use from disk, dist/nexttoken.html (www/scripts/single-file.mjs).
@@ -55,8 +66,9 @@ lint: wasm
 test-native: setup
 	cargo test --release --features train
 
-# The JS contract in Node: conformance vectors through the built module, errors, determinism.
-test-node: wasm
+# The JS contract in Node: conformance vectors through the built module, errors, determinism;
+# llama.cpp's real server (server.test.mjs) against our forward, hence `gguf`.
+test-node: wasm gguf
 	node --test tests/node/
 
 # wasm-bindgen-test suites, in Node and in headless Chromium.
@@ -64,8 +76,9 @@ test-wasm: setup
 	cargo test --target $(WASM_TARGET) --test wasm_api
 	$(WEBDRIVER_ENV) WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm_api
 
-# The page in a real browser (Playwright driving Debian's Chromium).
-test-browser: dist
+# The page in a real browser (Playwright driving Debian's Chromium); server.test.mjs drives it
+# against llama.cpp's real server, hence `gguf`.
+test-browser: dist gguf
 	node --test tests/e2e/
 
 bench: wasm

@@ -14,6 +14,7 @@ mod error;
 pub mod limits;
 mod listing;
 mod parse;
+mod rest;
 pub mod rng;
 mod softmax;
 mod stages;
@@ -23,6 +24,7 @@ mod value;
 pub use config::{Config, Strategy, KEYS};
 pub use engine::Engine;
 pub use error::StepError;
+pub use rest::Rest;
 pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, StageKind, StageTrace, Trace};
 pub use value::Value;
@@ -84,6 +86,7 @@ impl Decoder {
             return Err(StepError::EmptyLogits);
         }
         let settings = config.resolve(logits.len(), seed)?;
+        let rest_mass = rest::check(config.rest_mass)?;
         let s = &settings;
         // When temperature is the first thing to touch the logits (HF, vLLM, no bias or penalties),
         // its normaliser comes from the same pass as the raw softmax's: one read of the array.
@@ -308,6 +311,35 @@ impl Decoder {
         let (tz, tmax) = tempered_all.unwrap_or((1.0, 0.0));
         let t_inv = if s.greedy { 1.0 } else { inv_t };
 
+        // With `rest_mass`, the given tokens hold 1 − rest_mass of the whole vocabulary (rest.rs).
+        let known_share = 1.0 - rest_mass.unwrap_or(0.0);
+        let rest = rest_mass.map(|mass| {
+            let lowest = logits
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.is_finite())
+                .fold((usize::MAX, f32::INFINITY), |best, (i, &l)| {
+                    if l < best.1 {
+                        (i, l)
+                    } else {
+                        best
+                    }
+                });
+            let removed = w.removed_by.get(lowest.0).copied().unwrap_or(KEPT);
+            let by = match removed {
+                KEPT | REMOVED_BY_INPUT => None,
+                code => order.get(code as usize - 1).copied(),
+            };
+            let ran: Vec<rest::Ran> = applied
+                .iter()
+                .map(|(kind, active, _, result, _)| rest::Ran {
+                    kind: *kind,
+                    active: *active,
+                    threshold: result.threshold,
+                })
+                .collect();
+            rest::assess(mass, &ran, (lowest.1, by))
+        });
         let describe = |id: u32, rank: usize, cum: f64| -> Candidate {
             let i = id as usize;
             let raw = logits.get(i).copied().unwrap_or(f32::NEG_INFINITY);
@@ -325,7 +357,7 @@ impl Decoder {
                 rank,
                 logit: raw,
                 logit_processed: processed,
-                p_raw: softmax::weight(raw, raw_max, 1.0) / raw_z,
+                p_raw: softmax::weight(raw, raw_max, 1.0) / raw_z * known_share,
                 p_tempered: if removed_early {
                     0.0
                 } else {
@@ -428,6 +460,7 @@ impl Decoder {
             unlisted_mass: listing.unlisted_mass,
             chosen_rank,
             chosen: chosen_entry,
+            rest,
         })
     }
 }

@@ -9,6 +9,7 @@ export type {
   Candidate,
   Engine,
   GeneratedToken,
+  RestTrace,
   StageName,
   StageTrace,
   StepConfig,

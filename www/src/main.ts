@@ -24,6 +24,8 @@ import { createSettingsDrawer } from "./views/settings-drawer";
 import { installTips } from "./charts/tooltip";
 import { problemText } from "./views/notice";
 import { createPage, fillPresets } from "./views/page";
+import { wireServer } from "./views/server-wiring";
+import type { ScenarioRequest } from "./scenario";
 import { glimpse } from "./playground/extras";
 import { Playground } from "./playground/playground";
 import { apply, applyScenario, snapshot } from "./playground/scenarios";
@@ -41,7 +43,12 @@ if (foundPreset === undefined) throw new Error("no presets");
 const firstPreset: ManualPreset = foundPreset;
 
 const pg = new Playground(firstPreset, initialState(initialLang, firstPreset, initialUrl.params.seed ?? FIRST_VISIT.seed));
-const page = createPage(pg, initialUrl.embed);
+// Connect: the server becomes the source, and a `source=server` link is replayed over it
+const server = wireServer(pg, () => {
+  el("url-notice").hidden = pg.linkProblems.length === 0;
+  showNotice();
+});
+const page = createPage(pg, initialUrl.embed, server.panel);
 
 /** What lessons, projector mode, the keyboard and the share dialog may ask of the page. */
 const actions: Actions = {
@@ -105,7 +112,8 @@ function wire(): void {
     pg.dispatch({ type: "selectPreset", presetId: (event.target as HTMLSelectElement).value });
   });
   el<HTMLSelectElement>("source").addEventListener("change", (event) => {
-    const kind: SourceKind = (event.target as HTMLSelectElement).value === "model" ? "model" : "manual";
+    const value = (event.target as HTMLSelectElement).value;
+    const kind: SourceKind = value === "model" || value === "server" ? value : "manual";
     pg.dispatch({ type: "selectSource", kind });
   });
   el<HTMLFormElement>("force-form").addEventListener("submit", (event) => {
@@ -217,24 +225,25 @@ async function boot(): Promise<void> {
     el("url-notice").hidden = false;
     showNotice();
   };
-  await applyScenario(
-    pg,
-    {
-      source: initialUrl.source ?? "model",
-      presetId: initialUrl.presetId ?? firstPreset.id,
-      prompt: initialUrl.prompt,
-      // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
-      params: { seed: FIRST_VISIT.seed, ...initialUrl.params },
-      path: initialUrl.path,
-      branches: initialUrl.branches,
-      current: initialUrl.current,
-      stopped: initialUrl.stopped,
-      viewing: initialUrl.viewing,
-      tables: initialUrl.tables,
-    },
-    pg.linkProblems,
-    true,
-  );
+  const fromLink: ScenarioRequest = {
+    source: initialUrl.source ?? "model",
+    presetId: initialUrl.presetId ?? firstPreset.id,
+    prompt: initialUrl.prompt,
+    // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
+    params: { seed: FIRST_VISIT.seed, ...initialUrl.params },
+    path: initialUrl.path,
+    branches: initialUrl.branches,
+    current: initialUrl.current,
+    stopped: initialUrl.stopped,
+    viewing: initialUrl.viewing,
+    tables: initialUrl.tables,
+  };
+  // a server link's tokens are the server's ids: kept for Connect, not replayed on the embedded model
+  const serverLink = initialUrl.source === "server";
+  const shown: ScenarioRequest = serverLink ? { source: "model", presetId: fromLink.presetId, prompt: fromLink.prompt, params: fromLink.params } : fromLink;
+  await applyScenario(pg, shown, pg.linkProblems, true);
+  // a server link fills in the Server address and waits for Connect: the embedded model meanwhile
+  if (serverLink) server.holdLink(fromLink, initialUrl.server, initialUrl.api ?? null);
   el("url-notice").hidden = pg.linkProblems.length === 0;
   showNotice();
   if (initialUrl.projector) projector.set(true);

@@ -54,4 +54,6 @@ export interface PageModes {
   lesson: string | null;
   projector: boolean;
   embed: boolean;
+  /** The model server a `source=server` link names (never connected to without a click). */
+  server?: { url: string; api: "llama.cpp" | "openai" | null };
 }

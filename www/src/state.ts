@@ -30,7 +30,7 @@ export type StopReason =
   | { kind: "context_full" };
 
 /** Where logits come from: the embedded model or the hand-made tables. */
-export type SourceKind = "model" | "manual";
+export type SourceKind = "model" | "manual" | "server";
 
 /** One generated token and the trace of the step that produced it. */
 export interface PathEntry {

@@ -15,6 +15,8 @@ import { stepRecording } from "../replay";
 import type { Scenario } from "../scenario";
 import { ManualSource } from "../sources/manual";
 import type { ModelSource } from "../sources/model";
+import type { ServerSource } from "../sources/server";
+import { t } from "../i18n/index";
 import type { Appended, LogitsSource, SourceStop } from "../sources/logits-source";
 import { stepConfig } from "../state";
 import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "../state";
@@ -32,6 +34,10 @@ export class Playground {
   source: LogitsSource;
   /** The embedded model once loaded (null while loading or if it failed). */
   model: ModelSource | null = null;
+  /** The model server once Connect has succeeded (null before). */
+  server: ServerSource | null = null;
+  /** "Model server" is chosen in the source list (it becomes the source once connected). */
+  serverChosen = false;
   /** The trace of the next step under the current settings (what Step would do now). */
   preview: StepOutcome | null = null;
   /** An async source's logits are on their way (nothing to step yet). */
@@ -94,7 +100,10 @@ export class Playground {
   /** What the core reads for the next step (its logits and config), or null while they are on their way. */
   nextInput(): StepInput | null {
     const next = this.source.nextLogits();
-    return next === null ? null : { logits: next.logits, config: this.config() };
+    if (next === null) return null;
+    // a server's top N: the rest of the vocabulary's mass goes to the core, never renormalised away
+    const rest = next.known.kind === "top" ? { rest_mass: next.known.restMass } : {};
+    return { logits: next.logits, config: { ...this.config(), ...rest } };
   }
 
   /** Settings or context changed: recompute the next step, then notify. */
@@ -255,7 +264,7 @@ export class Playground {
   stepWith(id: number): RecordedStep | string {
     if (this.source.promptError !== null) return this.source.promptError;
     const input = this.nextInput();
-    if (input === null) return "the logits are not in yet";
+    if (input === null) return t("server.noAnswer");
     return stepRecording(input.logits, input.config, id);
   }
 
@@ -303,9 +312,19 @@ export class Playground {
     return this.beforeReset !== null;
   }
 
-  /** The source for `kind`: the model when it is loaded, else the preset's tables. */
+  /**
+   * The source for `kind`: the model when it is loaded, else the preset's tables; the server once
+   * connected (before that it is only marked as chosen: Connect makes it the source).
+   */
   selectSource(kind: SourceKind): void {
     const { state } = this;
+    this.serverChosen = kind === "server";
+    if (kind === "server") {
+      if (this.server === null) return this.notify();
+      state.source = "server";
+      this.source = this.server;
+      return this.reset();
+    }
     state.source = kind === "model" && this.model !== null ? "model" : "manual";
     if (state.source === "model" && this.model !== null) this.source = this.model;
     else this.source = new ManualSource(findPreset(state.presetId) ?? this.firstPreset);

@@ -178,8 +178,14 @@ export async function applyScenario(pg: Playground, wanted: ScenarioRequest, pro
   state.params = { ...DEFAULT_PARAMS, ...wanted.params };
   const kind = wanted.source ?? state.source;
   if (kind === "model" && pg.model === null) problems.push(() => t("url.noModel"));
-  state.source = kind === "model" && pg.model !== null ? "model" : "manual";
-  if (state.source === "model" && pg.model !== null) pg.source = pg.model;
+  const server = kind === "server" ? pg.server : null;
+  pg.serverChosen = server !== null;
+  state.source = server !== null ? "server" : kind === "model" && pg.model !== null ? "model" : "manual";
+  if (server !== null) {
+    pg.source = server;
+    // every prefix of the link's paths is fetched while the prompt is read: the replay is then synchronous
+    server.preload = scenarioPaths(wanted);
+  } else if (state.source === "model" && pg.model !== null) pg.source = pg.model;
   else {
     const manual = new ManualSource(preset);
     // edits in table order, so the vocabulary (and the ids a link carries) come out the same
@@ -189,6 +195,14 @@ export async function applyScenario(pg: Playground, wanted: ScenarioRequest, pro
     pg.source = manual;
   }
   await replayScenario(pg, wanted, problems, defer);
+}
+
+/** Every path of a scenario as token ids from the start (a branch: its parent's first tokens, then its own). */
+function scenarioPaths(wanted: ScenarioRequest): number[][] {
+  const ids = (tokens: readonly ScenarioToken[]): number[] => tokens.map((x) => x.token).filter((x): x is number => typeof x === "number");
+  const paths = [ids(wanted.path ?? [])];
+  for (const b of wanted.branches ?? []) paths.push([...(paths[b.parent] ?? []).slice(0, b.forkAt), ...ids(b.tokens)]);
+  return paths;
 }
 
 /**

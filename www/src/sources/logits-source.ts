@@ -17,9 +17,8 @@ export type LogitsSourceKind = "manual" | "model" | "server";
  *   `logits` because they are unknown, not impossible); the values are log-probabilities over the
  *   whole vocabulary, and `restMass` = 1 − Σ p(listed) is what the unlisted ids share, as the
  *   source reported it, to be shown as one "rest of the vocabulary" candidate, never
- *   renormalised away silently. (A server asked for its top N, or limited to 20.) Not drawn yet:
- *   the core must first take the rest mass explicitly (issue 12); until then `step` over these
- *   logits renormalises over the listed ids.
+ *   renormalised away silently. (A server asked for its top N, or limited to 20.) The Playground
+ *   gives it to the core's `step` as `rest_mass` (its trace's `rest` says which p are exact).
  */
 export type Known = { kind: "full" } | { kind: "top"; listed: number; restMass: number };
 

@@ -6,7 +6,6 @@ import type { Playground } from "../playground/playground";
 import { findPreset, PRESETS } from "../presets";
 import type { PageModes } from "../scenario";
 import { ManualSource } from "../sources/manual";
-import { syncLogits } from "../sources/logits-source";
 import type { InspectedStep } from "../export/step";
 import type { StepInput, StopReason } from "../state";
 import { scenarioQuery, writeUrl } from "../url";
@@ -20,6 +19,7 @@ import { renderHandout } from "./handout";
 import { buildView, createInspector } from "./inspector";
 import type { InspectorInput } from "./inspector";
 import { createLookup } from "./lookup";
+import type { ServerPanel } from "./server-panel";
 import { createSample } from "./sample";
 import { createTable } from "./table";
 import { createTokens } from "./tokens";
@@ -40,8 +40,8 @@ export interface PageView {
   onRender(listener: () => void): void;
 }
 
-/** Builds the page's views over `pg` and subscribes their drawing to it. */
-export function createPage(pg: Playground, embed: boolean): PageView {
+/** Builds the page's views over `pg` (with the model server's panel) and subscribes their drawing to it. */
+export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPanel): PageView {
   const { state } = pg;
   const controls = createControls({
     onParams: (change) => pg.dispatch({ type: "setParams", change }),
@@ -65,7 +65,8 @@ export function createPage(pg: Playground, embed: boolean): PageView {
   const listeners: Array<() => void> = [];
 
   function pageQuery(forAddressBar: boolean): URLSearchParams {
-    return scenarioQuery(snapshot(pg), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector });
+    const server = serverPanel.source === null ? undefined : { url: serverPanel.source.info.url, api: serverPanel.api() };
+    return scenarioQuery(snapshot(pg), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector, server });
   }
 
   function inspected(): InspectorInput | null {
@@ -94,8 +95,11 @@ export function createPage(pg: Playground, embed: boolean): PageView {
     const prompt = el<HTMLTextAreaElement>("prompt");
     if (document.activeElement !== prompt) prompt.value = state.prompt;
     showPreset();
-    el<HTMLSelectElement>("source").value = state.source;
-    document.body.dataset["source"] = state.source;
+    // "Model server" stays chosen in the list while it waits for Connect
+    const chosen = pg.serverChosen ? "server" : state.source;
+    el<HTMLSelectElement>("source").value = chosen;
+    document.body.dataset["source"] = chosen;
+    serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null);
     tokens.render(state, (entry) => chipDisplay(source, entry));
     tipChips(state.path, label);
     if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished);
@@ -169,8 +173,12 @@ export function inspectedStep(pg: Playground): InspectedStep | null {
     return entry === undefined || input === undefined ? null : { input: () => input, chosenId: entry.id, stepNumber: pastIndex + 1 };
   }
   if (pg.preview?.ok !== true) return null;
-  // read when asked (Find a token, the CSV): the preview was computed from these logits
-  const input = (): StepInput => ({ logits: syncLogits(pg.source).logits, config: pg.config() });
+  // read when asked (Find a token, the CSV): the preview was computed from these logits (and rest mass)
+  const input = (): StepInput => {
+    const next = pg.nextInput();
+    if (next === null) throw new Error(`the ${pg.source.kind} source has no logits yet`);
+    return next;
+  };
   return { input, chosenId: pg.preview.result.token, stepNumber: state.path.length + 1 };
 }
 
