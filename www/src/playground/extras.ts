@@ -7,7 +7,6 @@ import { visible } from "../format";
 import { t } from "../i18n/index";
 import type { Glimpse } from "../actions";
 import { generatedStop } from "../sources/model";
-import { syncLogits } from "../sources/logits-source";
 import { stepConfig } from "../state";
 import type { Params, PathEntry, StopReason } from "../state";
 import { COMPARE_SETTINGS } from "../views/compare";
@@ -17,10 +16,11 @@ import type { Playground } from "./playground";
 
 /** N draws of the next token (draw = 0 … N−1 of the seed), in chunks so the page stays responsive. */
 export async function sampleN(pg: Playground, n: number): Promise<void> {
-  const { state, source } = pg;
   if (pg.finished() || pg.preview === null || !pg.preview.ok) return;
-  const logits = syncLogits(source).logits;
-  const base = stepConfig(state.params, source.history(), source.promptLength(), 0, source.eosId);
+  // the same input as Step (a server's rest_mass included), so N draws are N of Step's draws
+  const input = pg.nextInput();
+  if (input === null) return;
+  const { logits, config: base } = input;
   const counts = new Map<number, number>();
   for (let start = 0; start < n; start += 2000) {
     for (let draw = start; draw < Math.min(n, start + 2000); draw++) {
