@@ -1,5 +1,5 @@
 # nexttoken — two commands take a fresh clone to a running page and to green tests:
-#   make serve   build everything and serve the playground at http://127.0.0.1:8080
+#   make serve   build everything and serve the playground at http://127.0.0.1:8000
 #   make test    every test: native, conformance (Rust + Node), wasm in Node and Chromium, browser
 # Both run `make setup` first, which installs every tool the build needs (idempotent).
 
@@ -15,9 +15,11 @@ WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --en
   --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
 # Headless Chromium for wasm-bindgen-test (capabilities, sandbox flags for root).
 WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
-PORT ?= 8080
+# 8000, not 8080: 8080 is where llama.cpp's llama-server listens by default (the page's default
+# model-server address), so the page and a local model server can run side by side.
+PORT ?= 8000
 
-.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train clean
+.PHONY: setup wasm dist serve test test-native test-wasm test-node test-browser lint bench fuzz train train-run train-eval clean gguf
 
 setup:
 	@bash tests/tools/setup.sh
@@ -28,6 +30,15 @@ wasm: setup
 	wasm-bindgen --target web --out-dir $(PKG) --out-name nexttoken $(WASM_OUT)
 	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
 	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'
+
+# The shipped model as GGUF for llama.cpp's gpt2 architecture (tests/tools/export_gguf.py: the
+# exact mapping, from the int8 weights in www/model), for the real-engine tests and for trying the
+# page's server source without downloading a model: serve it with tests/tools/llama_server.py.
+GGUF := target/gguf/nexttoken.gguf
+VENV_PY := target/venv/bin/python
+gguf: setup $(GGUF)
+$(GGUF): www/model/model.safetensors www/model/tokenizer.json tests/tools/export_gguf.py tests/tools/requirements-engines.txt
+	$(VENV_PY) tests/tools/export_gguf.py --model www/model --out $@
 
 # The static site (TypeScript checked, then bundled by Vite with the wasm) in dist/, and the same
 # page as one self-contained file for use from disk, dist/nexttoken.html (www/scripts/single-file.mjs).
@@ -55,8 +66,9 @@ lint: wasm
 test-native: setup
 	cargo test --release --features train
 
-# The JS contract in Node: conformance vectors through the built module, errors, determinism.
-test-node: wasm
+# The JS contract in Node: conformance vectors through the built module, errors, determinism;
+# llama.cpp's real server (server.test.mjs) against our forward, hence `gguf`.
+test-node: wasm gguf
 	node --test tests/node/
 
 # wasm-bindgen-test suites, in Node and in headless Chromium.
@@ -64,8 +76,9 @@ test-wasm: setup
 	cargo test --target $(WASM_TARGET) --test wasm_api
 	$(WEBDRIVER_ENV) WASM_BINDGEN_USE_BROWSER=1 cargo test --target $(WASM_TARGET) --test wasm_api
 
-# The page in a real browser (Playwright driving Debian's Chromium).
-test-browser: dist
+# The page in a real browser (Playwright driving Debian's Chromium); server.test.mjs drives it
+# against llama.cpp's real server, hence `gguf`.
+test-browser: dist gguf
 	node --test tests/e2e/
 
 bench: wasm
@@ -73,21 +86,35 @@ bench: wasm
 	node tests/bench/step.mjs
 	node tests/bench/model.mjs
 
-# Retrains the embedded model from ../shared/corpus (hours of CPU; resumable: rerun to continue).
-# Steps: the tokenizer; the base run (checkpoints in $(TRAIN_DIR)); a fine-tune of its weights
-# with dropout 0.15, weight decay 0.1 and a fresh optimiser (`--init`; in $(TRAIN_DIR)/dropout);
-# the int8 export into www/model/; the evaluation (held-out loss, non-overlapping and
-# sliding-window, vs the Kneser-Ney 3-gram) and greedy fluency. See the model card in README.md
-# for the settings the shipped weights used.
-TRAIN_DIR ?= target/train-run
-train: setup
-	cargo run --release --features train --bin train -- tokenizer
-	MATMUL_NUM_THREADS=2 cargo run --release --features train --bin train -- run --dir $(TRAIN_DIR)
-	MATMUL_NUM_THREADS=2 cargo run --release --features train --bin train -- run --dir $(TRAIN_DIR)/dropout \
-		--init $(TRAIN_DIR)/ckpt.bin --steps 2200 --warmup 100 --lr 1e-3 --wd 0.1 --dropout 0.15 --seed 2
-	cargo run --release --features train --bin train -- export --dir $(TRAIN_DIR)/dropout
-	cargo run --release --features train --bin train -- eval --dir $(TRAIN_DIR)/dropout
-	cargo run --release --features train --bin train -- greedy
+# The embedded model, second edition (issue 13; model card in README.md). Days of CPU on 2 cores,
+# so it runs in the background in a directory outside the worktree that persists ($(TRAIN_DIR)) and
+# is resumable: `make train-run` starts the run or, after any interruption, continues it from
+# $(TRAIN_DIR)/ckpt.bin (saved every 250 steps; batches and dropout masks depend only on seed and
+# step, so a resumed run sees the data an uninterrupted one would). Keep TRAIN_RUN_ARGS unchanged
+# while resuming (--steps sets the LR schedule). The tokenizer is the committed first edition's
+# www/model/tokenizer.json, unchanged (not rebuilt: see the model card). `make train` = run (or
+# resume) to the end, export the int8 weights to $(TRAIN_DIR)/model.safetensors, then evaluate
+# the shipped weights (before) and
+# the new ones (after) on the same targets; copy them into www/model/ only when every target,
+# tests/model.rs (NEXTTOKEN_MODEL=...) and the lessons hold. `make train-eval WEIGHTS=...`
+# evaluates any weights (held-out loss per file vs the Kneser-Ney 3-gram fitted on the same
+# training stream; greedy fluency on src/train/eval_prompts.txt).
+TRAIN_DIR ?= ../train-v2/run
+TRAIN_RUN_ARGS := --dir $(TRAIN_DIR) --dim 128 --layers 7 --heads 4 --ctx 128 --batch 16 \
+	--steps 15000 --warmup 300 --lr 2e-3 --wd 0.1 --dropout 0.1 --seed 3 --eval-every 250
+WEIGHTS ?= www/model/model.safetensors
+TRAIN_BIN := cargo run --release --features train --bin train --
+train-run: setup
+	MATMUL_NUM_THREADS=2 nice -n 19 $(TRAIN_BIN) run $(TRAIN_RUN_ARGS)
+
+train-eval: setup
+	nice -n 19 $(TRAIN_BIN) eval --weights $(WEIGHTS)
+	nice -n 19 $(TRAIN_BIN) greedy --weights $(WEIGHTS)
+
+train: train-run
+	$(TRAIN_BIN) export --dir $(TRAIN_DIR) --out $(TRAIN_DIR)/model.safetensors
+	$(MAKE) train-eval WEIGHTS=www/model/model.safetensors
+	$(MAKE) train-eval WEIGHTS=$(TRAIN_DIR)/model.safetensors
 
 # A million random logits/configs (arbitrary floats, keys and types) through step: no panic; then
 # 100,000 hostile JavaScript values through the wasm boundary: only Errors, no trap, no leak.

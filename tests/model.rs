@@ -195,6 +195,39 @@ fn greedy_from_a_documentation_prompt_runs_twenty_tokens_before_repeating() {
 
 const GREEDY_PROMPT: &str = "组件是";
 
+/// Issue 13's fluency targets on the team's 20 prompts (`src/train/eval_prompts.txt`): plain
+/// greedy runs ≥ 12 tokens before a repeated 4-gram, or ends with `</s>` after ≥ 6 without one,
+/// on ≥ 16 of 20, and `</s>` is never the first token. The first edition's weights do not meet
+/// them (14 of 20; `</s>` first after 「什么是大语言模型？」), hence ignored until the second
+/// edition's weights ship: `cargo test --release --features train --test model -- --ignored`
+/// (with `NEXTTOKEN_MODEL` for a candidate export).
+#[cfg(feature = "train")]
+#[test]
+#[ignore = "issue 13 target, met only by the second edition's weights (in training)"]
+fn greedy_on_the_fluency_set_meets_the_second_editions_targets() {
+    use nexttoken::train::fluency;
+    let mut g = generator();
+    let runs = fluency::run_all(&mut g);
+    for r in &runs {
+        println!(
+            "{:>3} {:>3} {} {}|{}",
+            r.first_repeat,
+            r.tokens,
+            if r.fluent() { "ok" } else { "--" },
+            r.prompt,
+            r.text
+        );
+    }
+    let fluent = runs.iter().filter(|r| r.fluent()).count();
+    assert!(fluent >= 16, "fluent on {fluent} of {}", runs.len());
+    let eos_first: Vec<&str> = runs
+        .iter()
+        .filter(|r| r.eos_first)
+        .map(|r| r.prompt.as_str())
+        .collect();
+    assert!(eos_first.is_empty(), "</s> first after {eos_first:?}");
+}
+
 #[test]
 fn kv_cache_forward_equals_recomputing_from_scratch() {
     let (m, t) = shipped();
@@ -526,7 +559,10 @@ fn nothing_but_set_prompt_works_before_a_prompt_and_errors_change_nothing() {
 }
 
 /// The page's forward pass against the trainer's batch forward on the
-/// shipped weights (both in f32, after dequantising the int8 rows).
+/// shipped weights. The trainer computes in f32 on the dequantised int8 rows;
+/// the page multiplies the int8 rows by each input vector quantised to int16
+/// (`src/model/matrix.rs`), a difference far below the int8 rounding itself
+/// (0.46 on the logits, model card).
 #[cfg(feature = "train")]
 #[test]
 fn forward_matches_the_trainers_forward() {

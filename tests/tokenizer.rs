@@ -92,7 +92,13 @@ fn encoding_equals_the_tokenizers_crate_on_the_whole_corpus() {
         .iter()
         .map(|f| dir.join(f))
         .collect();
-    files.push(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/train/lessons_zh.txt"));
+    for lessons in ["lessons_zh.txt", "lessons_everyday.txt"] {
+        files.push(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("src/train")
+                .join(lessons),
+        );
+    }
     let mut lines = 0;
     for f in files {
         let Ok(text) = std::fs::read_to_string(&f) else {

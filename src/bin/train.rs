@@ -4,7 +4,8 @@
 //! ```text
 //! train tokenizer [--vocab 8000] [--out www/model/tokenizer.json]
 //! train run --dir /work/train-run [--steps 3800] [--batch 16] [--lr 2.5e-3] [--seed 1]
-//!           [--dim 128] [--layers 4] [--heads 4] [--ctx 128] [--lesson-share 0.05]
+//!           [--dim 128] [--layers 4] [--heads 4] [--ctx 128] [--docs all|old]
+//!           [--lessons src/train/lessons_zh.txt:0.05,src/train/lessons_everyday.txt:0.03]
 //!           [--warmup 200] [--wd 0.05] [--dropout 0] [--init CKPT] [--eval-every 250]
 //!           (resumes from DIR/ckpt.bin; run it again after an interruption. `--init`
 //!           starts a new run — fresh optimiser, step 0 — from another run's weights, for a
@@ -14,13 +15,16 @@
 //! train export --dir /work/train-run [--ckpt DIR/ckpt.bin] [--out www/model/model.safetensors]
 //!           [--emb int8|f16]
 //! train eval --dir /work/train-run [--ckpt DIR/ckpt.bin | --weights model.safetensors]
-//!           [--stride 64]   (validation loss two ways + Kneser-Ney 3-gram baseline)
-//! train greedy [--weights www/model/model.safetensors]  (greedy fluency on doc prompts)
+//!           [--stride 64] [--docs all|old]   (validation loss two ways + Kneser-Ney
+//!           3-gram baseline fitted on the same training stream; per file, old and new files)
+//! train greedy [--weights www/model/model.safetensors]  (greedy fluency: the documentation
+//!           prompts with </s> banned, then the 20-prompt set of src/train/eval_prompts.txt)
 //! ```
 //!
 //! Run from the project root (the corpus is read from `../shared/corpus`);
 //! `MATMUL_NUM_THREADS=2` lets the matmuls use both cores. Defaults are the
-//! shipped run's settings.
+//! first edition's run settings; `--docs old` (with its lesson default) is
+//! the first edition's data, `--docs all` (default) the second's.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a command-line tool: any failure ends the run with its message
 
 use std::collections::HashMap;
@@ -79,10 +83,23 @@ fn main() {
     }
 }
 
+/// The second edition's lesson mix: the chapter's lessons (first edition,
+/// 5 %) and the team-written everyday and language-model text (3 %).
+const LESSONS_ALL: &str = "src/train/lessons_zh.txt:0.05,src/train/lessons_everyday.txt:0.03";
+/// The first edition's mix (with `--docs old`).
+const LESSONS_OLD: &str = "src/train/lessons_zh.txt:0.05";
+
 fn corpus(args: &Args) -> data::Corpus {
+    let mix = args.s("docs", "all");
+    let lessons_default = if mix == "old" {
+        LESSONS_OLD
+    } else {
+        LESSONS_ALL
+    };
     data::load(
         Path::new(&args.s("corpus", "../shared/corpus")),
-        Path::new(&args.s("lessons", "src/train/lessons_zh.txt")),
+        data::doc_files(&mix),
+        &data::parse_lesson_spec(&args.s("lessons", lessons_default)),
     )
 }
 
@@ -92,7 +109,9 @@ fn cmd_tokenizer(args: &Args) {
     lines.extend(c.val_docs.iter().cloned());
     // The lessons are few; repeat them as in the training mix.
     for _ in 0..args.n("lesson-repeat", 1usize) {
-        lines.extend(c.lessons.iter().cloned());
+        for l in &c.lessons {
+            lines.extend(l.lines.iter().cloned());
+        }
     }
     let json = bpe::train(
         &lines,
@@ -116,6 +135,26 @@ fn cmd_tokenizer(args: &Args) {
         let e = tok.encode(p, false).unwrap();
         println!("{p} -> {:?}", e.get_tokens());
     }
+    // Compression per documentation file (training part), against the
+    // shipped tokenizer when this one is written elsewhere: the numbers that
+    // decide whether a retrained tokenizer is worth its new token ids.
+    let shipped = tokenizers::Tokenizer::from_file("www/model/tokenizer.json").ok();
+    let mut line = 0;
+    for (f, &n) in c.files.iter().zip(&c.train_lines_per_file) {
+        let lines = &c.train_docs[line..line + n];
+        line += n;
+        let chars: usize = lines.iter().map(|l| l.chars().count()).sum();
+        let count = |t: &tokenizers::Tokenizer| -> usize {
+            data::encode_lines(t, lines).iter().map(Vec::len).sum()
+        };
+        let ours = count(&tok);
+        let theirs = shipped.as_ref().map_or(ours, count);
+        println!(
+            "  {f:<28} {chars:>8} chars: {:.3} tokens/char (shipped tokenizer {:.3})",
+            ours as f64 / chars as f64,
+            theirs as f64 / chars as f64
+        );
+    }
 }
 
 struct RunCfg {
@@ -126,7 +165,6 @@ struct RunCfg {
     warmup: u64,
     wd: f32,
     seed: u64,
-    lesson_share: f64,
     eval_every: u64,
     dropout: f32,
 }
@@ -146,53 +184,73 @@ fn run_cfg(args: &Args, vocab: usize) -> RunCfg {
         warmup: args.n("warmup", 200),
         wd: args.n("wd", 0.05),
         seed: args.n("seed", 1),
-        lesson_share: args.n("lesson-share", 0.05),
         eval_every: args.n("eval-every", 250),
         dropout: args.n("dropout", 0.0),
     }
 }
 
 /// Training and validation streams, built deterministically.
-fn streams(
-    args: &Args,
-    tok: &tokenizers::Tokenizer,
-    lesson_share: f64,
-    seed: u64,
-) -> (Stream, Stream) {
+fn streams(args: &Args, tok: &tokenizers::Tokenizer, seed: u64) -> (Stream, Stream) {
     let c = corpus(args);
     let eos = tok.token_to_id("</s>").unwrap();
     let mut train = Stream::new();
-    for ids in data::encode_lines(tok, &c.train_docs) {
-        train.push_line(&ids, eos);
+    let doc_ids = data::encode_lines(tok, &c.train_docs);
+    let mut per_file = Vec::new();
+    let mut line = 0;
+    for &n in &c.train_lines_per_file {
+        let mut tokens = 0;
+        for ids in &doc_ids[line..line + n] {
+            train.push_line(ids, eos);
+            tokens += ids.len() + 1;
+        }
+        per_file.push(tokens);
+        line += n;
     }
     let doc_tokens = train.tokens.len();
-    let lesson_ids = data::encode_lines(tok, &c.lessons);
-    let lesson_tokens: usize = lesson_ids.iter().map(|l| l.len() + 1).sum();
-    // Repeat (each copy in its own shuffled order) until the share is met.
-    let want = (lesson_share / (1.0 - lesson_share) * doc_tokens as f64) as usize;
-    let copies = want.div_ceil(lesson_tokens).max(1);
-    let mut rng = Rng(seed ^ 0x01e5_50a5);
-    for _ in 0..copies {
-        let mut order: Vec<usize> = (0..lesson_ids.len()).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
+    // Each lesson corpus is repeated (each copy in its own shuffled order)
+    // until its share of the whole stream is met.
+    let total_share: f64 = c.lessons.iter().map(|l| l.share).sum();
+    let mut lesson_report = Vec::new();
+    for (k, lessons) in c.lessons.iter().enumerate() {
+        let lesson_ids = data::encode_lines(tok, &lessons.lines);
+        let lesson_tokens: usize = lesson_ids.iter().map(|l| l.len() + 1).sum();
+        let want = (lessons.share / (1.0 - total_share) * doc_tokens as f64) as usize;
+        let copies = want.div_ceil(lesson_tokens).max(1);
+        // The first corpus's order is the first edition's (same seed mix).
+        let mut rng = Rng(seed ^ 0x01e5_50a5 ^ ((k as u64) << 40));
+        for _ in 0..copies {
+            let mut order: Vec<usize> = (0..lesson_ids.len()).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            for i in order {
+                train.push_line(&lesson_ids[i], eos);
+            }
         }
-        for i in order {
-            train.push_line(&lesson_ids[i], eos);
-        }
+        lesson_report.push((lessons.path.clone(), lesson_tokens, copies));
     }
     let mut val = Stream::new();
     for ids in data::encode_lines(tok, &c.val_docs) {
         val.push_line(&ids, eos);
     }
+    let total = train.tokens.len() as f64;
     println!(
-        "train stream {} tokens ({} docs + {} lessons x{copies}, lesson share {:.1}%), val {} tokens",
+        "train stream {} tokens ({doc_tokens} docs), val {} tokens",
         train.tokens.len(),
-        doc_tokens,
-        lesson_tokens,
-        100.0 * (copies * lesson_tokens) as f64 / train.tokens.len() as f64,
         val.tokens.len()
     );
+    for (f, n) in c.files.iter().zip(&per_file) {
+        println!(
+            "  {f:<36} {n:>8} tokens {:>5.1}%",
+            100.0 * *n as f64 / total
+        );
+    }
+    for (path, n, copies) in lesson_report {
+        println!(
+            "  {path:<36} {n:>8} tokens x{copies} {:>5.1}%",
+            100.0 * (n * copies) as f64 / total
+        );
+    }
     (train, val)
 }
 
@@ -205,16 +263,23 @@ fn lr_at(rc: &RunCfg, step: u64) -> f32 {
     min + 0.5 * (rc.lr - min) * (1.0 + (std::f32::consts::PI * p.min(1.0)).cos())
 }
 
+/// Held-out windows scored at each checkpoint during a run (≈ 25 k tokens).
+const VAL_WINDOWS: usize = 192;
+
 /// Mean loss over non-overlapping windows of `seq_len` + 1 tokens (at most
-/// `max_windows`): each window's first targets see almost no context. Cheap;
-/// the training log's number (the first 128 windows, ≈ 16.5 k tokens: the
-/// held-out tail of the React zh docs only), which also picks `ckpt-best.bin`.
+/// `max_windows`, spread evenly over the held-out stream, so every file's
+/// tail has its share): each window's first targets see almost no context.
+/// Cheap; the training log's number (`VAL_WINDOWS` windows), which also picks
+/// `ckpt-best.bin`. (The first edition's log used the first 128 windows: the
+/// React zh tail only.)
 fn val_loss(net: &Net, params: &[f32], val: &Stream, max_windows: usize) -> f32 {
     let t = net.c.seq_len;
-    let n = (val.tokens.len() / (t + 1)).min(max_windows);
+    let all = val.tokens.len() / (t + 1);
+    let n = all.min(max_windows);
+    let windows: Vec<usize> = (0..n).map(|i| i * all / n).collect();
     let mut total = 0.0;
     let mut count = 0;
-    for chunk in (0..n).collect::<Vec<_>>().chunks(16) {
+    for chunk in windows.chunks(16) {
         let mut x = Vec::new();
         let mut y = Vec::new();
         for &w in chunk {
@@ -290,7 +355,7 @@ fn cmd_run(args: &Args) {
     let rc = run_cfg(args, tok.get_vocab_size(true));
     let net = Net::new(rc.model);
     println!("model {:?}: {} parameters", rc.model, net.layout.total);
-    let (train, val) = streams(args, &tok, rc.lesson_share, rc.seed);
+    let (train, val) = streams(args, &tok, rc.seed);
     let ckpt = dir.join("ckpt.bin");
     let (mut params, mut adam) = match export::load_checkpoint(&ckpt) {
         Some((cfg, p, a)) if cfg == rc.model => {
@@ -397,7 +462,7 @@ fn cmd_run(args: &Args) {
             );
         }
         if done % rc.eval_every == 0 || done == rc.steps {
-            let vl = val_loss(&net, &params, &val, 128);
+            let vl = val_loss(&net, &params, &val, VAL_WINDOWS);
             println!(
                 "step {done} val_loss {vl:.4} tokens_seen {}",
                 done as usize * rc.batch * t
@@ -525,7 +590,7 @@ fn cmd_eval(args: &Args) {
     };
     let rc = run_cfg(args, cfg.vocab_size);
     let net = Net::new(cfg);
-    let (train, val) = streams(args, &tok, rc.lesson_share, rc.seed);
+    let (train, val) = streams(args, &tok, rc.seed);
     println!("weights: {what}");
     let vl = val_loss(&net, &params, &val, usize::MAX);
     println!(
@@ -548,10 +613,12 @@ fn cmd_eval(args: &Args) {
         mean(&kn_nll)
     );
     // The same two numbers per documentation file (targets by the file of the
-    // paragraph they belong to).
+    // paragraph they belong to), then over the first edition's files and the
+    // new ones.
     let c = corpus(args);
     let mut line = 0;
-    for (f, &lines) in data::DOC_FILES.iter().zip(&c.val_lines_per_file) {
+    let mut ranges = Vec::new();
+    for (f, &lines) in c.files.iter().zip(&c.val_lines_per_file) {
         let from = val.starts[line].max(2) - 2;
         line += lines;
         let to = val.starts.get(line).map_or(val.tokens.len(), |&s| s) - 2;
@@ -560,6 +627,20 @@ fn cmd_eval(args: &Args) {
             to - from,
             mean(&model_nll[from..to]),
             mean(&kn_nll[from..to])
+        );
+        ranges.push(from..to);
+    }
+    let old = data::OLD_DOC_FILES.min(ranges.len());
+    for (name, files) in [("old files", &ranges[..old]), ("new files", &ranges[old..])] {
+        if files.is_empty() {
+            continue;
+        }
+        let r = files[0].start..files[files.len() - 1].end;
+        println!(
+            "  {name:<28} {:>6} targets: model {:.4}, 3-gram {:.4}",
+            r.len(),
+            mean(&model_nll[r.clone()]),
+            mean(&kn_nll[r])
         );
     }
 }
@@ -575,11 +656,14 @@ const GREEDY_PROMPTS: [&str; 7] = [
     "这个函数",
 ];
 
-/// Greedy decoding (end-of-sequence banned, 60 tokens) from each prompt
-/// through the page's generator; reports where the first repeated token
-/// 4-gram starts (the criterion of tests/model.rs).
+/// Greedy fluency, two ways, through the page's generator. First the
+/// first edition's check: greedy with end-of-sequence banned, 60 tokens, from
+/// each documentation prompt; where the first repeated token 4-gram starts
+/// (the criterion of tests/model.rs). Then the issue-13 set
+/// (`src/train/eval_prompts.txt`): plain greedy, `</s>` allowed.
 fn cmd_greedy(args: &Args) {
     use nexttoken::decode::Config as StepConfig;
+    use nexttoken::train::fluency;
     let weights = args.s("weights", "www/model/model.safetensors");
     let tok = std::fs::read_to_string(args.s("tokenizer", "www/model/tokenizer.json")).unwrap();
     let mut g = nexttoken::generate::Generator::from_bytes(&std::fs::read(&weights).unwrap(), &tok)
@@ -604,8 +688,36 @@ fn cmd_greedy(args: &Args) {
         );
     }
     println!(
-        "{weights}: {ok}/{} prompts run >= 20 tokens before repeating",
+        "{weights}: {ok}/{} documentation prompts run >= 20 tokens before repeating (</s> banned)",
         GREEDY_PROMPTS.len()
+    );
+    println!(
+        "\nfluency set (plain greedy, </s> allowed, at most {} tokens): repeat-at / tokens / end",
+        fluency::MAX_NEW
+    );
+    let runs = fluency::run_all(&mut g);
+    for r in &runs {
+        println!(
+            "{:>3} {:>3} {:<4} {}  {}|{}",
+            r.first_repeat,
+            r.tokens,
+            if r.ended { "</s>" } else { "" },
+            if r.fluent() { "ok" } else { "--" },
+            r.prompt,
+            r.text.replace('\n', "⏎")
+        );
+    }
+    let count = |f: fn(&fluency::GreedyRun) -> bool| runs.iter().filter(|r| f(r)).count();
+    let n = runs.len();
+    let mean_run = runs.iter().map(|r| r.first_repeat).sum::<usize>() as f64 / n as f64;
+    println!(
+        "{weights}: fluent {}/{n} (>= {} tokens before a repeat {}/{n}, clean end after >= {} {}/{n}); </s> first {}/{n}; mean tokens before a repeat {mean_run:.1}",
+        count(fluency::GreedyRun::fluent),
+        fluency::MIN_RUN,
+        count(fluency::GreedyRun::long_run),
+        fluency::MIN_CLEAN_END,
+        count(fluency::GreedyRun::clean_end),
+        count(|r| r.eos_first),
     );
 }
 

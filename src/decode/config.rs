@@ -67,6 +67,8 @@ pub struct Config {
     pub eos_token_id: Option<Vec<u32>>,
     /// Ids the trace lists too, wherever they rank (at most [`MAX_TRACE_IDS`], each < vocabulary).
     pub trace_ids: Option<Vec<u32>>,
+    /// Probability of the tokens the logits leave out (a server's top N); see `rest.rs`.
+    pub rest_mass: Option<f64>,
 }
 
 /// The most ids `eos_token_id` may list (models have one to a handful).
@@ -112,6 +114,7 @@ pub const KEYS: &[&str] = &[
     "trace_ids",
     "min_new_tokens",
     "eos_token_id",
+    "rest_mass",
 ];
 
 /// A config resolved for one engine and vocabulary: defaults filled in, every value in range,

@@ -17,6 +17,7 @@ pub mod limits;
 mod listing;
 mod parse;
 mod pipeline;
+mod rest;
 pub mod rng;
 mod softmax;
 mod stages;
@@ -26,6 +27,7 @@ mod value;
 pub use config::{Config, Strategy, KEYS};
 pub use engine::Engine;
 pub use error::StepError;
+pub use rest::Rest;
 pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, StageKind, StageTrace, Trace};
 pub use value::Value;
@@ -80,6 +82,7 @@ impl Decoder {
             return Err(StepError::EmptyLogits);
         }
         let settings = config.resolve(logits.len(), seed)?;
+        let rest_mass = rest::check(config.rest_mass)?;
         let s = &settings;
         let (raw, tempered_z) = validate(logits, tempers_first(s).then_some(1.0 / s.temperature))?;
         let w = &mut self.work;
@@ -129,6 +132,7 @@ impl Decoder {
             u,
             drawn,
             listing,
+            rest_mass,
         }))
     }
 }

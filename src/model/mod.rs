@@ -8,7 +8,10 @@
 //! `[out, in]`, no biases. The trainer (`train::nn`) implements the same
 //! function for whole batches; `tests/model.rs` compares the two.
 
+mod matrix;
 mod safetensors;
+
+use matrix::{dot, load_matrix, Matrix};
 
 pub use safetensors::{f16_to_f32, Dtype, LoadError, SafeTensors, MAX_MODEL_BYTES};
 
@@ -71,7 +74,7 @@ struct Block {
     mlp_down: Matrix, // (dim, 4*dim)
 }
 
-/// Loaded weights (dequantised to f32 once, at load).
+/// Loaded weights (int8 matrices stay int8: `matrix`).
 pub struct Model {
     config: Config,
     tok_emb: Matrix, // (vocab_size, dim), also the output projection (tied)
@@ -268,9 +271,10 @@ impl Model {
         let mut o = vec![0.0; d];
         let mut h = vec![0.0; 4 * d];
         let mut att = vec![0.0; pos + 1];
+        let mut xq = Vec::with_capacity(4 * d);
         for (l, b) in self.blocks.iter().enumerate() {
             rmsnorm(&x, &b.norm1, &mut n);
-            b.attn_qkv.matvec(&n, &mut qkv);
+            b.attn_qkv.matvec(&n, &mut qkv, &mut xq);
             cache.k[l][pos * d..(pos + 1) * d].copy_from_slice(&qkv[d..2 * d]);
             cache.v[l][pos * d..(pos + 1) * d].copy_from_slice(&qkv[2 * d..]);
             let (kc, vc) = (&cache.k[l], &cache.v[l]);
@@ -298,23 +302,23 @@ impl Model {
                     }
                 }
             }
-            b.attn_out.matvec(&y, &mut o);
+            b.attn_out.matvec(&y, &mut o, &mut xq);
             for (xi, oi) in x.iter_mut().zip(&o) {
                 *xi += oi;
             }
             rmsnorm(&x, &b.norm2, &mut n);
-            b.mlp_up.matvec(&n, &mut h);
+            b.mlp_up.matvec(&n, &mut h, &mut xq);
             for v in h.iter_mut() {
                 *v = gelu(*v);
             }
-            b.mlp_down.matvec(&h, &mut o);
+            b.mlp_down.matvec(&h, &mut o, &mut xq);
             for (xi, oi) in x.iter_mut().zip(&o) {
                 *xi += oi;
             }
         }
         rmsnorm(&x, &self.norm_f, &mut n);
         let v = c.vocab_size.min(logits.len());
-        self.tok_emb.matvec(&n, &mut logits[..v]);
+        self.tok_emb.matvec(&n, &mut logits[..v], &mut xq);
         cache.len = pos + 1;
         Ok(())
     }
@@ -332,112 +336,4 @@ fn rmsnorm(x: &[f32], g: &[f32], out: &mut [f32]) {
 pub fn gelu(x: f32) -> f32 {
     const C: f32 = 0.797_884_6; // sqrt(2/pi)
     0.5 * x * (1.0 + (C * (x + 0.044715 * x * x * x)).tanh())
-}
-
-/// A weight matrix `[rows, cols]` row-major in f32. Shipped int8 rows are
-/// dequantised once at load: converting int8 in the inner loop measured
-/// ~35 % slower natively (970 vs 1,500 tokens/s) than reading 4× the bytes.
-struct Matrix {
-    rows: usize,
-    cols: usize,
-    w: Vec<f32>,
-}
-
-impl Matrix {
-    fn len(&self) -> usize {
-        self.rows * self.cols
-    }
-
-    /// out[o] = W[o, :] · x for o < out.len() (≤ rows).
-    fn matvec(&self, x: &[f32], out: &mut [f32]) {
-        for (o, row) in out.iter_mut().zip(self.w.chunks_exact(self.cols)) {
-            *o = dot(row, x);
-        }
-    }
-
-    /// Row `r` (an embedding lookup); a row past the end leaves `out` as is.
-    fn row(&self, r: usize, out: &mut [f32]) {
-        if let Some(src) = self.w.get(r * self.cols..(r + 1) * self.cols) {
-            out.copy_from_slice(src);
-        }
-    }
-}
-
-/// Loads a 2-D tensor; I8 needs a per-row F32 `name.scale` vector.
-fn load_matrix(st: &SafeTensors, name: &str, shape: [usize; 2]) -> Result<Matrix, LoadError> {
-    let t = st.tensor(name)?;
-    if t.shape != shape {
-        return Err(tensor_err(
-            name,
-            format!("shape {:?}, expected {shape:?}", t.shape),
-        ));
-    }
-    let w = if t.dtype == Dtype::I8 {
-        let scale_name = format!("{name}.scale");
-        let sc = st.tensor(&scale_name)?;
-        if sc.shape != [shape[0]] || sc.dtype == Dtype::I8 {
-            return Err(tensor_err(
-                &scale_name,
-                format!("must be a float vector of length {}", shape[0]),
-            ));
-        }
-        let scale = sc.to_f32();
-        let cols = shape[1].max(1);
-        t.data
-            .iter()
-            .enumerate()
-            .map(|(i, &q)| q as i8 as f32 * scale.get(i / cols).copied().unwrap_or(0.0))
-            .collect()
-    } else {
-        t.to_f32()
-    };
-    Ok(Matrix {
-        rows: shape[0],
-        cols: shape[1],
-        w,
-    })
-}
-
-/// Accumulator lanes: 16 floats = four independent 4-wide vector chains
-/// (simd128/SSE), so the adds are not bound by their own latency; 32 lanes
-/// measured no faster here. Row lengths (dim, 4·dim) are multiples of 16;
-/// the remainder loop covers any other width.
-const LANES: usize = 8;
-
-/// Pairwise sum of the lanes (a fixed order, so results are reproducible).
-#[inline]
-fn reduce(acc: &[f32; LANES]) -> f32 {
-    let mut v = *acc;
-    let mut n = LANES;
-    while n > 1 {
-        n /= 2;
-        for i in 0..n {
-            v[i] += v[i + n];
-        }
-    }
-    v[0]
-}
-
-/// Dot product with `LANES` independent accumulators, so the compiler can
-/// vectorise it (f32 addition is not associative, one accumulator cannot be).
-#[inline]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; LANES];
-    let ca = a.chunks_exact(LANES);
-    let cb = b.chunks_exact(LANES);
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        // Fixed-size arrays drop the bounds checks that stop vectorisation.
-        let (Ok(x), Ok(y)) = (<&[f32; LANES]>::try_from(x), <&[f32; LANES]>::try_from(y)) else {
-            continue;
-        };
-        for i in 0..LANES {
-            acc[i] += x[i] * y[i];
-        }
-    }
-    let mut s = reduce(&acc);
-    for (x, y) in ra.iter().zip(rb) {
-        s += x * y;
-    }
-    s
 }

@@ -1,35 +1,87 @@
 //! Training text: the documentation corpus (read from `../shared/corpus`,
-//! never committed) and the committed lesson corpus, split into a training
+//! never committed) and the committed lesson corpora, split into a training
 //! stream and a held-out documentation stream, encoded with the reference
 //! tokenizer. Every paragraph (one line) ends with `</s>`.
+//!
+//! Each documentation file's tail (`VAL_FRACTION` of its lines) is held out.
+//! The split of a file depends only on that file, so adding files leaves the
+//! first four files' held-out tails — the first edition's numbers — unchanged.
 
 use std::path::Path;
 
 use super::nn::Rng;
 
-pub const DOC_FILES: [&str; 4] = [
+pub const DOC_FILES: [&str; 6] = [
     "zh-react-docs.txt",
     "zh-vue-docs.txt",
     "zh-typescript-handbook.txt",
     "en-react-docs.txt",
+    "zh-hf-llm-course.txt",
+    "en-hf-llm-course.txt",
 ];
+
+/// The first edition's files (`DOC_FILES[..OLD_DOC_FILES]`): the model card's
+/// "old files", whose held-out tails keep the two editions comparable.
+pub const OLD_DOC_FILES: usize = 4;
+
+/// The documentation files of a mix: `"all"` (the second edition) or `"old"`
+/// (the first edition's four files, to re-measure it on its own data).
+pub fn doc_files(mix: &str) -> &'static [&'static str] {
+    match mix {
+        "all" => &DOC_FILES,
+        "old" => &DOC_FILES[..OLD_DOC_FILES],
+        _ => panic!("--docs must be all or old, not {mix:?}"),
+    }
+}
 
 /// The share of each documentation file held out for validation (its tail).
 pub const VAL_FRACTION: f64 = 0.05;
 
-pub struct Corpus {
-    pub train_docs: Vec<String>,
-    pub val_docs: Vec<String>,
-    /// How many of `val_docs`' lines (in order) come from each of `DOC_FILES`.
-    pub val_lines_per_file: Vec<usize>,
-    pub lessons: Vec<String>,
+/// One committed lesson corpus and its share of the training stream.
+pub struct Lessons {
+    pub path: String,
+    pub share: f64,
+    pub lines: Vec<String>,
 }
 
-pub fn load(corpus_dir: &Path, lessons: &Path) -> Corpus {
+/// Parses `path:share,path:share` (shares of the training stream, in tokens).
+pub fn parse_lesson_spec(spec: &str) -> Vec<(String, f64)> {
+    spec.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|part| {
+            let (path, share) = part
+                .rsplit_once(':')
+                .unwrap_or_else(|| panic!("--lessons: {part:?} is not path:share"));
+            let share: f64 = share
+                .parse()
+                .unwrap_or_else(|_| panic!("--lessons: share {share:?} is not a number"));
+            assert!(
+                (0.0..0.5).contains(&share),
+                "--lessons: share {share} must be in [0, 0.5)"
+            );
+            (path.to_owned(), share)
+        })
+        .collect()
+}
+
+pub struct Corpus {
+    /// The documentation files read, in order (a prefix of `DOC_FILES`).
+    pub files: Vec<&'static str>,
+    pub train_docs: Vec<String>,
+    /// How many of `train_docs`' lines (in order) come from each file.
+    pub train_lines_per_file: Vec<usize>,
+    pub val_docs: Vec<String>,
+    /// How many of `val_docs`' lines (in order) come from each file.
+    pub val_lines_per_file: Vec<usize>,
+    pub lessons: Vec<Lessons>,
+}
+
+pub fn load(corpus_dir: &Path, files: &[&'static str], lessons: &[(String, f64)]) -> Corpus {
     let mut train_docs = Vec::new();
+    let mut train_lines_per_file = Vec::new();
     let mut val_docs = Vec::new();
     let mut val_lines_per_file = Vec::new();
-    for f in DOC_FILES {
+    for &f in files {
         let text = std::fs::read_to_string(corpus_dir.join(f)).expect("read corpus file");
         let lines: Vec<String> = text
             .lines()
@@ -38,17 +90,27 @@ pub fn load(corpus_dir: &Path, lessons: &Path) -> Corpus {
             .collect();
         let cut = ((lines.len() as f64) * (1.0 - VAL_FRACTION)) as usize;
         train_docs.extend_from_slice(&lines[..cut]);
+        train_lines_per_file.push(cut);
         val_docs.extend_from_slice(&lines[cut..]);
         val_lines_per_file.push(lines.len() - cut);
     }
-    let lessons = std::fs::read_to_string(lessons)
-        .expect("read lessons")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_owned)
+    let lessons = lessons
+        .iter()
+        .map(|(path, share)| Lessons {
+            path: path.clone(),
+            share: *share,
+            lines: std::fs::read_to_string(path)
+                .unwrap_or_else(|e| panic!("read lessons {path}: {e}"))
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_owned)
+                .collect(),
+        })
         .collect();
     Corpus {
+        files: files.to_vec(),
         train_docs,
+        train_lines_per_file,
         val_docs,
         val_lines_per_file,
         lessons,

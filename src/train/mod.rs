@@ -5,5 +5,6 @@
 pub mod bpe;
 pub mod data;
 pub mod export;
+pub mod fluency;
 pub mod kn3;
 pub mod nn;

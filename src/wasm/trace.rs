@@ -4,7 +4,7 @@
 //! `StepResult` in types.d.ts.
 
 use super::{to_js, to_js_error};
-use crate::decode::{Candidate, Trace};
+use crate::decode::{Candidate, Rest, Trace};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -54,6 +54,8 @@ struct Head<'a> {
     unlisted_mass: f64,
     chosen_rank: usize,
     chosen: &'a Candidate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rest: Option<&'a Rest>,
 }
 
 #[derive(Serialize)]
@@ -143,6 +145,7 @@ pub(crate) fn to_js_trace(trace: &Trace, holder: &JsValue) -> Result<JsValue, Js
         unlisted_mass: trace.unlisted_mass,
         chosen_rank: trace.chosen_rank,
         chosen: &trace.chosen,
+        rest: trace.rest.as_ref(),
     })?;
     let c = columns(trace);
     let stage_p_in: Vec<f64> = trace

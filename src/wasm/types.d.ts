@@ -63,6 +63,21 @@ export interface StepConfig {
   /** Token ids the trace lists too, with their rank, wherever they rank (a forced token, "find a
    *  token"): at most 1024 integer ids, each < vocabulary size; duplicates are ignored. */
   trace_ids?: number[];
+  /** In [0, 1): the logits are log-probabilities of the top of the vocabulary only (a model
+   *  server's top N; unknown ids −inf) and the other tokens together hold this probability.
+   *  `p_raw` is then each token's probability over the whole vocabulary, and the trace's `rest`
+   *  says whether the final `p` is exact. */
+  rest_mass?: number;
+}
+
+/** With `rest_mass`: what the logits leave out, and whether the final probabilities are exact. */
+export interface RestTrace {
+  /** The config's rest_mass: the probability of every token not given. */
+  mass: number;
+  /** True when the final p (and the draw) equal the full vocabulary's: a top-k, min-p or greedy
+   *  cut removed the least likely given token before any stage that needs the unknown tail
+   *  (top-p, typical-p, epsilon cutoff) or moves logits (logit_bias, penalties). */
+  exact: boolean;
 }
 
 export type StageName =
@@ -170,6 +185,8 @@ export interface StepResult {
   chosen_rank: number;
   /** The chosen token's entry; the same entry is always in `candidates` too. */
   chosen: Candidate;
+  /** Present only when the config gave `rest_mass`. */
+  rest?: RestTrace;
 }
 
 /** What `Generator.next()` / `force()` returns for one token. */

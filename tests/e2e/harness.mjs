@@ -24,7 +24,7 @@ const TYPES = {
 };
 
 /** The Content-Security-Policy the page must work under (also sent as a header). */
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*";
 
 /** Serve dist/ on 127.0.0.1 at a free port; resolves to { url, close }. */
 export function serveDist() {

@@ -104,3 +104,14 @@ test("a full 8,000-candidate trace is columns, and every column is a copy (not a
   assert.notEqual(trace.columns.p.buffer, again.columns.p.buffer);
   assert.deepEqual([...trace.columns.id].sort((a, b) => a - b), [...Array(8000).keys()]);
 });
+
+test("with rest_mass the columnar trace carries rest, and p_raw in the columns is over the whole vocabulary", () => {
+  const logits = new Float32Array([-0.5, -1.2, -2.0, -3.1]);
+  const plain = step(logits, { seed: 3, top_k: 2, trace_top: 4 });
+  const trace = step(logits, { seed: 3, top_k: 2, trace_top: 4, rest_mass: 0.25 });
+  assert.equal(plain.rest, undefined);
+  assert.deepEqual(trace.rest, { mass: 0.25, exact: true });
+  checkColumns(trace);
+  trace.columns.p_raw.forEach((p, i) => close(p, plain.columns.p_raw[i] * 0.75, `p_raw[${i}]`));
+  assert.equal(trace.candidates[0].p_raw, trace.columns.p_raw[0]);
+});

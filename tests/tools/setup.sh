@@ -42,4 +42,21 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   (cd www && npm ci --ignore-scripts --no-audit --no-fund)
   echo "$want" > "$stamp"
 fi
+# 5. llama.cpp's own server (xllamacpp) and the GGUF writer (gguf + numpy) in a project-local
+#    virtual environment, target/venv, for the real-engine tests (issue 12). Pinned in
+#    tests/tools/requirements-engines.txt; reinstalled only when that file changes.
+venv=target/venv
+stamp=$venv/.requirements.sha
+want=$(sha256sum tests/tools/requirements-engines.txt | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! "$venv/bin/python" -c 'import xllamacpp, gguf' 2>/dev/null; then
+  say "installing xllamacpp and gguf into $venv"
+  if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    # Debian splits venv out of python3
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv
+  fi
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r tests/tools/requirements-engines.txt
+  echo "$want" > "$stamp"
+fi
 say "ready"

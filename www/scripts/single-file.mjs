@@ -9,6 +9,9 @@
 //  2. The built HTML gets its one script and its stylesheet inline, and its CSP is replaced by one
 //     allowing exactly those two (by sha256) plus wasm compilation, with `default-src 'none'` and
 //     `connect-src 'none'`: the file provably makes no request. Every other emitted file is dropped.
+//  3. The same page again as dist/nexttoken-server.html, whose CSP differs only in
+//     `connect-src http://127.0.0.1:* http://localhost:*`: the single file for use with a model
+//     server on this computer (issue 12), opt-in by choosing that file.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -57,14 +60,18 @@ function scriptText(code) {
   return text;
 }
 
+/** The single file for use with a model server on this computer (issue 12): loopback only. */
+export const SERVER_FILE = "nexttoken-server.html";
+export const SERVER_CONNECT = "http://127.0.0.1:* http://localhost:*";
+
 /** The Content-Security-Policy of the single file: only its own inline script and style. */
-export function singleFileCsp(script, style) {
+export function singleFileCsp(script, style, connect = "'none'") {
   return [
     "default-src 'none'",
     `script-src ${sha256(script)} 'wasm-unsafe-eval'`,
     `style-src ${sha256(style)}`,
     "img-src data:",
-    "connect-src 'none'",
+    `connect-src ${connect}`,
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
@@ -115,12 +122,15 @@ export function singleFile() {
         // anything still pointing at a file would fail from a USB stick: refuse to build it
         const left = html.match(/\s(?:src|href)="(?!data:|#)[^"]*"/);
         if (left !== null) throw new Error(`${SINGLE_FILE}: still refers to a file: ${left[0].trim()}`);
-        html = html
-          .replace(csp, () => `<meta http-equiv="Content-Security-Policy" content="${singleFileCsp(script, style)}" />`)
-          .replace("\0style", () => `<style>${style}</style>`)
-          .replace("\0script", () => `<script type="module">${script}</script>`);
+        const inline = (connect) =>
+          html
+            .replace(csp, () => `<meta http-equiv="Content-Security-Policy" content="${singleFileCsp(script, style, connect)}" />`)
+            .replace("\0style", () => `<style>${style}</style>`)
+            .replace("\0script", () => `<script type="module">${script}</script>`);
         for (const name of Object.keys(bundle)) delete bundle[name];
-        this.emitFile({ type: "asset", fileName: SINGLE_FILE, source: html });
+        this.emitFile({ type: "asset", fileName: SINGLE_FILE, source: inline("'none'") });
+        // the same file that may also reach a model server on this computer, for teachers who opt in
+        this.emitFile({ type: "asset", fileName: SERVER_FILE, source: inline(SERVER_CONNECT) });
       },
     },
   };

@@ -1,6 +1,6 @@
 // The only importer of ../pkg: loads the wasm decoding core and turns its thrown Errors into values,
 // so every view receives either a trace or a message and never has to catch. The embedded model's
-// `Generator` is created here too; `source.ts` wraps it behind the page's `Source` interface.
+// `Generator` is created here too; `sources/model.ts` wraps it behind the page's `LogitsSource` interface.
 import init, { Generator, initSync, step } from "../pkg/nexttoken.js";
 import type { StepConfig, StepResult } from "../pkg/nexttoken.js";
 import { INLINE, wasmBytes } from "./payload";
@@ -9,6 +9,7 @@ export type {
   Candidate,
   Engine,
   GeneratedToken,
+  RestTrace,
   StageName,
   StageTrace,
   StepConfig,

@@ -1,7 +1,7 @@
 // A scenario is everything that puts the page in one exact state: the input, every decoding
 // parameter and the seed, the generated tokens of every path, and the page's lesson and modes.
 // The URL, the lessons and the <nexttoken-playground> element all describe the page this way, and
-// main.ts's `apply` is the one place that enacts a scenario (by replaying its tokens through the core).
+// playground/scenarios.ts's `applyScenario` is the one place that enacts a scenario (by replaying its tokens through the core).
 import type { Lang } from "./i18n/index";
 import type { Params, SourceKind } from "./state";
 
@@ -54,4 +54,6 @@ export interface PageModes {
   lesson: string | null;
   projector: boolean;
   embed: boolean;
+  /** The model server a `source=server` link names (never connected to without a click). */
+  server?: { url: string; api: "llama.cpp" | "openai" | null };
 }

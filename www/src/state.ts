@@ -2,6 +2,7 @@
 // Everything on screen is derived from it plus the core's traces (kept in `PathEntry`).
 import type { Candidate, Engine, StepConfig, StepResult } from "./core";
 import type { Lang } from "./i18n/index";
+import type { ManualPreset } from "./presets";
 
 export interface Params {
   strategy: "sample" | "greedy";
@@ -29,7 +30,7 @@ export type StopReason =
   | { kind: "context_full" };
 
 /** Where logits come from: the embedded model or the hand-made tables. */
-export type SourceKind = "model" | "manual";
+export type SourceKind = "model" | "manual" | "server";
 
 /** One generated token and the trace of the step that produced it. */
 export interface PathEntry {
@@ -158,4 +159,22 @@ export function stepConfig(params: Params, history: number[], promptLength: numb
     config.history_prompt_len = promptLength;
   }
   return config;
+}
+
+/** The state a page opens with, before any link is applied. */
+export function initialState(lang: Lang, preset: ManualPreset, seed: number): AppState {
+  return {
+    lang,
+    source: "manual",
+    presetId: preset.id,
+    prompt: preset.prompt,
+    params: { ...DEFAULT_PARAMS, seed },
+    path: [],
+    branches: [{ ids: [], entries: [], parent: null, forkAt: 0 }],
+    currentBranch: 0,
+    viewing: null,
+    stopReason: null,
+    playing: false,
+    tokensPerSecond: 3,
+  };
 }

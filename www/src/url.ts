@@ -57,12 +57,15 @@ export interface UrlRequest {
   lesson?: string;
   projector: boolean;
   embed: boolean;
+  /** `source=server`: the server's address and API (`server=…&api=…`); the page waits for Connect. */
+  server?: string;
+  api?: "llama.cpp" | "openai";
 }
 
 /** The keys this page writes and reads; anything else in a link is reported as unknown. */
 const KNOWN = new Set([
   "lang", "source", "preset", "prompt", "strategy", "engine", "stop",
-  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed",
+  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "server", "api",
   ...(Object.keys(PARAM_LIMITS) as NumericParam[]),
 ]);
 
@@ -103,7 +106,14 @@ export function readUrl(
   const flag = (field: string): boolean => oneOf(field, ["0", "1"]) === "1";
 
   request.lang = oneOf("lang", ["zh", "en"]);
-  request.source = oneOf("source", ["model", "manual"]);
+  request.source = oneOf("source", ["model", "manual", "server"]);
+  const server = query.get("server");
+  if (server !== null) {
+    // an http(s) address only; it is shown in the Server address field and used on Connect
+    if (server.length <= 200 && /^https?:\/\/[^\s/?#@]+\/?$/i.test(server)) request.server = server.replace(/\/$/, "");
+    else bad("server", server, { kind: "oneOf", options: ["http://127.0.0.1:8080"] });
+  }
+  request.api = oneOf("api", ["llama.cpp", "openai"]);
   const preset = query.get("preset");
   if (preset !== null) {
     if (known.preset(preset)) request.presetId = preset;
@@ -266,6 +276,10 @@ export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchPa
   if (modes.lesson !== null) query.set("lesson", modes.lesson);
   if (modes.projector) query.set("projector", "1");
   if (modes.embed) query.set("embed", "1");
+  if (scenario.source === "server" && modes.server) {
+    query.set("server", modes.server.url);
+    if (modes.server.api !== null) query.set("api", modes.server.api);
+  }
   return query;
 }
 

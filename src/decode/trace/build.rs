@@ -8,6 +8,7 @@ use crate::decode::config::Settings;
 use crate::decode::draw::Drawn;
 use crate::decode::listing::Listing;
 use crate::decode::pipeline::{Outcome, Raw, EARLY};
+use crate::decode::rest::{self, Rest};
 use crate::decode::softmax;
 
 /// Everything the trace is built from.
@@ -24,6 +25,8 @@ pub(crate) struct Parts<'a> {
     pub u: Option<f64>,
     pub drawn: Drawn,
     pub listing: Listing,
+    /// The config's `rest_mass` (rest.rs), checked.
+    pub rest_mass: Option<f64>,
 }
 
 pub(crate) fn build(parts: Parts) -> Trace {
@@ -39,6 +42,7 @@ pub(crate) fn build(parts: Parts) -> Trace {
         u,
         drawn,
         listing,
+        rest_mass,
     } = parts;
     let t_inv = if s.greedy { 1.0 } else { w.inv_t };
     let (tz, tmax) = if listing.entries.is_empty() {
@@ -47,6 +51,9 @@ pub(crate) fn build(parts: Parts) -> Trace {
         ran.tempered_all
             .unwrap_or_else(|| tempered_normaliser(logits, w, order, ran, &raw, t_inv))
     };
+    // With `rest_mass`, the given tokens hold 1 − rest_mass of the whole vocabulary (rest.rs).
+    let known_share = 1.0 - rest_mass.unwrap_or(0.0);
+    let rest = rest_mass.map(|mass| rest_of(mass, logits, w, order, ran));
     let describe = |id: u32, rank: usize, cum: f64| -> Candidate {
         let i = id as usize;
         let logit = logits.get(i).copied().unwrap_or(f32::NEG_INFINITY);
@@ -64,7 +71,7 @@ pub(crate) fn build(parts: Parts) -> Trace {
             rank,
             logit,
             logit_processed: processed,
-            p_raw: softmax::weight(logit, raw.max, 1.0) / raw.z,
+            p_raw: softmax::weight(logit, raw.max, 1.0) / raw.z * known_share,
             p_tempered: if removed_early {
                 0.0
             } else {
@@ -114,7 +121,39 @@ pub(crate) fn build(parts: Parts) -> Trace {
         unlisted_mass: listing.unlisted_mass,
         chosen_rank: drawn.rank,
         chosen,
+        rest,
     }
+}
+
+/// `Trace::rest`: follows the unknown tail through the stages from the least likely given token
+/// (its raw logit and the stage that removed it, if any).
+fn rest_of(mass: f64, logits: &[f32], w: &Work, order: &[StageKind], ran: &Outcome) -> Rest {
+    let lowest = logits
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.is_finite())
+        .fold((usize::MAX, f32::INFINITY), |best, (i, &l)| {
+            if l < best.1 {
+                (i, l)
+            } else {
+                best
+            }
+        });
+    let removed = w.removed_by.get(lowest.0).copied().unwrap_or(KEPT);
+    let by = match removed {
+        KEPT | REMOVED_BY_INPUT => None,
+        code => order.get(code as usize - 1).copied(),
+    };
+    let stages: Vec<rest::Ran> = ran
+        .stages
+        .iter()
+        .map(|r| rest::Ran {
+            kind: r.kind,
+            active: r.active,
+            threshold: r.result.threshold,
+        })
+        .collect();
+    rest::assess(mass, &stages, (lowest.1, by))
 }
 
 /// Σ e^((l − max)·inv_t) over what the early stages (bias, penalties, min_new_tokens) left, and

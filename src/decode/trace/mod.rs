@@ -136,4 +136,8 @@ pub struct Trace {
     pub chosen_rank: usize,
     /// The chosen token's entry (always also in `candidates`).
     pub chosen: Candidate,
+    /// Set when the config gave `rest_mass` (logits for the top of the vocabulary only): that
+    /// mass and whether the final probabilities are exact (see `rest.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rest: Option<super::rest::Rest>,
 }

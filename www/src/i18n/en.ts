@@ -5,6 +5,7 @@ import { lessonsEn } from "./lessons.en";
 import { classroomEn } from "./classroom.en";
 import { projectorEn } from "./projector.en";
 import { shareEn } from "./share.en";
+import { serverEn } from "./server.en";
 import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
@@ -154,6 +155,7 @@ export const en = {
   ...lessonsEn,
   ...projectorEn,
   ...textEn,
+  ...serverEn,
   ...stripEn,
   ...classroomEn,
   ...inspectEn,

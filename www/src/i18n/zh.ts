@@ -5,6 +5,7 @@ import { lessonsZh } from "./lessons.zh";
 import { classroomZh } from "./classroom.zh";
 import { projectorZh } from "./projector.zh";
 import { shareZh } from "./share.zh";
+import { serverZh } from "./server.zh";
 import { textZh } from "./text.zh";
 import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
@@ -155,6 +156,7 @@ export const zh: Record<MessageKey, string> = {
   ...lessonsZh,
   ...projectorZh,
   ...textZh,
+  ...serverZh,
   ...stripZh,
   ...classroomZh,
   ...inspectZh,

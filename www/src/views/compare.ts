@@ -1,6 +1,6 @@
 // "Compare settings": the same prompt and seed generated under a few decoding settings, side by
 // side, each token a chip tinted by the probability it had when chosen. The tokens come from a
-// separate wasm Generator (main.ts), so the main text never changes; this view only draws them.
+// separate wasm Generator (playground/extras.ts), so the main text never changes; this view only draws them.
 import { chipParts, percent } from "../format";
 import { coreMessage, t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";

@@ -1,5 +1,5 @@
 // Every decoding control: reads input events into `Params` changes and writes state back to the
-// inputs and their visible values. It never calls the core; main.ts does.
+// inputs and their visible values. It never calls the core; the Playground does.
 import type { Engine } from "../core";
 import { num } from "../format";
 import { t } from "../i18n/index";

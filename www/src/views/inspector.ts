@@ -184,6 +184,11 @@ function fillPanel(p: Panel, kind: PanelKind, stage: StageTrace | null, view: St
   p.svg.style.display = active ? "" : "none";
   p.status.textContent = stage === null ? "" : status(stage);
   p.explain.textContent = active ? explain(kind, stage) : t("stage.offExplain");
+  // a server's top N: the unlisted tokens' share, beside the bars that do not add up to 1 (rest.rs)
+  const rest = view.result.rest;
+  if (kind === "softmax" && rest) {
+    p.explain.textContent += ` ${t("server.rest", { p: percent(rest.mass) })} ${rest.exact ? t("server.rest.exact") : t("server.rest.inexact")}`;
+  }
   if (active) p.update(view, stage);
 }
 

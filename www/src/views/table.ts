@@ -2,7 +2,7 @@
 // re-runs the step at once, so a teacher can type the chapter's numbers and watch softmax react.
 import { visible } from "../format";
 import { lang, t } from "../i18n/index";
-import type { TableRow } from "../source";
+import type { TableRow } from "../sources/manual";
 import { el } from "./controls";
 
 export function createTable(handlers: { onRows(rows: TableRow[]): void }): {

@@ -1,0 +1,271 @@
+// The page over llama.cpp's real server (the project's model as GGUF, tests/tools/llama_server.py):
+// Connect, then greedy generation gives the same tokens as the embedded model, token for token;
+// rewind and a path from a forced token work over the server; a link names the server but never
+// connects before a click; a closed port says what to run. Every request stays on loopback.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { DIST, launch, screenshot, serveDist } from "./harness.mjs";
+import { startLlamaServer } from "../node/llama-server.mjs";
+
+let site;
+let browser;
+let llama;
+before(async () => {
+  [site, browser, llama] = await Promise.all([serveDist(), launch(), startLlamaServer({ exact: true })]);
+});
+after(async () => {
+  llama?.stop();
+  await browser?.close();
+  await site?.close();
+});
+
+/** A page that may reach its own origin and the llama.cpp server; every request is recorded. */
+async function open(query = "?lang=en") {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
+  const page = await context.newPage();
+  const seen = { requests: [], toServer: [], console: [] };
+  page.on("console", (msg) => {
+    if (msg.type() === "error") seen.console.push(msg.text());
+  });
+  page.on("pageerror", (err) => seen.console.push(String(err)));
+  const allowed = [new URL(site.url).origin, new URL(llama.url).origin];
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    seen.requests.push(url);
+    if (url.startsWith(llama.url)) seen.toServer.push(`${route.request().method()} ${new URL(url).pathname}`);
+    if (allowed.some((o) => url.startsWith(o)) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+    return route.abort();
+  });
+  await page.goto(`${site.url}${query}`);
+  await page.waitForSelector("body[data-ready='true']");
+  return { page, context, seen };
+}
+
+const chips = (page) => page.locator("#generated").getByRole("listitem");
+const texts = async (page) => (await chips(page).allTextContents()).map((s) => s.trim());
+
+async function setPrompt(page, text) {
+  const prompt = page.getByLabel("Prompt", { exact: true });
+  await prompt.fill(text);
+  await prompt.press("Tab");
+}
+
+/**
+ * Click Step `n` times, each time waiting for its one new chip (a server step lands asynchronously).
+ * Step is disabled while the server's answer for the context is on its way: wait for it, unless the
+ * path has stopped.
+ */
+async function step(page, n) {
+  for (let i = 0; i < n; i++) {
+    const button = page.locator("#step");
+    const ready = Date.now() + 15_000;
+    while ((await button.isDisabled()) && (await page.locator("#stop-reason").textContent()) === "" && Date.now() < ready) await page.waitForTimeout(20);
+    if (await button.isDisabled()) break;
+    const before = await chips(page).count();
+    await button.click();
+    const deadline = Date.now() + 15_000;
+    while ((await chips(page).count()) <= before && Date.now() < deadline) await page.waitForTimeout(20);
+    assert.equal(await chips(page).count(), before + 1, `step ${i + 1} adds one token`);
+  }
+}
+
+async function connect(page, url = llama.url) {
+  await page.getByLabel("Logits source").selectOption("server");
+  await page.getByLabel("Server address").fill(url);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+}
+
+describe("model server (llama.cpp)", () => {
+  test("greedy over the server equals the embedded model token for token, with no request off loopback", async () => {
+    const { page, context, seen } = await open();
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "中国的首都是");
+    await step(page, 10);
+    const embedded = await texts(page);
+    assert.equal(embedded[0], "北京");
+    assert.equal(seen.toServer.length, 0, "nothing is sent to a server before Connect");
+
+    await connect(page);
+    const status = page.locator("#server-status");
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    assert.match(await status.textContent(), /llama\.cpp .*vocabulary 8,000\. Each step lists every token: the probabilities are exact\./);
+    assert.equal(await chips(page).count(), 0, "a new source starts from the prompt");
+    // Sample N over the server's distribution (sampling, not greedy)
+    await page.getByLabel("Strategy").selectOption("sample");
+    await page.getByRole("button", { name: /^Sample \d+ times$/ }).first().click();
+    await page.getByText(/draws: most frequent 北京/).waitFor();
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await step(page, 10);
+    assert.deepEqual(await texts(page), embedded);
+    assert.equal(await page.locator("#server-rest").isHidden(), true, "the whole vocabulary: no rest to show");
+    await screenshot(page, "server-greedy.png");
+
+    // rewind one token and step again: the same token, from the server's prompt cache
+    await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await chips(page).count(), 9);
+    await step(page, 1);
+    assert.deepEqual(await texts(page), embedded);
+
+    // a path from a forced candidate at step 2, over the server
+    await chips(page).nth(1).getByRole("button").click();
+    const force = page.getByRole("button", { name: /^Force “/ }).nth(1);
+    const forcedName = await force.getAttribute("aria-label") ?? (await force.textContent());
+    await force.click();
+    await step(page, 1);
+    assert.equal(await chips(page).count(), 3);
+    assert.equal(await chips(page).nth(1).getAttribute("data-forced"), "true", forcedName);
+    const branched = await texts(page);
+    assert.equal(await page.getByRole("region", { name: "Paths" }).getByRole("button").count(), 2);
+
+    // the page's own link, reopened: the same paths come back over the server after Connect
+    const link = page.url();
+    assert.match(link, /source=server&/);
+    const again = await open(new URL(link).search);
+    assert.equal(again.seen.toServer.length, 0);
+    await again.page.getByRole("button", { name: "Connect", exact: true }).click();
+    await again.page.waitForFunction((n) => document.querySelectorAll("#generated li").length === n, branched.length);
+    assert.deepEqual(await texts(again.page), branched);
+    assert.equal(await again.page.getByRole("region", { name: "Paths" }).getByRole("button").count(), 2);
+    await again.page.getByRole("region", { name: "Paths" }).getByRole("button").first().click();
+    await again.page.waitForFunction((n) => document.querySelectorAll("#generated li").length === n, embedded.length);
+    assert.deepEqual(await texts(again.page), embedded);
+    assert.deepEqual(again.seen.console, []);
+    await again.context.close();
+
+    assert.deepEqual(seen.console, []);
+    const offLoopback = seen.requests.filter((u) => !/^(https?:\/\/(127\.0\.0\.1|localhost)[:/]|data:|blob:)/.test(u));
+    assert.deepEqual(offLoopback, []);
+    assert.ok(seen.toServer.includes("POST /completion") && seen.toServer.includes("POST /tokenize") && seen.toServer.includes("GET /v1/models"), seen.toServer.join(", "));
+    await context.close();
+  });
+
+  test("a link names the server and waits for Connect; then it generates over it", async () => {
+    const { page, context, seen } = await open(`?lang=en&source=server&server=${encodeURIComponent(llama.url)}&api=llama.cpp&strategy=greedy&prompt=${encodeURIComponent("中国的首都是")}`);
+    assert.equal(await page.getByLabel("Logits source").inputValue(), "server");
+    assert.equal(await page.getByLabel("Server address").inputValue(), llama.url);
+    assert.match(await page.locator("#server-status").textContent(), /Click Connect/);
+    await page.waitForTimeout(300);
+    assert.deepEqual(seen.toServer, [], "a link never connects by itself");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await step(page, 1);
+    assert.deepEqual(await texts(page), ["北京"]);
+    const address = new URL(page.url());
+    assert.equal(address.searchParams.get("source"), "server");
+    assert.equal(address.searchParams.get("server"), llama.url);
+    await context.close();
+  });
+
+  test("the OpenAI-compatible API of the same server (/v1/completions) gives the same greedy tokens", async () => {
+    const { page, context, seen } = await open();
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "TypeScript 是 JavaScript 的");
+    await step(page, 4);
+    const embedded = await texts(page);
+    await page.getByLabel("Logits source").selectOption("server");
+    await page.getByLabel("API", { exact: true }).selectOption("openai");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await step(page, 4);
+    assert.deepEqual(await texts(page), embedded);
+    assert.ok(seen.toServer.includes("POST /v1/completions") && !seen.toServer.includes("POST /completion"), seen.toServer.join(", "));
+    assert.equal(new URL(page.url()).searchParams.get("api"), "openai");
+    await context.close();
+  });
+
+  test("a large vocabulary: the top 200 with the rest of the vocabulary shown, exact only under a cut", async () => {
+    const { page, context } = await open();
+    // the same real server, reported as if its vocabulary were Qwen's 151,936 tokens
+    await page.route(`${llama.url}/v1/models`, async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.data[0].meta.n_vocab = 151_936;
+      await route.fulfill({ response, json: body });
+    });
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "给一个代码编辑器插件起名：");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    assert.match(await page.locator("#server-status").textContent(), /vocabulary 151,936\. Each step lists the 200 most likely tokens\./);
+    const rest = page.locator("#server-rest");
+    await rest.waitFor({ state: "visible" });
+    assert.match(await rest.textContent(), /^Rest of the vocabulary \(not listed by the server\): \d+(\.\d+)?% Final probabilities are exact/);
+    assert.match(await page.locator("#explain-softmax").textContent(), /Rest of the vocabulary/);
+    await page.getByLabel("Strategy").selectOption("sample");
+    await page.getByLabel("Top-k", { exact: true }).fill("0");
+    await page.getByLabel("Top-k", { exact: true }).press("Tab");
+    await page.getByLabel("Top-p", { exact: true }).fill("1");
+    await page.getByLabel("Top-p", { exact: true }).press("Tab");
+    await page.getByLabel("Min-p", { exact: true }).fill("0");
+    await page.getByLabel("Min-p", { exact: true }).press("Tab");
+    await page.waitForFunction(() => /over the listed tokens only/.test(document.getElementById("server-rest")?.textContent ?? ""));
+    await screenshot(page, "server-top-n.png");
+    await step(page, 2);
+    await context.close();
+  });
+
+  test("from file://: nexttoken-server.html reaches llama.cpp (Origin: null); the offline file never connects and says which file to use", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
+    const page = await context.newPage();
+    const toServer = [];
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    page.on("request", (request) => {
+      if (request.url().startsWith(llama.url)) toServer.push(request.url());
+    });
+    await page.goto(pathToFileURL(join(DIST, "nexttoken-server.html")).href);
+    await page.waitForSelector("body[data-ready='true']");
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "中国的首都是");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await step(page, 1);
+    assert.deepEqual(await texts(page), ["北京"]);
+
+    toServer.length = 0;
+    await page.goto(pathToFileURL(join(DIST, "nexttoken.html")).href);
+    await page.waitForSelector("body[data-ready='true']");
+    await connect(page);
+    await page.waitForFunction(() => document.getElementById("server-status")?.dataset["state"] === "error");
+    assert.match(await page.locator("#server-status").textContent(), /offline single file, nexttoken\.html\) never connects to anything.*nexttoken-server\.html/);
+    assert.deepEqual(toServer, [], "the offline file sends nothing");
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test("a slow answer shows its progress in the status line", async () => {
+    const { page, context } = await open();
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "中国的首都是");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    // the next answers take 3 s, like a long prompt's first step on a large model
+    await page.route(`${llama.url}/completion`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await page.locator("#step").click();
+    await page.waitForFunction(() => /Waiting for the server… [0-2]\.\d s/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await page.waitForFunction(() => document.querySelectorAll("#generated li").length === 1);
+    assert.deepEqual(await texts(page), ["北京"]);
+    await page.waitForFunction(() => !/Waiting/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await context.close();
+  });
+
+  test("a closed port says nothing answers and what to run; the embedded model stays usable", async () => {
+    const { page, context } = await open("?lang=zh");
+    await page.locator("#source").selectOption("server");
+    await page.locator("#server-address").fill("http://127.0.0.1:9");
+    await page.locator("#server-connect").click();
+    await page.waitForFunction(() => document.getElementById("server-status")?.dataset["state"] === "error");
+    const text = await page.locator("#server-status").textContent();
+    assert.match(text, /无法连接：http:\/\/127\.0\.0\.1:9 上没有服务应答。请先启动服务，例如：llama-server -m model\.gguf --port 9/);
+    await screenshot(page, "server-refused-zh.png");
+    await page.locator("#source").selectOption("model");
+    await step(page, 1);
+    await context.close();
+  });
+});

@@ -1,0 +1,50 @@
+// English text for the model-server source (issue 12): connecting, status, and every error with
+// what to run to fix it (zh twin: server.zh.ts).
+export const serverEn = {
+  "source.server": "Model server (llama.cpp / vLLM / Ollama)",
+  "server.address": "Server address",
+  "server.api": "API",
+  "server.api.auto": "Detect",
+  "server.api.llama": "llama.cpp (/completion)",
+  "server.api.openai": "OpenAI-compatible (/v1/completions)",
+  "server.topN": "Candidates per step (vocabularies over 32,000)",
+  "server.connect": "Connect",
+  "server.note": "The page sends only token ids (or text, for servers without ids) and asks for the next token's probabilities; it chooses every token itself. It connects only when you click Connect.",
+  "server.notConnected": "Not connected. Start a server, type its address and click Connect.",
+  "server.linkWaiting": "This link uses the model server at {url}. Click Connect to use it; until then the embedded model is shown.",
+  "server.connecting": "Connecting to {url}…",
+  "server.connected": "Connected: {server} at {url} · model {model} · vocabulary {vocab}",
+  "server.vocabUnknown": "size not reported",
+  "server.exact": "Each step lists every token: the probabilities are exact.",
+  "server.topListed": "Each step lists the {n} most likely tokens.",
+  "server.noIds": "This server gives no token ids: tokens are matched by their text, and tokens with the same text are merged.",
+  "server.waiting": "Waiting for the server… {seconds} s",
+  "server.rest": "Rest of the vocabulary (not listed by the server): {p}",
+  "server.rest.exact": "Final probabilities are exact: a cut removed every token the server did not list.",
+  "server.rest.inexact": "Final probabilities are over the listed tokens only (not exact): the unlisted tokens could have been kept.",
+  "server.noAnswer": "The server has not answered for this context yet.",
+  "server.failed": "Could not connect: {message}",
+  "server.error.bad_address": "“{url}” is not a server address. Type one like http://127.0.0.1:8080.",
+  "server.error.blocked_by_page":
+    "This page may only connect to servers on this computer (127.0.0.1 or localhost), so it cannot reach {url}. Run the server on this computer, or forward its port: ssh -N -L {port}:127.0.0.1:{port} your-gpu-server, then connect to http://127.0.0.1:{port}.",
+  "server.error.no_network":
+    "This copy of the page (the offline single file, nexttoken.html) never connects to anything. To use a model server, open nexttoken-server.html from the same folder, or the page served from http://127.0.0.1.",
+  "server.error.private_network":
+    "This page was served over plain http from the internet ({origin}), and the browser blocks such pages from reaching servers on your computer or network. Open the page over https (the browser then asks for permission), from http://127.0.0.1, or as the downloaded single file.",
+  "server.error.refused":
+    "Nothing answers at {url}. Start the server first, for example: llama-server -m model.gguf --port {port} (or: ollama serve), and check the address and port.",
+  "server.error.cors":
+    "The server at {url} is running but refuses this page ({origin}) by its CORS settings. Allow this origin when you start it, for example vLLM: --allowed-origins '[\"*\"]'.",
+  "server.error.ollama_origin":
+    "The server at {url} refuses pages from {origin} (a page opened from a file sends Origin: null). Ollama does this by default: restart it with OLLAMA_ORIGINS set, for example: OLLAMA_ORIGINS='*' ollama serve",
+  "server.error.unauthorized":
+    "The server at {url} requires an API key, which this page never sends. Start it without --api-key on a machine only you can reach.",
+  "server.error.not_found":
+    "{url} answers, but not as a llama.cpp or OpenAI-compatible server ({detail}). Check the address: it should end with the port, with no path.",
+  "server.error.too_old":
+    "This {server} server returns no next-token log-probabilities ({detail}). Update it: llama.cpp from 2025 on, Ollama 0.12.11 or later (ollama --version), vLLM 0.6 or later.",
+  "server.error.http": "The server at {url} answered HTTP {status}: {detail}",
+  "server.error.bad_response": "The answer from {url} is not in a shape this page knows: {detail}.",
+  "server.error.timeout":
+    "No answer from {url} in time. A long prompt on a large model can take a while on a CPU: try again, or shorten the prompt.",
+};

@@ -1,0 +1,100 @@
+// What the playground computes beside its path: Sample N (many draws of the next token), Compare
+// settings and a lesson's glimpse of another prompt (the last two on Generators of their own, so
+// the path on screen is untouched). Each one only reads the source and the core's traces.
+import { messageOf, runStep } from "../core";
+import type { Generator } from "../core";
+import { visible } from "../format";
+import { t } from "../i18n/index";
+import type { Glimpse } from "../actions";
+import { generatedStop } from "../sources/model";
+import { stepConfig } from "../state";
+import type { Params, PathEntry, StopReason } from "../state";
+import { COMPARE_SETTINGS } from "../views/compare";
+import type { CompareColumn, CompareToken } from "../views/compare";
+import { chipDisplay } from "../views/chip-display";
+import type { Playground } from "./playground";
+
+/** N draws of the next token (draw = 0 … N−1 of the seed), in chunks so the page stays responsive. */
+export async function sampleN(pg: Playground, n: number): Promise<void> {
+  if (pg.finished() || pg.preview === null || !pg.preview.ok) return;
+  // the same input as Step (a server's rest_mass included), so N draws are N of Step's draws
+  const input = pg.nextInput();
+  if (input === null) return;
+  const { logits, config: base } = input;
+  const counts = new Map<number, number>();
+  for (let start = 0; start < n; start += 2000) {
+    for (let draw = start; draw < Math.min(n, start + 2000); draw++) {
+      const out = runStep(logits, { ...base, draw, trace_top: 1 });
+      if (!out.ok) return;
+      counts.set(out.result.token, (counts.get(out.result.token) ?? 0) + 1);
+    }
+    await new Promise((resolve) => window.setTimeout(resolve, 0));
+  }
+  pg.sampleRun = { n, counts };
+  pg.notify();
+}
+
+/** The comparison's own Generator (same weights, separate KV cache), created on first use. */
+let compareGen: Generator | null = null;
+
+/**
+ * Generate from the current prompt and seed under each comparison setting, on a separate Generator
+ * so the main path is untouched. Every token is chosen in wasm (`next`); only the trace is kept.
+ */
+export function runCompare(pg: Playground): void {
+  const { state, model } = pg;
+  if (model === null || pg.source !== model || model.promptError !== null) return;
+  const source = model;
+  compareGen ??= source.spawnGenerator();
+  const gen = compareGen;
+  if (gen === null) return;
+  const columns: CompareColumn[] = COMPARE_SETTINGS.map((setting) => {
+    const params = { ...state.params, ...setting.params };
+    const tokens: CompareToken[] = [];
+    let stop: StopReason | null = null;
+    try {
+      gen.setPrompt(state.prompt);
+      gen.setMaxNewTokens(params.max_new_tokens);
+      gen.setStopSequences([...params.stop]);
+      for (let i = 0; i < params.max_new_tokens && stop === null; i++) {
+        const out = gen.next(stepConfig(params, Array.from(gen.tokens()), gen.promptLength, i, gen.eosId));
+        const trace = out.trace;
+        if (trace === null) break;
+        const entry: PathEntry = { id: out.token, result: trace, chosen: trace.chosen, rank: trace.chosen_rank, forced: false, piece: out.piece, pending: out.pending };
+        tokens.push({ display: chipDisplay(source, entry), p: trace.chosen.p, pRaw: trace.chosen.p_raw });
+        stop = pg.stopOf(generatedStop(out));
+      }
+    } catch (err) {
+      return { id: setting.id, tokens, stop, error: messageOf(err) };
+    }
+    return { id: setting.id, tokens, stop, error: null };
+  });
+  pg.compareRun = { prompt: state.prompt, seed: state.params.seed, maxNewTokens: state.params.max_new_tokens, columns };
+  pg.notify();
+}
+
+/** The model's glimpse Generator (made on first use). */
+let glimpseGen: Generator | null = null;
+
+/** The model's next-token distribution after another prompt, on its own generator. */
+export function glimpse(pg: Playground, prompt: string, params: Params): Glimpse | string {
+  const model = pg.model;
+  if (model === null) return t("url.noModel");
+  glimpseGen ??= model.spawnGenerator();
+  if (glimpseGen === null) return t("url.noModel");
+  try {
+    glimpseGen.setPrompt(prompt);
+    const out = runStep(glimpseGen.logits(), { ...stepConfig(params, [], 0, 0), trace_top: 64 });
+    if (!out.ok) return out.message;
+    const text = (id: number): string => visible(model.tokenText(id));
+    const byRaw = [...out.result.candidates].sort((a, b) => b.p_raw - a.p_raw);
+    return {
+      kept: out.result.candidates.filter((c) => c.kept).map((c) => ({ text: text(c.id), p: c.p })),
+      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw, pTempered: c.p_tempered, kept: c.kept })),
+      keptCount: out.result.kept_count,
+      vocabSize: out.result.vocab_size,
+    };
+  } catch (err) {
+    return messageOf(err);
+  }
+}

@@ -1,0 +1,371 @@
+// The playground's one controller: it owns the state (AppState), the logits source, the paths and
+// branches, the preview of the next step and the play timer, and changes them only through its
+// actions (`dispatch`, or the methods behind it). After a change it notifies its subscribers (the
+// page's view), which draw from it. Only playground/ writes to the state (paths.ts, scenarios.ts and
+// extras.ts are this controller's actions in their own files); views read it.
+//
+// One direction: source → step → trace → view. The source gives logits, the core's `step`
+// chooses, the trace is kept in a PathEntry, the view draws it.
+import { messageOf, runStep } from "../core";
+import type { Candidate, StepOutcome, StepResult } from "../core";
+import type { ManualPreset } from "../presets";
+import { findPreset } from "../presets";
+import type { Backfill, RecordedStep } from "../replay";
+import { stepRecording } from "../replay";
+import type { Scenario } from "../scenario";
+import { ManualSource } from "../sources/manual";
+import type { ModelSource } from "../sources/model";
+import type { ServerSource } from "../sources/server";
+import { t } from "../i18n/index";
+import type { Appended, LogitsSource, SourceStop } from "../sources/logits-source";
+import { stepConfig } from "../state";
+import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "../state";
+import type { CompareRun } from "../views/compare";
+import type { SampleRun } from "../views/sample";
+import { enact } from "./actions";
+import type { PlaygroundAction } from "./actions";
+import { clearPaths } from "./paths";
+import { apply, snapshot } from "./scenarios";
+import type { Problem } from "./scenarios";
+
+export class Playground {
+  readonly state: AppState;
+  /** Where the next logits come from (the model, the hand-made tables, …). */
+  source: LogitsSource;
+  /** The embedded model once loaded (null while loading or if it failed). */
+  model: ModelSource | null = null;
+  /** The model server once Connect has succeeded (null before). */
+  server: ServerSource | null = null;
+  /** "Model server" is chosen in the source list (it becomes the source once connected). */
+  serverChosen = false;
+  /** The trace of the next step under the current settings (what Step would do now). */
+  preview: StepOutcome | null = null;
+  /** An async source's logits are on their way (nothing to step yet). */
+  waiting = false;
+  sampleRun: SampleRun | null = null;
+  compareRun: CompareRun | null = null;
+  /** Stop reason of each branch, so switching paths restores it. */
+  readonly branchStops = new Map<number, StopReason | null>();
+  /** The opening link's paths still being rebuilt in the background (null when there are none). */
+  backfill: Backfill | null = null;
+  /** While a scenario replays, notify nothing (one notification at the end). */
+  replaying = false;
+  /** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
+  beforeReset: Scenario | null = null;
+  readonly firstPreset: ManualPreset;
+  /** What the opening link asked for and the page could not do (worded when shown, so it follows the language). */
+  linkProblems: Problem[] = [];
+  /** Called when a problem joins `linkProblems` after the link was opened (a path rebuilt in the background). */
+  onLinkProblem: () => void = () => {};
+  private playTimer: number | undefined;
+  /** A step or force waiting for an async source's logits (see `whenLogits`). */
+  private deferred: Promise<void> | null = null;
+  private readonly listeners: Array<() => void> = [];
+
+  constructor(firstPreset: ManualPreset, state: AppState) {
+    this.firstPreset = firstPreset;
+    this.state = state;
+    this.source = new ManualSource(firstPreset);
+  }
+
+  /** Call `listener` after every change (not while a scenario replays). */
+  subscribe(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  notify(): void {
+    if (this.replaying) return;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Enact one action of the page's controls (playground/actions.ts). */
+  dispatch(action: PlaygroundAction): void {
+    enact(this, action);
+  }
+
+  finished(): boolean {
+    return this.state.stopReason !== null;
+  }
+
+  /** The source cannot read the prompt: nothing to step. */
+  blocked(): boolean {
+    return this.source.promptError !== null;
+  }
+
+  /** The core config for the next step under the current settings. */
+  config() {
+    return stepConfig(this.state.params, this.source.history(), this.source.promptLength(), this.state.path.length, this.source.eosId);
+  }
+
+  /** What the core reads for the next step (its logits and config), or null while they are on their way. */
+  nextInput(): StepInput | null {
+    const next = this.source.nextLogits();
+    if (next === null) return null;
+    // a server's top N: the rest of the vocabulary's mass goes to the core, never renormalised away
+    const rest = next.known.kind === "top" ? { rest_mass: next.known.restMass } : {};
+    return { logits: next.logits, config: { ...this.config(), ...rest } };
+  }
+
+  /** Settings or context changed: recompute the next step, then notify. */
+  refresh(): void {
+    this.preview = this.finished() ? null : this.computeNext();
+    this.sampleRun = null;
+    this.notify();
+  }
+
+  private computeNext(): StepOutcome | null {
+    if (this.source.promptError !== null) return { ok: false, message: this.source.promptError };
+    const input = this.nextInput();
+    this.waiting = input === null;
+    if (input === null) {
+      // an async source: ask for the logits, recompute when they are in (for whatever context is current then)
+      this.source.loadNextLogits().then(
+        () => this.refresh(),
+        (err: unknown) => this.fail(messageOf(err)),
+      );
+      return null;
+    }
+    return runStep(input.logits, input.config);
+  }
+
+  fail(message: string): void {
+    this.waiting = false;
+    this.preview = { ok: false, message };
+    this.notify();
+  }
+
+  /** The model's generator applies max new tokens and stop sequences itself. */
+  syncLimits(): void {
+    this.source.setLimits(this.state.params.max_new_tokens, this.state.params.stop);
+  }
+
+  /** A source's stop as the page's stop reason. */
+  stopOf(stop: SourceStop | null): StopReason | null {
+    if (stop === null) return null;
+    return stop.kind === "max_tokens" ? { kind: "max_tokens", n: this.state.params.max_new_tokens } : stop;
+  }
+
+  /** A change of settings from any control (the sidebar, a lesson's own slider). */
+  setParams(change: Partial<Params>): void {
+    const { state } = this;
+    const maxChanged = change.max_new_tokens !== undefined;
+    state.params = { ...state.params, ...change };
+    this.syncLimits();
+    if (maxChanged && state.stopReason?.kind === "max_tokens" && state.path.length < state.params.max_new_tokens) {
+      state.stopReason = null;
+      this.branchStops.set(state.currentBranch, null);
+      this.source.resume();
+    }
+    this.refresh();
+  }
+
+  /**
+   * Append a token (chosen by the core or forced) to the source and record it with its step. A source
+   * that checks the stop conditions itself (the model, in wasm) says whether generation stopped;
+   * for the others they are checked here. False (and the message shown) if the source refuses it.
+   */
+  private commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, input: StepInput): boolean {
+    const { state, source } = this;
+    let out: Appended;
+    try {
+      out = source.append(id);
+    } catch (err) {
+      this.fail(messageOf(err));
+      return false;
+    }
+    const entry: PathEntry = { id, result, chosen, rank, forced, input };
+    if (out.piece !== undefined) entry.piece = out.piece;
+    if (out.pending !== undefined) entry.pending = out.pending;
+    state.path = [...state.path, entry];
+    this.syncBranch();
+    if (out.stop !== undefined) {
+      state.stopReason = this.stopOf(out.stop);
+    } else {
+      // the text only when there is a stop sequence to look for (it grows with the path)
+      const text = state.params.stop.length > 0 ? source.text() : "";
+      const matched = state.params.stop.find((s) => s !== "" && text.includes(s));
+      if (source.isEos(id)) state.stopReason = { kind: "eos" };
+      else if (matched !== undefined) state.stopReason = { kind: "stop_sequence", sequence: matched };
+      else if (state.path.length >= state.params.max_new_tokens) state.stopReason = { kind: "max_tokens", n: state.params.max_new_tokens };
+    }
+    this.branchStops.set(state.currentBranch, state.stopReason);
+    state.viewing = null;
+    return true;
+  }
+
+  /** The branch on screen follows the path. */
+  syncBranch(): void {
+    const branch = this.state.branches[this.state.currentBranch];
+    if (branch) {
+      branch.entries = [...this.state.path];
+      branch.ids = this.state.path.map((e) => e.id);
+    }
+  }
+
+  /**
+   * One step: logits → the core's step → append. False if it could not step (finished, blocked,
+   * error); true also when it waits for an async source's logits and steps when they arrive.
+   */
+  step(): boolean {
+    if (this.finished()) return false;
+    if (this.source.promptError !== null) {
+      this.fail(this.source.promptError);
+      return false;
+    }
+    if (this.deferred !== null) return true;
+    let stepped = false;
+    this.whenLogits(() => {
+      stepped = this.stepNow();
+    });
+    return stepped || this.deferred !== null;
+  }
+
+  /**
+   * Run `then` at once if the next logits are at hand (always, for a synchronous source), else once
+   * an async source has them: the page shows the wait, and one action waits at a time. An action
+   * whose path changed meanwhile (reset, back, another path, another source) is dropped.
+   */
+  whenLogits(then: () => void): void {
+    const { source } = this;
+    if (!source.capabilities.async || source.nextLogits() !== null) return then();
+    if (this.deferred !== null) return;
+    this.waiting = true;
+    this.notify();
+    const path = this.state.path;
+    this.deferred = source.loadNextLogits().then(
+      () => {
+        this.deferred = null;
+        this.waiting = false;
+        if (this.state.path === path && this.source === source) then();
+        else this.refresh();
+      },
+      (err: unknown) => {
+        this.deferred = null;
+        this.fail(messageOf(err));
+      },
+    );
+  }
+
+  private stepNow(): boolean {
+    // the same input the preview read
+    const input = this.nextInput();
+    if (input === null) return false;
+    const next = runStep(input.logits, input.config);
+    if (!next.ok) {
+      this.fail(next.message);
+      return false;
+    }
+    if (!this.commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false, input)) return false;
+    this.refresh();
+    return true;
+  }
+
+  /** The next step (under the current settings) with `id`'s candidate record in its trace. */
+  stepWith(id: number): RecordedStep | string {
+    if (this.source.promptError !== null) return this.source.promptError;
+    const input = this.nextInput();
+    if (input === null) return t("server.noAnswer");
+    return stepRecording(input.logits, input.config, id);
+  }
+
+  /** Append `id` with its step's trace; false (and the message shown) if refused. */
+  appendStep(id: number, next: RecordedStep, forced: boolean): boolean {
+    return this.commit(id, next.result, next.chosen, next.rank, forced, next.input);
+  }
+
+  reset(): void {
+    this.pause();
+    clearPaths(this);
+    this.preview = null;
+    // an async source reads the prompt over the network: nothing to step until it has
+    this.waiting = this.source.capabilities.async;
+    this.notify();
+    this.syncLimits();
+    // a model source reads the whole prompt first; the next step is computed once it is ready
+    this.source.reset(this.state.prompt).then(
+      () => this.refresh(),
+      (err: unknown) => this.fail(messageOf(err)),
+    );
+  }
+
+  /** Reset from the user: the tokens and paths go, but one Undo brings them back. */
+  userReset(): void {
+    const before = snapshot(this);
+    this.reset();
+    this.beforeReset = before.path.length > 0 || before.branches.length > 0 ? before : null;
+    this.notify();
+  }
+
+  /** Put the page back as it was before the user's Reset. */
+  async undoReset(): Promise<boolean> {
+    const before = this.beforeReset;
+    this.beforeReset = null;
+    if (before === null) return false;
+    await apply(this, before);
+    return true;
+  }
+
+  /** Undo stays offered only while nothing new happened: no token, the same prompt and source. */
+  undoOffered(): boolean {
+    const { state, beforeReset } = this;
+    if (beforeReset !== null && (state.path.length > 0 || state.prompt !== beforeReset.prompt || state.source !== beforeReset.source)) this.beforeReset = null;
+    return this.beforeReset !== null;
+  }
+
+  /**
+   * The source for `kind`: the model when it is loaded, else the preset's tables; the server once
+   * connected (before that it is only marked as chosen: Connect makes it the source).
+   */
+  selectSource(kind: SourceKind): void {
+    const { state } = this;
+    this.serverChosen = kind === "server";
+    if (kind === "server") {
+      if (this.server === null) return this.notify();
+      state.source = "server";
+      this.source = this.server;
+      return this.reset();
+    }
+    state.source = kind === "model" && this.model !== null ? "model" : "manual";
+    if (state.source === "model" && this.model !== null) this.source = this.model;
+    else this.source = new ManualSource(findPreset(state.presetId) ?? this.firstPreset);
+    this.reset();
+  }
+
+  userStop(): void {
+    const { state } = this;
+    this.pause();
+    if (!this.finished()) {
+      this.source.stop();
+      state.stopReason = { kind: "user" };
+      this.branchStops.set(state.currentBranch, state.stopReason);
+    }
+    this.notify();
+  }
+
+  play(): void {
+    const { state } = this;
+    if (this.finished()) return;
+    state.playing = true;
+    const tick = (): void => {
+      if (!state.playing) return;
+      // an async source's logits still on their way: look again shortly
+      if (this.deferred !== null) {
+        this.playTimer = window.setTimeout(tick, 50);
+        return;
+      }
+      if (!this.step() || this.finished()) {
+        this.pause();
+        return;
+      }
+      this.playTimer = window.setTimeout(tick, 1000 / state.tokensPerSecond);
+    };
+    tick();
+    this.notify();
+  }
+
+  pause(): void {
+    this.state.playing = false;
+    window.clearTimeout(this.playTimer);
+    this.notify();
+  }
+}

@@ -1,0 +1,82 @@
+// Loading the embedded model's bytes (same-origin files, streamed for a progress bar, or the
+// single-file build's inline bytes) into a `ModelSource`.
+import { createGenerator } from "../core";
+import type { ModelFiles } from "../payload";
+import { ModelSource } from "./model";
+
+/** Bytes received so far of everything being loaded; `total` is null when the server does not say. */
+export interface LoadProgress {
+  loaded: number;
+  total: number | null;
+}
+
+/** Fetch one same-origin file, streaming its body so progress can be counted. */
+async function fetchBytes(url: string, onBytes: (delta: number) => void, onTotal: (n: number | null) => void): Promise<Uint8Array> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.split("/").pop() ?? url}: HTTP ${response.status}`);
+  const length = Number(response.headers.get("content-length"));
+  // a compressed response reports its compressed size: the count would overshoot, so drop it
+  const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+  onTotal(Number.isFinite(length) && length > 0 && !encoded ? length : null);
+  if (response.body === null) {
+    const whole = new Uint8Array(await response.arrayBuffer());
+    onBytes(whole.length);
+    return whole;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    onBytes(value.length);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/**
+ * Load the bundled weights and tokenizer (after `initCore`), reporting bytes as they arrive. When
+ * the page carries them (single-file build) nothing is fetched and progress is complete at once.
+ */
+export async function loadModel(files: ModelFiles, onProgress: (progress: LoadProgress) => void): Promise<ModelSource> {
+  if (files.inline) {
+    const weights = files.weights();
+    const size = weights.length + files.tokenizerJson.length;
+    onProgress({ loaded: size, total: size });
+    return modelSource(weights, files.tokenizerJson);
+  }
+  let loaded = 0;
+  const totals: Array<number | null | undefined> = [undefined, undefined];
+  const report = (): void => {
+    const known = totals.every((x) => typeof x === "number");
+    const total = known ? totals.reduce<number>((sum, x) => sum + (x ?? 0), 0) : null;
+    onProgress({ loaded, total: total !== null && loaded <= total ? total : null });
+  };
+  const bytes = (delta: number): void => {
+    loaded += delta;
+    report();
+  };
+  const [weights, tokenizer] = await Promise.all([
+    fetchBytes(files.weightsUrl, bytes, (n) => {
+      totals[0] = n;
+      report();
+    }),
+    fetchBytes(files.tokenizerUrl, bytes, (n) => {
+      totals[1] = n;
+      report();
+    }),
+  ]);
+  return modelSource(weights, new TextDecoder().decode(tokenizer));
+}
+
+function modelSource(weights: Uint8Array, tokenizerJson: string): ModelSource {
+  return new ModelSource(createGenerator(weights, tokenizerJson), () => createGenerator(weights, tokenizerJson));
+}

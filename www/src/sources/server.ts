@@ -1,0 +1,251 @@
+// A model server as a logits source (issue 12): llama.cpp's server, vLLM or Ollama on the
+// teacher's machine. The page still chooses every token with its own `step` over the server's raw
+// log-probabilities; the server only answers "what comes next" for a context of token ids (or
+// text, for servers without ids). Answers arrive over fetch, so this source is async: after any
+// change of context it starts the next request at once and `nextLogits()` is null until it lands.
+import { ServerClient } from "../server/client";
+import { describeServerError } from "../server/messages";
+import { toLogits } from "../server/logits";
+import { DEFAULT_TOP_N } from "../server/requests";
+import type { Context } from "../server/requests";
+import type { Distribution, ServerInfo } from "../server/types";
+import type { Appended, Capabilities, LogitsSource, NextLogits } from "./logits-source";
+import { appendBytes, tokenLabelOf } from "./server-text";
+
+/** Vocabulary size assumed when a server with ids does not report one (vLLM): ids are below it. */
+const UNKNOWN_VOCAB_WITH_IDS = 262_144;
+/** Page-side ids for a server that answers with strings only (Ollama): at most this many texts. */
+const INTERNED_VOCAB = 65_536;
+
+interface TokenInfo {
+  text: string;
+  bytes: number[];
+}
+
+export class ServerSource implements LogitsSource {
+  readonly kind = "server";
+  readonly capabilities: Capabilities;
+  readonly vocabSize: number;
+  /** The end-of-sequence id, known once the server names one (llama.cpp's /props). */
+  eosId: number | undefined = undefined;
+  promptError: string | null = null;
+  /** Candidates asked for when the vocabulary is too large to ask for all (user-settable). */
+  topN = DEFAULT_TOP_N;
+  /**
+   * Token-id paths whose every prefix the next `reset` fetches before it resolves, so a link's
+   * paths replay synchronously over the server like over the embedded model (ids only).
+   */
+  preload: ReadonlyArray<readonly number[]> = [];
+  /** Called when a request starts (true) and ends (false), for the page's progress line. */
+  onBusy: (busy: boolean) => void = () => {};
+
+  private readonly tokens = new Map<number, TokenInfo>();
+  private readonly interned = new Map<string, number>();
+  private promptIds: number[] = [];
+  private promptText = "";
+  private appended: number[] = [];
+  /** Text completed by each appended token, and the bytes still pending after it. */
+  private pieces: Array<{ piece: string; pending: number[] }> = [];
+  private cache = new Map<string, NextLogits>();
+  private inflight = new Map<string, Promise<NextLogits>>();
+  /** `reset` reading the prompt (and preloading): the logits asked for meanwhile wait for it. */
+  private reading: Promise<void> | null = null;
+
+  readonly client: ServerClient;
+  readonly info: ServerInfo;
+
+  constructor(client: ServerClient, info: ServerInfo) {
+    this.client = client;
+    this.info = info;
+    this.capabilities = { tokenizesText: true, hasIds: info.hasIds, async: true };
+    this.vocabSize = info.vocabSize ?? (info.hasIds ? UNKNOWN_VOCAB_WITH_IDS : INTERNED_VOCAB);
+  }
+
+  /** Connects to the server at `address` (detecting its API unless `api` is given). */
+  static async connect(client: ServerClient, api?: ServerInfo["api"]): Promise<ServerSource> {
+    const info = await client.connect(api);
+    const source = new ServerSource(client, info);
+    source.eosId = (await client.eosId(info)) ?? undefined;
+    return source;
+  }
+
+  get length(): number {
+    return this.appended.length;
+  }
+
+  /** Reads the prompt into ids with the server's own tokenizer, then asks for the first distribution. */
+  async reset(prompt: string): Promise<void> {
+    const reading = this.read(prompt);
+    this.reading = reading;
+    try {
+      await reading;
+    } finally {
+      if (this.reading === reading) this.reading = null;
+    }
+  }
+
+  private async read(prompt: string): Promise<void> {
+    this.appended = [];
+    this.pieces = [];
+    this.promptText = prompt;
+    this.cache.clear();
+    try {
+      if (this.info.hasIds) {
+        const pieces = await this.client.tokenize(this.info, prompt);
+        this.promptIds = (pieces ?? []).map((p) => p.id);
+        if (this.promptIds.length === 0) throw new Error("the prompt is empty");
+      } else {
+        this.promptIds = [];
+        if (prompt === "") throw new Error("the prompt is empty");
+      }
+      this.promptError = null;
+      await this.fetchCurrent();
+      const paths = this.info.hasIds ? this.preload : [];
+      this.preload = [];
+      for (const path of paths) {
+        for (let i = 1; i <= path.length; i++) {
+          this.appended = path.slice(0, i);
+          // a token the server refuses ends this path's preload: its replay stops there and says so
+          if (!(await this.fetchCurrent().then(() => true, () => false))) break;
+        }
+      }
+      this.appended = [];
+    } catch (err) {
+      this.promptError = describeServerError(err);
+      throw new Error(this.promptError);
+    }
+  }
+
+  private key(): string {
+    return this.info.hasIds ? [...this.promptIds, ...this.appended].join(",") : this.appended.join(",");
+  }
+
+  nextLogits(): NextLogits | null {
+    return this.reading === null ? (this.cache.get(this.key()) ?? null) : null;
+  }
+
+  /**
+   * The current context's distribution from the server (one request per context, shared); while
+   * the prompt is being read, after it. Rejects with the failure worded for the page.
+   */
+  loadNextLogits(): Promise<NextLogits> {
+    return this.reading === null ? this.fetchCurrent() : this.reading.then(() => this.loadNextLogits());
+  }
+
+  private fetchCurrent(): Promise<NextLogits> {
+    const key = this.key();
+    const done = this.cache.get(key);
+    if (done) return Promise.resolve(done);
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const request = this.fetchNext(this.context()).then(
+      (dist) => {
+        const next = this.remember(dist);
+        this.cache.set(key, next);
+        return next;
+      },
+      (err: unknown) => {
+        // the page shows a rejection's message as it is: refused, CORS … and what to run
+        throw new Error(describeServerError(err));
+      },
+    );
+    this.inflight.set(key, request);
+    this.onBusy(true);
+    const settle = (): void => {
+      this.inflight.delete(key);
+      this.onBusy(this.inflight.size > 0);
+    };
+    request.then(settle, settle);
+    return request;
+  }
+
+  private fetchNext(context: Context): Promise<Distribution> {
+    return this.client.next(this.info, context, this.topN);
+  }
+
+  private context(): Context {
+    const appendedText = this.pieces.map((p) => p.piece).join("");
+    return { ids: [...this.promptIds, ...this.appended], text: this.promptText + appendedText, prompt: this.promptText, appended: appendedText };
+  }
+
+  /** Keeps each listed token's text and bytes, and gives id-less tokens the page's own ids. */
+  private remember(dist: Distribution): NextLogits {
+    for (const e of dist.entries) {
+      const bytes = e.bytes ?? Array.from(new TextEncoder().encode(e.text));
+      const id = e.id ?? this.intern(e.text);
+      if (!this.tokens.has(id)) this.tokens.set(id, { text: e.text, bytes });
+    }
+    const { logits, coverage } = toLogits(dist, this.vocabSize, (text) => this.intern(text));
+    return { logits, known: coverage };
+  }
+
+  private intern(text: string): number {
+    let id = this.interned.get(text);
+    if (id === undefined) {
+      id = this.interned.size;
+      if (id >= INTERNED_VOCAB) throw new RangeError(`more than ${INTERNED_VOCAB} different tokens from this server`);
+      this.interned.set(text, id);
+    }
+    return id;
+  }
+
+  append(id: number): Appended {
+    const token = this.tokens.get(id);
+    if (token === undefined) throw new Error(`token ${id} was not in any answer of the server`);
+    const before = this.pieces.at(-1)?.pending ?? [];
+    const out = appendBytes(before, token.bytes);
+    this.appended.push(id);
+    this.pieces.push(out);
+    void this.loadNextLogits().catch(() => {}); // the next answer starts now; errors show when read
+    return { piece: out.piece, pending: out.pending };
+  }
+
+  rewind(n: number): void {
+    if (n < 0 || n > this.appended.length) throw new RangeError(`rewind ${n}: only ${this.appended.length} tokens appended`);
+    this.appended.length -= n;
+    this.pieces.length -= n;
+  }
+
+  load(ids: readonly number[]): void {
+    this.rewind(this.appended.length);
+    for (const id of ids) {
+      const token = this.tokens.get(id);
+      if (token === undefined) throw new Error(`token ${id} was not in any answer of the server`);
+      const out = appendBytes(this.pieces.at(-1)?.pending ?? [], token.bytes);
+      this.appended.push(id);
+      this.pieces.push(out);
+    }
+  }
+
+  history(): number[] {
+    return this.info.hasIds ? [...this.promptIds, ...this.appended] : [...this.appended];
+  }
+
+  promptLength(): number {
+    return this.info.hasIds ? this.promptIds.length : 0;
+  }
+
+  tokenText(id: number): string {
+    const token = this.tokens.get(id);
+    return token === undefined ? `#${id}` : tokenLabelOf(token.text, token.bytes);
+  }
+
+  text(): string {
+    return this.pieces.map((p) => p.piece).join("");
+  }
+
+  isEos(id: number): boolean {
+    return id === this.eosId;
+  }
+
+  idOf(text: string): number | undefined {
+    const wanted = text.replace(/␣/g, " ");
+    for (const [id, token] of this.tokens) if (tokenLabelOf(token.text, token.bytes) === wanted || token.text === wanted) return id;
+    return undefined;
+  }
+
+  /** The server checks no stop conditions here; the page does (eos, stop sequences, max tokens). */
+  setLimits(): void {}
+  stop(): void {}
+  resume(): void {}
+}

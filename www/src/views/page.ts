@@ -1,0 +1,223 @@
+// The playground's view: every DOM piece of the page around the charts, drawn from the playground
+// (its state, preview and source) after each change it notifies. Views send actions back to the
+// playground and never change its state or call wasm themselves.
+import { coreMessage, t } from "../i18n/index";
+import type { Playground } from "../playground/playground";
+import { findPreset, PRESETS } from "../presets";
+import type { PageModes } from "../scenario";
+import { ManualSource } from "../sources/manual";
+import type { InspectedStep } from "../export/step";
+import type { StepInput, StopReason } from "../state";
+import { scenarioQuery, writeUrl } from "../url";
+import { snapshot } from "../playground/scenarios";
+import { chartLabel, chipDisplay, entryText } from "./chip-display";
+import { tipChips } from "./chip-tips";
+import { createCompare } from "./compare";
+import { createControls, el } from "./controls";
+import { createExport } from "./export";
+import { renderHandout } from "./handout";
+import { buildView, createInspector } from "./inspector";
+import type { InspectorInput } from "./inspector";
+import { createLookup } from "./lookup";
+import type { ServerPanel } from "./server-panel";
+import { createSample } from "./sample";
+import { createTable } from "./table";
+import { createTokens } from "./tokens";
+import { createTree } from "./tree";
+
+export interface PageView {
+  /** Draw everything from the playground (also called for changes outside it: modes, language). */
+  render(): void;
+  /** The lesson open and the page modes, as the URL records them (the language is the state's). */
+  readonly modes: Omit<PageModes, "lang">;
+  /** The query for the page's state; `forAddressBar` keeps the page's own modes (embed, projector). */
+  pageQuery(forAddressBar: boolean): URLSearchParams;
+  /** A token as the charts name it, in the current source. */
+  label(id: number): string;
+  /** The sidebar's controls (drawn before the page is ready too). */
+  renderControls(): void;
+  /** Called after every render (lessons, projector mode). */
+  onRender(listener: () => void): void;
+}
+
+/** Builds the page's views over `pg` (with the model server's panel) and subscribes their drawing to it. */
+export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPanel): PageView {
+  const { state } = pg;
+  const controls = createControls({
+    onParams: (change) => pg.dispatch({ type: "setParams", change }),
+    onNewSeed() {
+      const buf = new Uint32Array(1);
+      crypto.getRandomValues(buf);
+      pg.dispatch({ type: "setParams", change: { seed: buf[0] ?? 0 } });
+    },
+  });
+  const tokens = createTokens({ onInspect: (index) => pg.dispatch({ type: "inspect", index }) });
+  const table = createTable({ onRows: (rows) => pg.dispatch({ type: "setRows", rows }) });
+  const force = (id: number): void => pg.dispatch({ type: "force", id });
+  const inspector = createInspector({ onForce: force, onBackToNext: () => pg.dispatch({ type: "inspectNext" }) });
+  const sample = createSample({ onSample: (n) => pg.dispatch({ type: "sample", n }) });
+  const tree = createTree({ onSwitch: (index) => pg.dispatch({ type: "switchBranch", index }) });
+  const compare = createCompare({ onRun: () => pg.dispatch({ type: "compare" }) });
+  const label = (id: number): string => chartLabel(pg.source, id);
+  const lookup = createLookup({ inspected: () => inspectedStep(pg), idOf: (text) => pg.source.idOf(text), label });
+  const exporter = createExport({ inspected: () => inspectedStep(pg), tokenText: (id) => pg.source.tokenText(id) });
+  const modes: Omit<PageModes, "lang"> = { lesson: null, projector: false, embed };
+  const listeners: Array<() => void> = [];
+
+  function pageQuery(forAddressBar: boolean): URLSearchParams {
+    const server = serverPanel.source === null ? undefined : { url: serverPanel.source.info.url, api: serverPanel.api() };
+    return scenarioQuery(snapshot(pg), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector, server });
+  }
+
+  function inspected(): InspectorInput | null {
+    const finished = pg.finished();
+    const pastIndex = state.viewing ?? (finished ? state.path.length - 1 : null);
+    if (pastIndex !== null) {
+      const entry = state.path[pastIndex];
+      const returnable = state.viewing !== null && !finished;
+      return entry
+        ? { result: entry.result, chosenId: entry.id, forced: entry.forced, stepNumber: pastIndex + 1, past: true, returnable, label }
+        : null;
+    }
+    if (pg.preview?.ok) {
+      const r = pg.preview.result;
+      return { result: r, chosenId: r.token, forced: false, stepNumber: state.path.length + 1, past: false, returnable: false, label };
+    }
+    return null;
+  }
+
+  function render(): void {
+    if (pg.replaying) return;
+    const { source, preview } = pg;
+    const finished = pg.finished();
+    const input = inspected();
+    controls.render(state.params);
+    const prompt = el<HTMLTextAreaElement>("prompt");
+    if (document.activeElement !== prompt) prompt.value = state.prompt;
+    showPreset();
+    // "Model server" stays chosen in the list while it waits for Connect
+    const chosen = pg.serverChosen ? "server" : state.source;
+    el<HTMLSelectElement>("source").value = chosen;
+    document.body.dataset["source"] = chosen;
+    serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null);
+    tokens.render(state, (entry) => chipDisplay(source, entry));
+    tipChips(state.path, label);
+    if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished);
+    tree.render(state, (entry) => entryText(source, entry));
+
+    const error = el("error");
+    error.hidden = preview === null || preview.ok;
+    if (preview !== null && !preview.ok) {
+      const prefix = pg.blocked() ? t("error.prompt") : t("error.prefix");
+      error.textContent = `${prefix} ${coreMessage(preview.message)}`;
+    }
+    el<HTMLFormElement>("force-form").hidden = input === null;
+
+    inspector.render(input);
+    lookup.render();
+    exporter.render();
+    const view = preview?.ok && state.viewing === null ? buildView({ result: preview.result, chosenId: preview.result.token, forced: false, stepNumber: 0, past: false, returnable: false, label }, force) : null;
+    sample.render(view, pg.sampleRun, view !== null);
+
+    // a prompt the source cannot read leaves nothing to step; nor do logits still on their way
+    const blocked = pg.blocked() || pg.waiting;
+    el<HTMLButtonElement>("step").disabled = finished || state.playing || blocked;
+    const playButton = el<HTMLButtonElement>("play");
+    playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
+    playButton.disabled = (finished || blocked) && !state.playing;
+    el<HTMLButtonElement>("stop").disabled = finished;
+    showUndoReset();
+    el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
+    el("generated").dataset["finished"] = String(finished);
+    const model = pg.model !== null && source === pg.model;
+    compare.render(pg.compareRun, model && !pg.blocked() && !state.playing, !model, stopText);
+    if (document.body.dataset["ready"] === "true") {
+      const query = pageQuery(true);
+      writeUrl(query);
+      // embed mode's way out: the same state in a full page
+      const full = new URLSearchParams(query);
+      full.delete("embed");
+      el<HTMLAnchorElement>("open-full").href = `?${full.toString()}`;
+    }
+    // after the address bar has the new state: the handout prints its link
+    renderHandout(state.params, el("inspector-step").textContent ?? "");
+    for (const listener of listeners) listener();
+  }
+
+  function showUndoReset(): void {
+    const button = el<HTMLButtonElement>("reset-undo");
+    button.hidden = !pg.undoOffered();
+    button.textContent = t("reset.undo");
+    button.title = t("reset.undoName");
+  }
+
+  /** The Preset menu names the preset only while the prompt is still its prompt; otherwise "custom". */
+  function showPreset(): void {
+    const select = el<HTMLSelectElement>("preset");
+    const custom = el<HTMLOptionElement>("preset-custom");
+    custom.textContent = t("preset.custom");
+    select.value = findPreset(state.presetId)?.prompt === state.prompt ? state.presetId : custom.value;
+  }
+
+  pg.subscribe(render);
+  return { render, modes, pageQuery, label, renderControls: () => controls.render(state.params), onRender: (listener) => listeners.push(listener) };
+}
+
+/** The step the inspector shows, with what the core read for it (Find a token, the CSV re-run it). */
+export function inspectedStep(pg: Playground): InspectedStep | null {
+  const { state } = pg;
+  const pastIndex = state.viewing ?? (pg.finished() ? state.path.length - 1 : null);
+  if (pastIndex !== null) {
+    const entry = state.path[pastIndex];
+    const input = entry?.input;
+    return entry === undefined || input === undefined ? null : { input: () => input, chosenId: entry.id, stepNumber: pastIndex + 1 };
+  }
+  if (pg.preview?.ok !== true) return null;
+  // read when asked (Find a token, the CSV): the preview was computed from these logits (and rest mass)
+  const input = (): StepInput => {
+    const next = pg.nextInput();
+    if (next === null) throw new Error(`the ${pg.source.kind} source has no logits yet`);
+    return next;
+  };
+  return { input, chosenId: pg.preview.result.token, stepNumber: state.path.length + 1 };
+}
+
+export function stopText(reason: StopReason): string {
+  switch (reason.kind) {
+    case "eos":
+      return t("stop.eos");
+    case "max_tokens":
+      return t("stop.max_tokens", { n: reason.n });
+    case "stop_sequence":
+      return t("stop.stop_sequence", { s: reason.sequence });
+    case "user":
+      return t("stop.user");
+    case "context_full":
+      return t("stop.context_full");
+  }
+}
+
+/** The Preset menu: every preset by language, and a hidden "custom" entry. */
+export function fillPresets(presetId: string): void {
+  const select = el<HTMLSelectElement>("preset");
+  select.replaceChildren(
+    ...(["zh", "en"] as const).map((group) => {
+      const optgroup = document.createElement("optgroup");
+      optgroup.label = group === "zh" ? "中文" : "English";
+      for (const p of PRESETS.filter((x) => x.lang === group)) {
+        const option = document.createElement("option");
+        option.value = p.id;
+        option.textContent = p.prompt;
+        optgroup.append(option);
+      }
+      return optgroup;
+    }),
+  );
+  // shown (not offered) when a lesson or the user changed the prompt away from every preset
+  const custom = new Option(t("preset.custom"), "custom");
+  custom.id = "preset-custom";
+  custom.disabled = true;
+  custom.hidden = true;
+  select.prepend(custom);
+  select.value = presetId;
+}

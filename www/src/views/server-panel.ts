@@ -1,0 +1,126 @@
+// The model server's controls in the source card: address, API, candidates per step, Connect,
+// and one status line (which server and model, the vocabulary, progress while a request is
+// out, and each step's rest of the vocabulary). It connects only when Connect is clicked.
+import { t } from "../i18n";
+import { ServerClient } from "../server/client";
+import { describeServerError } from "../server/messages";
+import { DEFAULT_TOP_N, FULL_VOCAB_MAX } from "../server/requests";
+import type { ServerApi } from "../server/types";
+import { ServerSource } from "../sources/server";
+import type { RestTrace } from "../core";
+import { percent } from "../format";
+
+/** Where a model server listens by default (llama.cpp's llama-server; `make serve` uses 8000). */
+export const DEFAULT_SERVER_ADDRESS = "http://127.0.0.1:8080";
+
+export interface ServerPanel {
+  /** The connected source, or null. */
+  readonly source: ServerSource | null;
+  /** Fill the controls from a link (never connects). */
+  prefill(address: string, api: ServerApi | null): void;
+  address(): string;
+  api(): ServerApi | null;
+  /** Redraw the status line; `rest` is the current step's rest-of-vocabulary trace, if any. */
+  render(rest: RestTrace | null | undefined): void;
+}
+
+function el<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`#${id} is missing`);
+  return found as T;
+}
+
+export function createServerPanel(onConnected: (source: ServerSource) => void): ServerPanel {
+  const address = el<HTMLInputElement>("server-address");
+  const api = el<HTMLSelectElement>("server-api");
+  const topN = el<HTMLInputElement>("server-top-n");
+  const connect = el<HTMLButtonElement>("server-connect");
+  const status = el("server-status");
+  const restLine = el("server-rest");
+  address.value = DEFAULT_SERVER_ADDRESS;
+  topN.value = String(DEFAULT_TOP_N);
+  let source: ServerSource | null = null;
+  let message: () => string = () => t("server.notConnected");
+  let failed = false;
+  let busySince: number | null = null;
+  let timer = 0;
+
+  const show = (): void => {
+    // progress only for a request that takes a while (a long prompt's first step), not every step
+    const elapsed = busySince === null ? 0 : performance.now() - busySince;
+    const waiting = elapsed < 400 ? "" : ` ${t("server.waiting", { seconds: (elapsed / 1000).toFixed(1) })}`;
+    status.textContent = message() + waiting;
+    status.dataset["state"] = failed ? "error" : source !== null ? "connected" : "idle";
+  };
+  const chosenApi = (): ServerApi | null => (api.value === "llama.cpp" || api.value === "openai" ? api.value : null);
+
+  connect.addEventListener("click", () => {
+    let client: ServerClient;
+    failed = false;
+    try {
+      client = new ServerClient(address.value);
+    } catch (err) {
+      failed = true;
+      message = () => t("server.failed", { message: describeServerError(err) });
+      show();
+      return;
+    }
+    connect.disabled = true;
+    message = () => t("server.connecting", { url: client.url });
+    show();
+    ServerSource.connect(client, chosenApi() ?? undefined).then(
+      (connected) => {
+        source = connected;
+        connected.topN = Math.max(1, Math.min(16_384, Math.round(Number(topN.value)) || DEFAULT_TOP_N));
+        connected.onBusy = (busy) => {
+          window.clearInterval(timer);
+          busySince = busy ? performance.now() : null;
+          // the first request of a long prompt can take seconds: count them
+          if (busy) timer = window.setInterval(show, 250);
+          show();
+        };
+        const info = connected.info;
+        message = () => {
+          const vocab = info.vocabSize === null ? t("server.vocabUnknown") : info.vocabSize.toLocaleString("en-US");
+          // llama.cpp names a model by its file path: the file name is enough
+          const model = info.kind === "llama.cpp" ? (info.model.split(/[\\/]/).pop() ?? info.model) : info.model;
+          const head = t("server.connected", { server: info.kind, url: info.url, model, vocab });
+          const asked = info.vocabSize !== null && info.vocabSize <= FULL_VOCAB_MAX && info.maxTop === null ? t("server.exact") : t("server.topListed", { n: Math.min(connected.topN, info.maxTop ?? Infinity) });
+          return `${head}. ${asked}${info.hasIds ? "" : ` ${t("server.noIds")}`}`;
+        };
+        connect.disabled = false;
+        show();
+        onConnected(connected);
+      },
+      (err: unknown) => {
+        failed = true;
+        connect.disabled = false;
+        message = () => t("server.failed", { message: describeServerError(err) });
+        show();
+      },
+    );
+  });
+  topN.addEventListener("change", () => {
+    if (source !== null) source.topN = Math.max(1, Math.min(16_384, Math.round(Number(topN.value)) || DEFAULT_TOP_N));
+  });
+  show();
+
+  return {
+    get source() {
+      return source;
+    },
+    prefill(url, chosen) {
+      address.value = url;
+      api.value = chosen ?? "auto";
+      message = () => t("server.linkWaiting", { url });
+      show();
+    },
+    address: () => address.value.trim(),
+    api: chosenApi,
+    render(rest) {
+      show();
+      restLine.hidden = rest === null || rest === undefined;
+      if (rest) restLine.textContent = `${t("server.rest", { p: percent(rest.mass) })} ${rest.exact ? t("server.rest.exact") : t("server.rest.inexact")}`;
+    },
+  };
+}
