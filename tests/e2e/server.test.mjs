@@ -4,6 +4,7 @@
 // connects before a click; a closed port says what to run. Every request stays on loopback.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DIST, launch, screenshot, serveDist } from "./harness.mjs";
@@ -267,5 +268,140 @@ describe("model server (llama.cpp)", () => {
     await page.locator("#source").selectOption("model");
     await step(page, 1);
     await context.close();
+  });
+
+  test("the server stops during Play: Play stops at the first failure, says the server stopped, no request loop; Step works once it is back", async () => {
+    const { page, context } = await open();
+    await page.getByLabel("Strategy").selectOption("greedy");
+    await setPrompt(page, "中国的首都是");
+    await connect(page);
+    await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
+    await step(page, 2);
+    // the server goes away: every request to it is refused, and counted
+    let refused = 0;
+    const down = (route) => {
+      refused++;
+      return route.abort("connectionrefused");
+    };
+    await page.route(`${llama.url}/**`, down);
+    await page.getByRole("button", { name: "Play", exact: true }).click();
+    const error = page.locator("#error");
+    await error.waitFor({ state: "visible" });
+    await page.getByRole("button", { name: "Play", exact: true }).waitFor();
+    const text = await error.textContent();
+    assert.match(text, /^Nothing answers at http:\/\/127\.0\.0\.1:\d+\. Start the server first/, text);
+    assert.doesNotMatch(text, /decoding core/);
+    const status = page.locator("#server-status");
+    assert.match(await status.textContent(), /stopped answering/);
+    assert.doesNotMatch(await status.textContent(), /Connected/);
+    assert.equal(await status.getAttribute("data-state"), "error");
+    const count = await chips(page).count();
+    // the inspector shows no stale step as the next one
+    assert.doesNotMatch(await page.locator("#inspector-step").textContent(), /Next token/);
+    assert.equal(await page.locator("#stages").isVisible(), false);
+    const afterStop = refused;
+    await page.waitForTimeout(1500);
+    assert.equal(refused, afterStop, "no request loop after Play stopped");
+    assert.ok(refused <= 6, `a handful of requests, not a loop (${refused})`);
+    await screenshot(page, "server-stopped-en.png");
+    // the server answers again: Step continues the same text
+    await page.unroute(`${llama.url}/**`, down);
+    await step(page, 1);
+    assert.equal(await chips(page).count(), count + 1);
+    assert.equal(await error.isVisible(), false);
+    assert.match(await status.textContent(), /Connected/);
+    await page.waitForFunction(() => /Next token \(step \d+\)/.test(document.getElementById("inspector-step")?.textContent ?? ""));
+    await context.close();
+  });
+
+  test("a server link keeps its address (and Share its link) until Connect", async () => {
+    const query = `?lang=en&source=server&server=${encodeURIComponent(llama.url)}&api=llama.cpp&path=5605.5114&temperature=0.5`;
+    const { page, context, seen } = await open(query);
+    await page.waitForTimeout(300);
+    const address = new URL(page.url()).searchParams;
+    assert.equal(address.get("source"), "server");
+    assert.equal(address.get("server"), llama.url);
+    assert.equal(address.get("api"), "llama.cpp");
+    assert.equal(address.get("path"), "5605.5114");
+    assert.equal(address.get("temperature"), "0.5");
+    await page.getByRole("button", { name: "Share / Embed" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share or embed this exact state" });
+    const shared = new URL(await dialog.getByLabel("Link", { exact: true }).inputValue()).searchParams;
+    assert.equal(shared.get("source"), "server");
+    assert.equal(shared.get("server"), llama.url);
+    assert.equal(shared.get("path"), "5605.5114");
+    await page.keyboard.press("Escape");
+    assert.deepEqual(seen.toServer, [], "a link never connects by itself");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.waitForFunction(() => document.querySelectorAll("#generated li").length === 2);
+    const after = new URL(page.url()).searchParams;
+    assert.equal(after.get("source"), "server");
+    // the page writes the link's tokens its own way (`f`: not what the seed would draw)
+    assert.match(after.get("path") ?? "", /^5605f?\.5114f?$/);
+    await context.close();
+  });
+
+  test("Connect again to the same server keeps the text; the zh status line uses Chinese punctuation", async () => {
+    const { page, context } = await open("?lang=zh");
+    await page.locator("#strategy").selectOption("greedy");
+    await page.locator("#prompt").fill("中国的首都是");
+    await page.locator("#prompt").press("Tab");
+    await page.locator("#source").selectOption("server");
+    await page.locator("#server-address").fill(llama.url);
+    await page.locator("#server-connect").click();
+    await page.waitForFunction(() => /已连接/.test(document.getElementById("server-status")?.textContent ?? ""));
+    assert.match(await page.locator("#server-status").textContent(), /词表 8,000。每一步/);
+    await page.locator("#step").click();
+    await page.waitForFunction(() => document.querySelectorAll("#generated li").length === 1);
+    await page.waitForFunction(() => !document.getElementById("step")?.disabled);
+    await page.locator("#step").click();
+    await page.waitForFunction(() => document.querySelectorAll("#generated li").length === 2);
+    const before = await texts(page);
+    const path = new URL(page.url()).searchParams.get("path");
+    assert.ok(path !== null);
+    await page.locator("#server-connect").click();
+    await page.waitForFunction(() => /已连接/.test(document.getElementById("server-status")?.textContent ?? "") && !document.getElementById("server-connect")?.disabled);
+    // the text is replayed over the new connection: the same chips, the same link
+    const chipTexts = () => [...document.querySelectorAll("#generated li")].map((li) => (li.textContent ?? "").trim());
+    await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll("#generated li")].map((li) => (li.textContent ?? "").trim())) === want, JSON.stringify(before)).catch(() => {});
+    assert.deepEqual(await page.evaluate(chipTexts), before);
+    assert.equal(new URL(page.url()).searchParams.get("path"), path);
+    await page.waitForFunction(() => !document.getElementById("step")?.disabled);
+    await page.locator("#step").click();
+    await page.waitForFunction(() => document.querySelectorAll("#generated li").length === 3);
+    await context.close();
+  });
+
+  test("<nexttoken-playground server=… api=…> passes the server to its page, which waits for Connect", async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const toServer = [];
+    // a course page on another origin (another port) that includes only the built script and one element
+    const course = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title><script src="${site.url}nexttoken-element.js"></script>
+        <nexttoken-playground lang="en" source="server" server="${llama.url}" api="llama.cpp" height="700"></nexttoken-playground>`);
+    });
+    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
+    const courseUrl = `http://127.0.0.1:${course.address().port}/lesson.html`;
+    try {
+      await context.route("**/*", (route) => {
+        const url = route.request().url();
+        if (url.startsWith(llama.url)) toServer.push(url);
+        return url.startsWith(site.url) || url === courseUrl ? route.continue() : route.abort();
+      });
+      const page = await context.newPage();
+      await page.goto(courseUrl);
+      const src = new URL(await page.locator("nexttoken-playground iframe").getAttribute("src")).searchParams;
+      assert.equal(src.get("server"), llama.url);
+      assert.equal(src.get("api"), "llama.cpp");
+      const frame = page.frameLocator("nexttoken-playground iframe");
+      await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
+      assert.equal(await frame.locator("#server-address").inputValue(), llama.url);
+      assert.match(await frame.locator("#server-status").textContent(), /Click Connect/);
+      assert.deepEqual(toServer, []);
+    } finally {
+      await context.close();
+      await new Promise((resolve) => course.close(resolve));
+    }
   });
 });

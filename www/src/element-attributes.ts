@@ -20,7 +20,7 @@ export const IFRAME_ALLOW = "fullscreen; clipboard-write";
  * (`embed` is always on, `projector` is the viewer's choice). HF/OpenAI parameter names.
  */
 export const ELEMENT_ATTRIBUTES = [
-  "lang", "source", "preset", "prompt", "lesson", "strategy", "engine", "seed", "temperature", "top_k",
+  "lang", "source", "server", "api", "preset", "prompt", "lesson", "strategy", "engine", "seed", "temperature", "top_k",
   "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty",
   "max_new_tokens", "min_new_tokens", "stop", "table", "path", "branch", "at", "stopped", "step",
 ] as const;

@@ -48,7 +48,7 @@ const server = wireServer(pg, () => {
   el("url-notice").hidden = pg.linkProblems.length === 0;
   showNotice();
 });
-const page = createPage(pg, initialUrl.embed, server.panel);
+const page = createPage(pg, initialUrl.embed, server.panel, () => server.heldQuery());
 
 /** What lessons, projector mode, the keyboard and the share dialog may ask of the page. */
 const actions: Actions = {
@@ -243,7 +243,7 @@ async function boot(): Promise<void> {
   const shown: ScenarioRequest = serverLink ? { source: "model", presetId: fromLink.presetId, prompt: fromLink.prompt, params: fromLink.params } : fromLink;
   await applyScenario(pg, shown, pg.linkProblems, true);
   // a server link fills in the Server address and waits for Connect: the embedded model meanwhile
-  if (serverLink) server.holdLink(fromLink, initialUrl.server, initialUrl.api ?? null);
+  if (serverLink) server.holdLink(fromLink, initialUrl.server, initialUrl.api ?? null, new URLSearchParams(location.search));
   el("url-notice").hidden = pg.linkProblems.length === 0;
   showNotice();
   if (initialUrl.projector) projector.set(true);

@@ -14,6 +14,9 @@ export const serverEn = {
   "server.linkWaiting": "This link uses the model server at {url}. Click Connect to use it; until then the embedded model is shown.",
   "server.connecting": "Connecting to {url}…",
   "server.connected": "Connected: {server} at {url} · model {model} · vocabulary {vocab}",
+  "server.lost": "The server at {url} stopped answering. Start it again, then click Step.",
+  /** Ends the status line's first sentence (zh: a full-width full stop). */
+  "server.headEnd": ". ",
   "server.vocabUnknown": "size not reported",
   "server.exact": "Each step lists every token: the probabilities are exact.",
   "server.topListed": "Each step lists the {n} most likely tokens.",

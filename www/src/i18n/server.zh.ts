@@ -15,6 +15,9 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.linkWaiting": "这个链接使用 {url} 上的模型服务。点击「连接」即可使用；在那之前显示的是内置模型。",
   "server.connecting": "正在连接 {url}…",
   "server.connected": "已连接：{url} 上的 {server} · 模型 {model} · 词表 {vocab}",
+  "server.lost": "{url} 上的服务不再应答。请重新启动它，然后点击「单步」。",
+  /** Ends the status line's first sentence (zh: a full-width full stop). */
+  "server.headEnd": "。",
   "server.vocabUnknown": "大小未知",
   "server.exact": "每一步都列出全部 Token：概率是精确的。",
   "server.topListed": "每一步列出最可能的 {n} 个 Token。",

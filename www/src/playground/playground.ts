@@ -42,6 +42,8 @@ export class Playground {
   preview: StepOutcome | null = null;
   /** An async source's logits are on their way (nothing to step yet). */
   waiting = false;
+  /** The failure shown is the source's (a server that stopped answering), not the core's rejection. */
+  sourceFailed = false;
   sampleRun: SampleRun | null = null;
   compareRun: CompareRun | null = null;
   /** Stop reason of each branch, so switching paths restores it. */
@@ -108,6 +110,7 @@ export class Playground {
 
   /** Settings or context changed: recompute the next step, then notify. */
   refresh(): void {
+    this.sourceFailed = false;
     this.preview = this.finished() ? null : this.computeNext();
     this.sampleRun = null;
     this.notify();
@@ -121,17 +124,25 @@ export class Playground {
       // an async source: ask for the logits, recompute when they are in (for whatever context is current then)
       this.source.loadNextLogits().then(
         () => this.refresh(),
-        (err: unknown) => this.fail(messageOf(err)),
+        (err: unknown) => this.failSource(messageOf(err)),
       );
       return null;
     }
     return runStep(input.logits, input.config);
   }
 
-  fail(message: string): void {
+  /** Show `message` as the core's rejection; any failure ends Play (it would only ask again and again). */
+  fail(message: string, fromSource = false): void {
     this.waiting = false;
+    this.sourceFailed = fromSource;
     this.preview = { ok: false, message };
+    if (this.state.playing) this.pause();
     this.notify();
+  }
+
+  /** Show the source's failure (already worded for the page: a server that stopped answering …). */
+  failSource(message: string): void {
+    this.fail(message, true);
   }
 
   /** The model's generator applies max new tokens and stop sequences itself. */
@@ -241,7 +252,7 @@ export class Playground {
       },
       (err: unknown) => {
         this.deferred = null;
-        this.fail(messageOf(err));
+        this.failSource(messageOf(err));
       },
     );
   }
@@ -284,7 +295,7 @@ export class Playground {
     // a model source reads the whole prompt first; the next step is computed once it is ready
     this.source.reset(this.state.prompt).then(
       () => this.refresh(),
-      (err: unknown) => this.fail(messageOf(err)),
+      (err: unknown) => this.failSource(messageOf(err)),
     );
   }
 

@@ -46,7 +46,7 @@ export interface InspectorInput {
   label: (id: number) => string;
 }
 
-export function createInspector(handlers: InspectorHandlers): { render(input: InspectorInput | null): void } {
+export function createInspector(handlers: InspectorHandlers): { render(input: InspectorInput | null): void; clear(): void } {
   const container = el<HTMLDivElement>("stages");
   const panels = new Map<PanelKind, Panel>();
   const cdf = createCdfChart(el("cdf") as unknown as SVGSVGElement, {
@@ -86,8 +86,15 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
   }
 
   return {
+    /** No step to show (the next one failed): nothing stale is left to read as the next step. */
+    clear() {
+      el("inspector-step").textContent = "";
+      for (const id of ["stat-chosen", "stat-kept", "stat-entropy"]) el(id).textContent = "—";
+      container.hidden = true;
+    },
     render(input) {
       if (input === null) return;
+      container.hidden = false;
       const r = input.result;
       const view = buildView(input, handlers.onForce);
 

@@ -41,7 +41,8 @@ export interface PageView {
 }
 
 /** Builds the page's views over `pg` (with the model server's panel) and subscribes their drawing to it. */
-export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPanel): PageView {
+/** `heldLink`: the opening server link's query while it waits for Connect (the address bar and Share keep it). */
+export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPanel, heldLink: () => URLSearchParams | null = () => null): PageView {
   const { state } = pg;
   const controls = createControls({
     onParams: (change) => pg.dispatch({ type: "setParams", change }),
@@ -65,6 +66,13 @@ export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPa
   const listeners: Array<() => void> = [];
 
   function pageQuery(forAddressBar: boolean): URLSearchParams {
+    const held = pg.serverChosen ? heldLink() : null;
+    if (held !== null) {
+      const query = new URLSearchParams(held);
+      if (query.has("lang")) query.set("lang", state.lang);
+      if (!forAddressBar) for (const mode of ["embed", "projector"]) query.delete(mode);
+      return query;
+    }
     const server = serverPanel.source === null ? undefined : { url: serverPanel.source.info.url, api: serverPanel.api() };
     return scenarioQuery(snapshot(pg), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector, server });
   }
@@ -99,7 +107,7 @@ export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPa
     const chosen = pg.serverChosen ? "server" : state.source;
     el<HTMLSelectElement>("source").value = chosen;
     document.body.dataset["source"] = chosen;
-    serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null);
+    serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null, state.source === "server" && pg.sourceFailed);
     tokens.render(state, (entry) => chipDisplay(source, entry));
     tipChips(state.path, label);
     if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished);
@@ -108,12 +116,14 @@ export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPa
     const error = el("error");
     error.hidden = preview === null || preview.ok;
     if (preview !== null && !preview.ok) {
-      const prefix = pg.blocked() ? t("error.prompt") : t("error.prefix");
-      error.textContent = `${prefix} ${coreMessage(preview.message)}`;
+      // a source's failure (a server that stopped answering) is worded already: not the core's rejection
+      const prefix = pg.blocked() ? t("error.prompt") : pg.sourceFailed ? "" : t("error.prefix");
+      error.textContent = prefix === "" ? preview.message : `${prefix} ${coreMessage(preview.message)}`;
     }
     el<HTMLFormElement>("force-form").hidden = input === null;
 
-    inspector.render(input);
+    if (input === null && preview !== null && !preview.ok) inspector.clear();
+    else inspector.render(input);
     lookup.render();
     exporter.render();
     const view = preview?.ok && state.viewing === null ? buildView({ result: preview.result, chosenId: preview.result.token, forced: false, stepNumber: 0, past: false, returnable: false, label }, force) : null;

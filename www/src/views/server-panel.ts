@@ -20,8 +20,11 @@ export interface ServerPanel {
   prefill(address: string, api: ServerApi | null): void;
   address(): string;
   api(): ServerApi | null;
-  /** Redraw the status line; `rest` is the current step's rest-of-vocabulary trace, if any. */
-  render(rest: RestTrace | null | undefined): void;
+  /**
+   * Redraw the status line; `rest` is the current step's rest-of-vocabulary trace, if any; `lost`:
+   * the connected server's last request failed (it stopped answering).
+   */
+  render(rest: RestTrace | null | undefined, lost?: boolean): void;
 }
 
 function el<T extends HTMLElement>(id: string): T {
@@ -42,6 +45,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void): 
   let source: ServerSource | null = null;
   let message: () => string = () => t("server.notConnected");
   let failed = false;
+  let lost = false;
   let busySince: number | null = null;
   let timer = 0;
 
@@ -49,8 +53,10 @@ export function createServerPanel(onConnected: (source: ServerSource) => void): 
     // progress only for a request that takes a while (a long prompt's first step), not every step
     const elapsed = busySince === null ? 0 : performance.now() - busySince;
     const waiting = elapsed < 400 ? "" : ` ${t("server.waiting", { seconds: (elapsed / 1000).toFixed(1) })}`;
-    status.textContent = message() + waiting;
-    status.dataset["state"] = failed ? "error" : source !== null ? "connected" : "idle";
+    const lostUrl = lost && !failed ? source?.info.url : undefined;
+    const connectedLost = lostUrl !== undefined;
+    status.textContent = (lostUrl !== undefined ? t("server.lost", { url: lostUrl }) : message()) + waiting;
+    status.dataset["state"] = failed || connectedLost ? "error" : source !== null ? "connected" : "idle";
   };
   const chosenApi = (): ServerApi | null => (api.value === "llama.cpp" || api.value === "openai" ? api.value : null);
 
@@ -86,7 +92,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void): 
           const model = info.kind === "llama.cpp" ? (info.model.split(/[\\/]/).pop() ?? info.model) : info.model;
           const head = t("server.connected", { server: info.kind, url: info.url, model, vocab });
           const asked = info.vocabSize !== null && info.vocabSize <= FULL_VOCAB_MAX && info.maxTop === null ? t("server.exact") : t("server.topListed", { n: Math.min(connected.topN, info.maxTop ?? Infinity) });
-          return `${head}. ${asked}${info.hasIds ? "" : ` ${t("server.noIds")}`}`;
+          return `${head}${t("server.headEnd")}${asked}${info.hasIds ? "" : ` ${t("server.noIds")}`}`;
         };
         connect.disabled = false;
         show();
@@ -117,7 +123,8 @@ export function createServerPanel(onConnected: (source: ServerSource) => void): 
     },
     address: () => address.value.trim(),
     api: chosenApi,
-    render(rest) {
+    render(rest, stopped = false) {
+      lost = stopped;
       show();
       restLine.hidden = rest === null || rest === undefined;
       if (rest) restLine.textContent = `${t("server.rest", { p: percent(rest.mass) })} ${rest.exact ? t("server.rest.exact") : t("server.rest.inexact")}`;
