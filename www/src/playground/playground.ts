@@ -288,6 +288,7 @@ export class Playground {
     this.pause();
     clearPaths(this);
     this.preview = null;
+    this.sourceFailed = false;
     // an async source reads the prompt over the network: nothing to step until it has
     this.waiting = this.source.capabilities.async;
     this.notify();

@@ -40,8 +40,11 @@ export interface PageView {
   onRender(listener: () => void): void;
 }
 
-/** Builds the page's views over `pg` (with the model server's panel) and subscribes their drawing to it. */
-/** `heldLink`: the opening server link's query while it waits for Connect (the address bar and Share keep it). */
+/**
+ * Builds the page's views over `pg` (with the model server's panel) and subscribes their drawing to
+ * it. `heldLink`: the opening server link's query while it waits for Connect (the address bar and
+ * Share keep it).
+ */
 export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPanel, heldLink: () => URLSearchParams | null = () => null): PageView {
   const { state } = pg;
   const controls = createControls({
