@@ -299,6 +299,7 @@ describe("model server (llama.cpp)", () => {
     // the inspector shows no stale step as the next one
     assert.doesNotMatch(await page.locator("#inspector-step").textContent(), /Next token/);
     assert.equal(await page.locator("#stages").isVisible(), false);
+    assert.equal(await page.locator("#final").isVisible(), false, "nor the last draw as the next one");
     const afterStop = refused;
     await page.waitForTimeout(1500);
     assert.equal(refused, afterStop, "no request loop after Play stopped");

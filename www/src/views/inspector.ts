@@ -89,12 +89,16 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     /** No step to show (the next one failed): nothing stale is left to read as the next step. */
     clear() {
       el("inspector-step").textContent = "";
+      el("inspector-step").hidden = true;
       for (const id of ["stat-chosen", "stat-kept", "stat-entropy"]) el(id).textContent = "—";
       container.hidden = true;
+      el("final").hidden = true;
     },
     render(input) {
       if (input === null) return;
+      el("inspector-step").hidden = false;
       container.hidden = false;
+      el("final").hidden = false;
       const r = input.result;
       const view = buildView(input, handlers.onForce);
 
