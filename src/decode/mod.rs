@@ -5,14 +5,16 @@
 //!
 //! Pipeline (the order depends on the engine, see [`Engine::order`]):
 //! validate logits → resolve config → logit_bias → penalties → [temperature, top-k, top-p, min-p,
-//! typical, epsilon in the engine's order] (pipeline.rs) → final softmax and the inverse-CDF draw
-//! with u by selection (draw.rs) → listing (listing.rs) → trace (trace/build.rs).
+//! typical, epsilon in the engine's order] (pipeline.rs) → final weights (final_pass.rs) → the
+//! inverse-CDF draw with u by selection (draw.rs) → listing (listing.rs) → trace (trace/build.rs).
 
 mod candidates;
 mod config;
+mod crossing;
 mod draw;
 mod engine;
 mod error;
+mod final_pass;
 pub mod limits;
 mod listing;
 mod parse;
@@ -84,16 +86,19 @@ impl Decoder {
         let settings = config.resolve(logits.len(), seed)?;
         let rest_mass = rest::check(config.rest_mass)?;
         let s = &settings;
-        let (raw, tempered_z) = validate(logits, tempers_first(s).then_some(1.0 / s.temperature))?;
+        let max = validate(logits)?;
         let w = &mut self.work;
-        w.reset(logits, raw.max);
+        w.reset(logits, max);
+        let order = s.engine.order(s.greedy);
+        let first = first_pass(logits, s, order, w, max);
+        let raw = first.raw;
         w.seed_normaliser(raw.z, raw.max);
 
-        let order = s.engine.order(s.greedy);
-        let ran = pipeline::apply(w, s, order, &raw, tempered_z)?;
+        let ran = pipeline::apply(w, s, order, &raw, first.tempered_z)?;
 
         let (z, max) = w.normaliser();
-        let fin = draw::final_pass(w, max, w.inv_t, s.trace_top.min(w.kept.len()));
+        let head_len = s.trace_top.min(w.kept.len());
+        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, first.final_weighted);
         let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
         let drawn = match u {
@@ -103,7 +108,7 @@ impl Decoder {
                 rank: 0,
                 cum: 1.0,
             },
-            Some(u) => draw::inverse_cdf(&mut w.keys, u, z),
+            Some(u) => draw::inverse_cdf(&w.keys, u, z),
         };
         let listing = listing::list(
             &listing::Final {
@@ -137,6 +142,63 @@ impl Decoder {
     }
 }
 
+/// What the first full read of the logits (after validation) measured.
+struct FirstPass {
+    raw: Raw,
+    /// The normaliser at the configured temperature, when this pass computed it.
+    tempered_z: Option<f64>,
+    /// Σ e·s of the final weights, when this pass also wrote them (and their keys) because
+    /// temperature is the only stage: the final pass then only picks the listed head.
+    final_weighted: Option<f64>,
+}
+
+/// The raw softmax's sums, and whatever else the same read of the array can give: with
+/// temperature the only stage (and no −inf logit), the final weights and keys themselves; with
+/// temperature the first thing to touch the logits (HF, vLLM, no bias or penalties), its
+/// normaliser.
+fn first_pass(
+    logits: &[f32],
+    s: &Settings,
+    order: &[StageKind],
+    w: &mut Work,
+    max: f32,
+) -> FirstPass {
+    let raw = |z: f64, weighted: f64| Raw {
+        max,
+        z,
+        entropy_bits: ((z.ln() - weighted / z) / std::f64::consts::LN_2).max(0.0),
+    };
+    if w.input_removed == 0 && pipeline::only_temperature(s, order) {
+        let inv_t = if s.temperature != 1.0 {
+            1.0 / s.temperature
+        } else {
+            1.0
+        };
+        let n = logits.len();
+        let out = w.scratch.get_mut(..n).unwrap_or_default();
+        let f = softmax::raw_and_final(logits, max, inv_t, out, &mut w.keys);
+        return FirstPass {
+            raw: raw(f.z_raw, f.weighted_raw),
+            tempered_z: (inv_t != 1.0).then_some(f.z),
+            final_weighted: Some(f.weighted),
+        };
+    }
+    if tempers_first(s) {
+        let (z, weighted, z_t) = softmax::raw_and_tempered_sums(logits, max, 1.0 / s.temperature);
+        return FirstPass {
+            raw: raw(z, weighted),
+            tempered_z: Some(z_t),
+            final_weighted: None,
+        };
+    }
+    let (z, weighted) = softmax::raw_sums(logits, max);
+    FirstPass {
+        raw: raw(z, weighted),
+        tempered_z: None,
+        final_weighted: None,
+    }
+}
+
 /// When temperature is the first thing to touch the logits (HF, vLLM, no bias or penalties), its
 /// normaliser comes from the same pass as the raw softmax's: one read of the array.
 fn tempers_first(s: &Settings) -> bool {
@@ -148,9 +210,8 @@ fn tempers_first(s: &Settings) -> bool {
         && s.temperature != 1.0
 }
 
-/// Checks the logits; returns the max finite logit, the raw softmax's normaliser Σ e^(l − max)
-/// and its entropy in bits, all from two contiguous passes.
-fn validate(logits: &[f32], tempered_inv_t: Option<f32>) -> Result<(Raw, Option<f64>), StepError> {
+/// Checks the logits; returns the max finite logit (one vectorised pass).
+fn validate(logits: &[f32]) -> Result<f32, StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
@@ -172,25 +233,7 @@ fn validate(logits: &[f32], tempered_inv_t: Option<f32>) -> Result<(Raw, Option<
     if max == f32::NEG_INFINITY {
         return Err(StepError::AllNegativeInfinity);
     }
-    let (z, weighted, tempered) = match tempered_inv_t {
-        Some(inv_t) => {
-            let (z, weighted, z_t) = softmax::raw_and_tempered_sums(logits, max, inv_t);
-            (z, weighted, Some(z_t))
-        }
-        None => {
-            let (z, weighted) = softmax::raw_sums(logits, max);
-            (z, weighted, None)
-        }
-    };
-    let entropy_bits = ((z.ln() - weighted / z) / std::f64::consts::LN_2).max(0.0);
-    Ok((
-        Raw {
-            max,
-            z,
-            entropy_bits,
-        },
-        tempered,
-    ))
+    Ok(max)
 }
 
 /// A fresh seed from the platform's entropy source.

@@ -146,6 +146,15 @@ pub(crate) fn apply(
     })
 }
 
+/// Whether temperature (a fixed one, not llama.cpp's dynamic one) is the only stage that runs:
+/// then the final distribution is the whole vocabulary at one scale, known before any stage runs.
+pub(crate) fn only_temperature(s: &Settings, order: &[StageKind]) -> bool {
+    s.dynatemp_range == 0.0
+        && order
+            .iter()
+            .all(|&kind| kind == StageKind::Temperature || !stage_active(kind, s))
+}
+
 /// Whether a stage is switched on by the settings (off values and greedy-only stages are skipped).
 fn stage_active(kind: StageKind, s: &Settings) -> bool {
     match kind {

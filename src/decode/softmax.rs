@@ -174,6 +174,120 @@ fn sums<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64
     (z, weighted, z_t)
 }
 
+/// What [`raw_and_final`] measured in its one read of the logits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fused {
+    /// Σ e^(l − max) and Σ e^(l − max)·(l − max): the raw softmax's normaliser and entropy sum.
+    pub z_raw: f64,
+    pub weighted_raw: f64,
+    /// The same two at the final scale inv_t (equal to the raw ones when inv_t = 1).
+    pub z: f64,
+    pub weighted: f64,
+}
+
+/// When the final distribution is the whole vocabulary at one temperature (no filter, bias or
+/// penalty, no −inf logit), everything the step needs from the full array comes from one read of
+/// it: the raw sums, and the final weights e^((l − max)·inv_t) written to `out` with their order
+/// keys (draw.rs) and sums. Each number is computed exactly as `raw_sums`, `weights_into` and the
+/// tempered sum compute it (same exp, same float32 lanes and blocks), so the weights, z and the
+/// draw are bit for bit those of the separate passes. At inv_t = 1 one exp serves both.
+pub(crate) fn raw_and_final(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f64],
+    keys: &mut Vec<u64>,
+) -> Fused {
+    if inv_t == 1.0 {
+        fused::<false>(logits, max, inv_t, out, keys)
+    } else {
+        fused::<true>(logits, max, inv_t, out, keys)
+    }
+}
+
+#[inline(always)]
+fn fused<const TEMPERED: bool>(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f64],
+    keys: &mut Vec<u64>,
+) -> Fused {
+    keys.clear();
+    keys.resize(logits.len(), 0);
+    let (mut z_raw, mut weighted_raw, mut z, mut weighted) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    // (raw e, raw e·s, final e, final e·s) of one logit.
+    let term = |l: f32| {
+        let s = above(l - max, EXP_MIN - 1.0);
+        let e = exp_f32(s);
+        if TEMPERED {
+            let st = above((l - max) * inv_t, EXP_MIN - 1.0);
+            let et = exp_f32(st);
+            (e, e * s, et, et * st)
+        } else {
+            (e, e * s, e, e * s)
+        }
+    };
+    let mut base = 0usize;
+    for ((block, slots), kslots) in logits
+        .chunks(1024)
+        .zip(out.chunks_mut(1024))
+        .zip(keys.chunks_mut(1024))
+    {
+        let mut acc = [[0.0f32; LANES]; 4];
+        let mut lanes = block.chunks_exact(LANES);
+        let mut outs = slots.chunks_exact_mut(LANES);
+        let mut kouts = kslots.chunks_exact_mut(LANES);
+        let mut id = base as u32;
+        for ((group, dst), kdst) in (&mut lanes).zip(&mut outs).zip(&mut kouts) {
+            let mut es = [0.0f32; LANES];
+            for (j, (e_out, &l)) in es.iter_mut().zip(group).enumerate() {
+                let (e, es_raw, et, es_t) = term(l);
+                acc[0][j] += e;
+                acc[1][j] += es_raw;
+                acc[2][j] += et;
+                acc[3][j] += es_t;
+                *e_out = et;
+            }
+            for ((d, k), (j, &e)) in dst
+                .iter_mut()
+                .zip(kdst.iter_mut())
+                .zip(es.iter().enumerate())
+            {
+                *d = f64::from(e);
+                *k = super::draw::key(e, id + j as u32);
+            }
+            id += LANES as u32;
+        }
+        for ((&l, d), k) in lanes
+            .remainder()
+            .iter()
+            .zip(outs.into_remainder())
+            .zip(kouts.into_remainder())
+        {
+            let (e, es_raw, et, es_t) = term(l);
+            acc[0][0] += e;
+            acc[1][0] += es_raw;
+            acc[2][0] += et;
+            acc[3][0] += es_t;
+            *d = f64::from(et);
+            *k = super::draw::key(et, id);
+            id += 1;
+        }
+        z_raw += f64::from(acc[0].iter().sum::<f32>());
+        weighted_raw += f64::from(acc[1].iter().sum::<f32>());
+        z += f64::from(acc[2].iter().sum::<f32>());
+        weighted += f64::from(acc[3].iter().sum::<f32>());
+        base += block.len();
+    }
+    Fused {
+        z_raw,
+        weighted_raw,
+        z,
+        weighted,
+    }
+}
+
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
 /// (s the scaled logit, the entropy's sum), in float32 lanes folded into f64 every block, as
 /// `sums`; branch-free, so it vectorises.
@@ -334,6 +448,39 @@ mod tests {
         assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
         assert_eq!(exp_f32(-200.0), 0.0);
         assert_eq!(exp_f32(0.0), 1.0);
+    }
+
+    /// The fused first pass gives bit for bit what the separate passes give (weights, keys, z and
+    /// the entropy sums), so draws and traces do not depend on which path ran.
+    #[test]
+    fn raw_and_final_equals_the_separate_passes() {
+        for n in [1usize, 7, 8, 1023, 1024, 1025, 5000] {
+            let logits: Vec<f32> = (0..n)
+                .map(|i| {
+                    ((i * 7919 % 1000) as f32 * 0.037 - 20.0) * if i % 3 == 0 { 4.0 } else { 1.0 }
+                })
+                .collect();
+            let (max, _) = scan(&logits);
+            for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 1.5, 1.0 / 0.05, 1.0 / 5.0] {
+                let mut out = vec![0.0f64; n];
+                let mut keys = Vec::new();
+                let f = raw_and_final(&logits, max, inv_t, &mut out, &mut keys);
+                let (z, weighted, z_t) = raw_and_tempered_sums(&logits, max, inv_t);
+                let mut want = vec![0.0f64; n];
+                let want_weighted = weights_into(&logits, max, inv_t, &mut want);
+                assert_eq!(f.z_raw.to_bits(), z.to_bits());
+                assert_eq!(f.weighted_raw.to_bits(), weighted.to_bits());
+                assert_eq!(f.z.to_bits(), z_t.to_bits(), "n {n} inv_t {inv_t}");
+                assert_eq!(f.weighted.to_bits(), want_weighted.to_bits());
+                assert_eq!(out, want);
+                let want_keys: Vec<u64> = want
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &e)| super::super::draw::key(e as f32, i as u32))
+                    .collect();
+                assert_eq!(keys, want_keys);
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::super::candidates::Work;
 use super::super::config::Settings;
-use super::super::draw::first_crossing;
+use super::super::crossing::first_crossing;
 use super::super::engine::Engine;
 use super::super::softmax::weight;
 use super::Applied;
@@ -49,7 +49,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         }
     }
     // (score, id, p) per kept token; the order is score ascending, ties by lower id. The token
-    // where the running mass crosses `mass` is found by selection (draw::first_crossing), not by
+    // where the running mass crosses `mass` is found by selection (crossing.rs), not by
     // sorting: on a flat distribution almost every token is walked.
     let mut items: Vec<(f64, u32, f64)> = work
         .kept

@@ -1,0 +1,102 @@
+//! The final distribution: one pass turns the kept tokens into weights and order keys (draw.rs),
+//! the entropy's sum and the sorted head the trace lists.
+
+use super::candidates::Work;
+use super::draw::{key, key_id};
+use super::softmax::{exp_f32, weights_into};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
+/// `Work::scratch`), the ids of the best `head` candidates in order, and the entropy.
+#[derive(Debug)]
+pub(crate) struct FinalPass {
+    /// Σ e·s over the kept tokens (s = scaled logit): with z it gives the entropy.
+    pub weighted: f64,
+    /// The first `min(trace_top, kept)` candidates, best first.
+    pub head: Vec<u32>,
+}
+
+/// Above this head length a selection over the keys beats a heap.
+const HEAP_HEAD_MAX: usize = 256;
+
+/// One pass over the kept tokens at (max, inv_t): weights into `scratch`, keys into `keys`, the
+/// entropy sum, and the `head_len` best keys (a small heap rejects almost every key with one
+/// comparison; long heads are selected and sorted instead).
+/// `ready`: Σ e·s when the first pass already wrote every weight and key (temperature the only
+/// stage, softmax::raw_and_final); then only the head is picked here.
+pub(crate) fn final_pass(
+    work: &mut Work,
+    max: f32,
+    inv_t: f32,
+    head_len: usize,
+    ready: Option<f64>,
+) -> FinalPass {
+    let mut keys = std::mem::take(&mut work.keys);
+    let mut weighted = 0.0f64;
+    if let Some(sum) = ready {
+        weighted = sum;
+    } else if work.all_kept && work.input_removed == 0 {
+        keys.clear();
+        keys.reserve(work.kept.len());
+        // Every id is kept: contiguous passes that vectorise (weights, then keys).
+        let n = work.processed.len();
+        let out = work.scratch.get_mut(..n).unwrap_or_default();
+        weighted = weights_into(&work.processed, max, inv_t, out);
+        keys.extend(
+            out.iter()
+                .enumerate()
+                .map(|(i, &e)| key(e as f32, i as u32)),
+        );
+    } else {
+        keys.clear();
+        keys.reserve(work.kept.len());
+        for &id in &work.kept {
+            let l = work
+                .processed
+                .get(id as usize)
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY);
+            let sc = (l - max) * inv_t;
+            let e = exp_f32(sc);
+            if e > 0.0 {
+                weighted += f64::from(e) * f64::from(sc); // 0 · −inf would be NaN
+            }
+            if let Some(slot) = work.scratch.get_mut(id as usize) {
+                *slot = f64::from(e);
+            }
+            keys.push(key(e, id));
+        }
+    }
+    let small_head = head_len <= HEAP_HEAD_MAX;
+    let head = if small_head {
+        // A small heap of the best keys; one comparison rejects almost every key.
+        let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(head_len + 1);
+        let mut floor = 0u64; // the worst key in a full heap; 0 = not full yet
+        for &k in &keys {
+            if k > floor && head_len > 0 {
+                heap.push(Reverse(k));
+                if heap.len() > head_len {
+                    heap.pop();
+                }
+                if heap.len() == head_len {
+                    floor = heap.peek().map_or(0, |r| r.0);
+                }
+            }
+        }
+        let mut best: Vec<u64> = heap.into_iter().map(|r| r.0).collect();
+        best.sort_unstable_by(|a, b| b.cmp(a));
+        best.into_iter().map(key_id).collect()
+    } else {
+        let mut copy = keys.clone();
+        let n = head_len.min(copy.len());
+        if n < copy.len() {
+            copy.select_nth_unstable_by(n, |a, b| b.cmp(a));
+        }
+        let mut best = copy.get(..n).unwrap_or_default().to_vec();
+        best.sort_unstable_by(|a, b| b.cmp(a));
+        best.into_iter().map(key_id).collect()
+    };
+    work.keys = keys;
+    FinalPass { weighted, head }
+}
