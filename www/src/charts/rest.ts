@@ -42,14 +42,16 @@ export function drawRestMarks(
     .attr("y1", (d) => d.y1)
     .attr("x2", (d) => d.x2)
     .attr("y2", (d) => d.y2);
+  // over the bar; beside it (to the left, over the shortest bars) when the bar reaches the top
+  const beside = top < 32;
   layer
     .selectAll<SVGTextElement, string>("text")
     .data(item === undefined ? [] : [label])
     .join("text")
     .attr("class", "rest-label")
     .attr("text-anchor", "end")
-    .attr("x", at.x + at.width)
-    .attr("y", top - 16)
+    .attr("x", beside ? at.x - 4 : at.x + at.width)
+    .attr("y", beside ? top + 10 : top - 16)
     .text((d) => d);
 }
 

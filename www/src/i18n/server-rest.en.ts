@@ -2,7 +2,7 @@
 // bar and strip box, the honest kept count and entropy, and the server source's own errors
 // (zh twin: server-rest.zh.ts).
 export const serverRestEn = {
-  "rest.tick": "rest",
+  "rest.tick": "unlisted",
   "rest.label": "rest of the vocabulary",
   "rest.barName":
     "Rest of the vocabulary: {p} together, the {n} tokens the server did not list. Not a token, so it cannot be chosen or forced.",

@@ -3,7 +3,7 @@
 import type { serverRestEn } from "./server-rest.en";
 
 export const serverRestZh: Record<keyof typeof serverRestEn, string> = {
-  "rest.tick": "其余",
+  "rest.tick": "未列出",
   "rest.label": "词表其余部分",
   "rest.barName": "词表其余部分：合计 {p}，是服务没有列出的 {n} 个 Token。它不是一个 Token，不能被选中或强制。",
   "rest.removedNote": "✕ {stage}",

@@ -66,8 +66,8 @@ export function stripRest(r: StepResult): { label: string; status: string; name:
   const p = percent(rest.mass);
   const stage = rest.removed_by === null ? null : STAGE_NAMES[rest.removed_by];
   return {
-    label: `${t("rest.label")} ${p}`,
-    status: stage === null ? t("rest.strip.box") : t("rest.strip.removed", { stage }),
+    label: t("rest.label"),
+    status: `${p} · ${stage === null ? t("rest.strip.box") : t("rest.strip.removed", { stage })}`,
     name: t("rest.strip.name", { p }),
     why: stage === null ? t("rest.strip.whyInexact", { p, n: count(rest.given) }) : t("rest.strip.whyExact", { p, stage }),
   };
