@@ -233,7 +233,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     // one tab stop per chart, on the chosen bar; the arrow keys move between bars
     rove(hitSel.nodes(), items.findIndex((d) => d.state === "chosen"));
     drawRestMarks(restMarks, items.find((d) => d.id === REST_ID && d.state === "rest"), view.rest?.label ?? "", {
-      x: x(key({ id: REST_ID } as BarItem)) ?? 0,
+      x: x(String(REST_ID)) ?? 0,
       width: x.bandwidth(),
       y: (v) => barY(v),
       y0,

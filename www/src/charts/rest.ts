@@ -23,7 +23,8 @@ export const REST_ID = -1;
 
 /**
  * The rest bar's hatching (diagonal lines computed inside its rectangle: an exported SVG may refer
- * to no pattern) and its label over it, right-aligned so it runs over the shortest bars.
+ * to no pattern) and its label: over it, or beside it on the left (over the tail's short bars)
+ * when the bar reaches the top of the chart.
  */
 export function drawRestMarks(
   layer: d3.Selection<SVGGElement, unknown, null, undefined>,

@@ -10,18 +10,15 @@ export function createSoftmaxChart(svg: SVGSVGElement): { update(view: StepView)
   const chart = createBarChart(svg, { signed: false, focusable: true });
   return {
     update(view) {
-      chart.update(
-        drawable(view)
-          .map(({ c }): BarItem => ({
-          id: c.id,
-          value: c.p_raw,
-          ghost: null,
-          state: barState(c, null, view),
-          note: null,
-          valueText: percent(c.p_raw),
-        })).concat(restItem(view, percent)),
-        view,
-      );
+      const tokens = drawable(view).map(({ c }): BarItem => ({
+        id: c.id,
+        value: c.p_raw,
+        ghost: null,
+        state: barState(c, null, view),
+        note: null,
+        valueText: percent(c.p_raw),
+      }));
+      chart.update(tokens.concat(restItem(view, percent)), view);
     },
   };
 }

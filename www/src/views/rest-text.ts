@@ -33,7 +33,8 @@ export function keptText(r: StepResult, whole: number): string {
 /** The projector's short kept cell. */
 export function keptShort(r: StepResult, whole: number): string {
   const rest = r.rest;
-  if (rest === undefined || rest.removed_by !== null) return `${r.kept_count} / ${count(rest === undefined ? whole : r.vocab_size)}`;
+  if (rest === undefined) return `${r.kept_count} / ${whole}`;
+  if (rest.removed_by !== null) return `${r.kept_count} / ${count(r.vocab_size)}`;
   return t("rest.pjKept", { k: r.kept_count, n: count(rest.given) });
 }
 
