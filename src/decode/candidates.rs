@@ -344,6 +344,17 @@ impl Work {
         }
     }
 
+    /// Whether the normaliser at the current `inv_t` is known (no pass needed for it).
+    pub fn has_normaliser(&self) -> bool {
+        self.norm.is_some_and(|(inv_t, _, _)| inv_t == self.inv_t)
+    }
+
+    /// Supplies the max processed logit of `kept` after `logits_changed`, when the caller knows it
+    /// exactly (the penalties changed only a few logits and the old maximum is not among them).
+    pub fn set_max(&mut self, max: f32) {
+        self.max = Some(max);
+    }
+
     /// Removes every kept token for which `keep` is false, marking it with `stage`. Keeps the
     /// sorted-prefix invariant: survivors of the prefix are still the best survivors, in order.
     pub fn retain(&mut self, stage: u8, mut keep: impl FnMut(u32) -> bool) -> usize {

@@ -3,7 +3,7 @@
 
 use super::candidates::Work;
 use super::draw::{key, key_id};
-use super::softmax::{exp_f32, weights_into};
+use super::softmax::{exp_f32, weights_into, weights_keys_and_sums};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -99,4 +99,22 @@ pub(crate) fn final_pass(
     };
     work.keys = keys;
     FinalPass { weighted, head }
+}
+
+/// When every finite id is still kept, nothing is −inf and the normaliser is not known yet (a
+/// bias or the penalties changed logits): the weights, keys, z and Σ e·s in one pass; z is
+/// handed to `work` as its normaliser. Returns Σ e·s for `final_pass`'s `ready`, or None (then
+/// the normaliser and the final pass compute what they need as before).
+pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
+    if work.has_normaliser() || !work.all_kept || work.input_removed != 0 {
+        return None;
+    }
+    let max = work.max_logit();
+    let n = work.processed.len();
+    let mut keys = std::mem::take(&mut work.keys);
+    let out = work.scratch.get_mut(..n).unwrap_or_default();
+    let (z, weighted) = weights_keys_and_sums(&work.processed, max, work.inv_t, out, &mut keys);
+    work.keys = keys;
+    work.seed_normaliser(z, max);
+    Some(weighted)
 }

@@ -94,11 +94,17 @@ impl Decoder {
         let raw = first.raw;
         w.seed_normaliser(raw.z, raw.max);
 
-        let ran = pipeline::apply(w, s, order, &raw, first.tempered_z)?;
+        let mut ran = pipeline::apply(w, s, order, &raw, first.tempered_z)?;
 
+        let ready = first
+            .final_weighted
+            .or_else(|| final_pass::with_normaliser(w));
         let (z, max) = w.normaliser();
+        if ran.tempered_is_final && ran.tempered_all.is_none() {
+            ran.tempered_all = Some((z, max));
+        }
         let head_len = s.trace_top.min(w.kept.len());
-        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, first.final_weighted);
+        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready);
         let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
         let drawn = match u {

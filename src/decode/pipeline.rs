@@ -34,6 +34,10 @@ pub(crate) struct Outcome {
     /// Σ exp over the survivors of the early stages at the applied temperature (the "after
     /// temperature" chart's normaliser) and its max, when a stage computed it anyway.
     pub tempered_all: Option<(f64, f32)>,
+    /// The "after temperature" normaliser is the final one: early stages changed logits but
+    /// nothing was removed (`Decoder::run` fills `tempered_all` from the final normaliser, so the
+    /// trace does not sum the vocabulary again).
+    pub tempered_is_final: bool,
 }
 
 /// Stages that change logits or ban tokens before any distribution is taken: the "after
@@ -140,9 +144,12 @@ pub(crate) fn apply(
             }
         }
     }
+    let early_ran = ran.iter().any(|r| r.active && EARLY.contains(&r.kind));
+    let tempered_is_final = !s.greedy && early_ran && w.all_kept;
     Ok(Outcome {
         stages: ran,
         tempered_all,
+        tempered_is_final,
     })
 }
 

@@ -288,6 +288,78 @@ fn fused<const TEMPERED: bool>(
     }
 }
 
+/// `weights_into` plus the order keys and Σ e, for a final distribution whose normaliser is not
+/// known yet (penalties or a bias changed logits but removed nothing): one exp pass instead of a
+/// normaliser pass and a weights pass. Σ e is summed exactly as `sum_weights_all` sums it and Σ e·s
+/// as `weights_into` does, so both are bit for bit those of the separate passes.
+pub(crate) fn weights_keys_and_sums(
+    processed: &[f32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f64],
+    keys: &mut Vec<u64>,
+) -> (f64, f64) {
+    keys.clear();
+    keys.resize(processed.len(), 0);
+    let (mut z, mut weighted) = (0.0f64, 0.0f64);
+    let term = |l: f32| {
+        let s = above((l - max) * inv_t, EXP_MIN - 1.0);
+        let e = exp_f32(s);
+        (e, e * s)
+    };
+    let mut id = 0u32;
+    for ((block, slots), kslots) in processed
+        .chunks(1024)
+        .zip(out.chunks_mut(1024))
+        .zip(keys.chunks_mut(1024))
+    {
+        let (mut zs, mut ws) = ([0.0f32; LANES], [0.0f32; LANES]);
+        let mut lanes = block.chunks_exact(LANES);
+        let mut outs = slots.chunks_exact_mut(LANES);
+        let mut kouts = kslots.chunks_exact_mut(LANES);
+        for ((group, dst), kdst) in (&mut lanes).zip(&mut outs).zip(&mut kouts) {
+            let mut es = [0.0f32; LANES];
+            for (((za, wa), e_out), &l) in zs
+                .iter_mut()
+                .zip(ws.iter_mut())
+                .zip(es.iter_mut())
+                .zip(group)
+            {
+                let (e, es) = term(l);
+                *za += e;
+                *wa += es;
+                *e_out = e;
+            }
+            for ((d, k), (j, &e)) in dst
+                .iter_mut()
+                .zip(kdst.iter_mut())
+                .zip(es.iter().enumerate())
+            {
+                *d = f64::from(e);
+                *k = super::draw::key(e, id + j as u32);
+            }
+            id += LANES as u32;
+        }
+        let mut tail = 0.0f32;
+        for ((&l, d), k) in lanes
+            .remainder()
+            .iter()
+            .zip(outs.into_remainder())
+            .zip(kouts.into_remainder())
+        {
+            let (e, es) = term(l);
+            tail += e;
+            ws[0] += es;
+            *d = f64::from(e);
+            *k = super::draw::key(e, id);
+            id += 1;
+        }
+        z += f64::from(zs.iter().sum::<f32>() + tail);
+        weighted += f64::from(ws.iter().sum::<f32>());
+    }
+    (z, weighted)
+}
+
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
 /// (s the scaled logit, the entropy's sum), in float32 lanes folded into f64 every block, as
 /// `sums`; branch-free, so it vectorises.
@@ -531,6 +603,43 @@ mod tests {
                 assert_eq!(f.weighted_raw.to_bits(), weighted.to_bits());
                 assert_eq!(f.z.to_bits(), z_t.to_bits(), "n {n} inv_t {inv_t}");
                 assert_eq!(f.weighted.to_bits(), want_weighted.to_bits());
+                assert_eq!(out, want);
+                let want_keys: Vec<u64> = want
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &e)| super::super::draw::key(e as f32, i as u32))
+                    .collect();
+                assert_eq!(keys, want_keys);
+            }
+        }
+    }
+
+    #[test]
+    fn weights_keys_and_sums_equals_the_separate_passes() {
+        for n in [1usize, 7, 9, 1023, 1024, 1031, 5000] {
+            let logits: Vec<f32> = (0..n)
+                .map(|i| {
+                    if i % 11 == 4 {
+                        f32::NEG_INFINITY
+                    } else {
+                        (i * 7919 % 1000) as f32 * 0.031 - 15.0
+                    }
+                })
+                .collect();
+            let (max, _) = scan(&logits);
+            for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 3.0] {
+                let (mut out, mut keys) = (vec![0.0f64; n], Vec::new());
+                let (z, weighted) = weights_keys_and_sums(&logits, max, inv_t, &mut out, &mut keys);
+                let mut want = vec![0.0f64; n];
+                assert_eq!(
+                    weighted.to_bits(),
+                    weights_into(&logits, max, inv_t, &mut want).to_bits()
+                );
+                assert_eq!(
+                    z.to_bits(),
+                    sum_weights_all(&logits, max, inv_t).to_bits(),
+                    "n {n}"
+                );
                 assert_eq!(out, want);
                 let want_keys: Vec<u64> = want
                     .iter()

@@ -13,6 +13,7 @@
 use super::super::candidates::Work;
 use super::super::config::Settings;
 use super::super::engine::Engine;
+use super::super::softmax::larger;
 use super::Applied;
 
 /// Returns the id of the first logit the penalties pushed to +inf (an error for the caller).
@@ -29,6 +30,12 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
     let mut seen: Vec<u32> = history.to_vec();
     seen.sort_unstable();
     seen.dedup();
+    // The max before, and whether it sits on a penalised id: if not, the max after is the larger
+    // of it and the penalised logits, with no pass over the vocabulary.
+    let old_max = work.max_logit();
+    let max_moved = seen
+        .iter()
+        .any(|&id| work.processed.get(id as usize) == Some(&old_max));
     if r != 1.0 {
         for &id in &seen {
             if let Some(l) = work.processed.get_mut(id as usize) {
@@ -86,6 +93,13 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
         }
     }
     work.logits_changed();
+    if !max_moved {
+        let max = seen
+            .iter()
+            .filter_map(|&id| work.processed.get(id as usize))
+            .fold(old_max, |m, &l| larger(m, l));
+        work.set_max(max);
+    }
     // A huge negative logit times r can reach −inf: that token is now impossible.
     if seen
         .iter()
