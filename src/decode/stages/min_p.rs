@@ -5,7 +5,7 @@
 //!
 //! Compared in log space, `(l − max)/T ≥ ln p`, which needs no exp and no normaliser.
 
-use super::super::candidates::Work;
+use super::super::candidates::{by_logit, Work};
 use super::super::config::Settings;
 use super::Applied;
 
@@ -20,6 +20,11 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     let max = f64::from(work.max_logit());
     let (inv_t, cut) = (work.inv_t, min_p.ln());
     let passes = |l: f32| (f64::from(l) - max) * f64::from(inv_t) >= cut;
+    if work.all_kept && inv_t.is_finite() {
+        if let Some(c) = lowest_passing(max, inv_t, cut, passes) {
+            return by_logit_cut(work, s, stage, c, min_p);
+        }
+    }
     let processed = std::mem::take(&mut work.processed);
     let survivors = work
         .kept
@@ -40,5 +45,86 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     Applied {
         value: Some(min_p),
         threshold: Some(min_p),
+    }
+}
+
+/// The smallest float32 logit that passes: `passes` is monotone in the logit (f64 subtraction and
+/// multiplication by inv_t > 0 round monotonically), so `l >= c` is the same test as `passes(l)`
+/// for every logit, and a plain float32 comparison over the contiguous logits vectorises. None if
+/// a few ulps of adjustment do not settle it (then the caller tests each token as before).
+fn lowest_passing(max: f64, inv_t: f32, cut: f64, passes: impl Fn(f32) -> bool) -> Option<f32> {
+    let mut c = (max + cut / f64::from(inv_t)) as f32;
+    for _ in 0..64 {
+        if !passes(c) {
+            c = c.next_up();
+        } else if passes(c.next_down()) && c.next_down() != c {
+            c = c.next_down();
+        } else {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// Below this many survivors they are ordered by logit and kept with one branch-free marking pass.
+const SORT_SURVIVORS_MAX: usize = 4096;
+
+/// min-p with every finite token still kept: the cut as the float32 logit `c`.
+fn by_logit_cut(work: &mut Work, s: &Settings, stage: u8, c: f32, min_p: f64) -> Applied {
+    let survivors = work.count_at_least(c);
+    if survivors < s.min_keep {
+        work.keep_best(stage, s.min_keep);
+    } else if survivors <= SORT_SURVIVORS_MAX {
+        let mut ids: Vec<u32> = work
+            .processed
+            .iter()
+            .enumerate()
+            .filter(|(_, &l)| l >= c)
+            .map(|(i, _)| i as u32)
+            .collect();
+        let processed = &work.processed;
+        ids.sort_unstable_by(|&a, &b| by_logit(processed, a, b));
+        work.keep_exactly(stage, &ids, false, |_, _| false);
+    } else {
+        let processed = std::mem::take(&mut work.processed);
+        work.retain(stage, |id| {
+            processed.get(id as usize).is_some_and(|&l| l >= c)
+        });
+        work.processed = processed;
+    }
+    Applied {
+        value: Some(min_p),
+        threshold: Some(min_p),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The float32 cut is the same test as the f64 one for every logit, including the ulps
+        /// around it.
+        #[test]
+        fn the_float32_cut_is_the_f64_test(
+            max in -1e4f32..1e4,
+            t in prop_oneof![0.01f32..0.1, 0.1f32..10.0, Just(1.0f32)],
+            min_p in prop_oneof![1e-9f64..1.0, Just(1.0), Just(0.05)],
+            offsets in prop::collection::vec(-50.0f32..0.0, 1..50),
+        ) {
+            let (inv_t, cut) = (1.0 / t, min_p.ln());
+            let max64 = f64::from(max);
+            let passes = |l: f32| (f64::from(l) - max64) * f64::from(inv_t) >= cut;
+            let c = super::lowest_passing(max64, inv_t, cut, passes).unwrap();
+            let mut probes: Vec<f32> = offsets.iter().map(|o| max + o).collect();
+            for x in [c, c.next_up(), c.next_down(), c.next_down().next_down(), max] {
+                probes.push(x);
+            }
+            for l in probes {
+                prop_assert_eq!(l >= c, passes(l), "l {} c {}", l, c);
+            }
+        }
     }
 }
