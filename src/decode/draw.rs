@@ -45,6 +45,8 @@ pub(crate) const WALK_MAX: usize = 32;
 /// so a bucket spans at most an eighth of a binade and every non-negative float has one.
 const BUCKETS: usize = 2048;
 const BUCKET_SHIFT: u32 = 32 + 20;
+/// Up to this many keys the quickselect runs on all of them, in place.
+const SELECT_DIRECTLY: usize = 2048;
 
 /// The first candidate (by key, descending) whose cumulative weight exceeds `u · z`, with its
 /// rank and cum = that cumulative weight / z (at most 1). If rounding leaves the total at or
@@ -53,12 +55,17 @@ const BUCKET_SHIFT: u32 = 32 + 20;
 /// Two reads of the keys and no writes to them: the first sums each bucket's weight and count
 /// (buckets order like the keys, so the buckets above the crossing one are wholly earlier
 /// candidates), the second copies out the crossing bucket's keys, and a weighted quickselect
-/// finishes within that bucket. `keys` is left as it was.
-pub(crate) fn inverse_cdf(keys: &[u64], u: f64, z: f64) -> Drawn {
+/// finishes within that bucket. Up to `SELECT_DIRECTLY` keys are selected over in place instead
+/// (then `keys` is permuted).
+pub(crate) fn inverse_cdf(keys: &mut [u64], u: f64, z: f64) -> Drawn {
     let target = u * z;
+    if keys.len() <= SELECT_DIRECTLY {
+        // Too few keys for the buckets' fixed cost: select over them in place.
+        return select_within(keys, 0.0, target, z, true);
+    }
     let mut mass = vec![0.0f64; BUCKETS];
     let mut count = vec![0u32; BUCKETS];
-    for &k in keys {
+    for &k in keys.iter() {
         let b = (k >> BUCKET_SHIFT) as usize & (BUCKETS - 1);
         if let (Some(m), Some(c)) = (mass.get_mut(b), count.get_mut(b)) {
             *m += key_weight(k);
@@ -262,7 +269,7 @@ mod tests {
                     0.999_999,
                     1.0 - f64::EPSILON / 2.0,
                 ] {
-                    let got = inverse_cdf(&keys, u, z);
+                    let got = inverse_cdf(&mut keys.clone(), u, z);
                     let want = sorted_walk(&keys, u, z);
                     assert_eq!((got.id, got.rank), (want.id, want.rank), "n {n} u {u}");
                     assert!((got.cum - want.cum).abs() < 1e-12);
@@ -304,7 +311,7 @@ mod tests {
             let keys: Vec<u64> = weights.iter().enumerate().map(|(i, &w)| key(w, i as u32)).collect();
             let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
             proptest::prop_assume!(z > 0.0);
-            let got = inverse_cdf(&keys, u, z);
+            let got = inverse_cdf(&mut keys.clone(), u, z);
             let want = sorted_walk(&keys, u, z);
             if (got.id, got.rank) != (want.id, want.rank) {
                 // Only where summation order decides: u·z within rounding of the boundary.

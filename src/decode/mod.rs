@@ -114,7 +114,7 @@ impl Decoder {
                 rank: 0,
                 cum: 1.0,
             },
-            Some(u) => draw::inverse_cdf(&w.keys, u, z),
+            Some(u) => draw::inverse_cdf(&mut w.keys, u, z),
         };
         let listing = listing::list(
             &listing::Final {
