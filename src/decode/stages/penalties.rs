@@ -10,7 +10,7 @@
 //! (−1 = all, 0 = none); vLLM's frequency/presence count only generated ids (after the prompt).
 //! Float32 throughout, as in the engines, so penalty-created ties are reproduced exactly.
 
-use super::super::candidates::Work;
+use super::super::candidates::{Work, KEPT};
 use super::super::config::Settings;
 use super::super::engine::Engine;
 use super::super::softmax::larger;
@@ -94,8 +94,11 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
     }
     work.logits_changed();
     if !max_moved {
+        // Only kept ids count: a token an earlier stage removed (min_new_tokens' eos) may be
+        // raised by a negative frequency penalty, but it is not in the distribution.
         let max = seen
             .iter()
+            .filter(|&&id| work.removed_by.get(id as usize) == Some(&KEPT))
             .filter_map(|&id| work.processed.get(id as usize))
             .fold(old_max, |m, &l| larger(m, l));
         work.set_max(max);
@@ -121,4 +124,33 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
 pub(crate) fn active(s: &Settings) -> bool {
     !s.history.is_empty()
         && (s.repetition_penalty != 1.0 || s.frequency_penalty != 0.0 || s.presence_penalty != 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::decode::{step, Config, Engine};
+
+    /// The max after the penalties counts only kept tokens: an end token that min_new_tokens
+    /// removed and a negative frequency penalty raised far above the rest must not become the
+    /// distribution's reference (its e^(l − max) would flush every kept weight to 0).
+    #[test]
+    fn a_removed_token_raised_by_the_penalties_is_not_the_max() {
+        for engine in [Engine::Vllm, Engine::LlamaCpp] {
+            let config = Config {
+                engine: Some(engine),
+                history: Some(vec![0; 200]),
+                history_prompt_len: Some(0),
+                frequency_penalty: Some(-2.0),
+                min_new_tokens: Some(500),
+                eos_token_id: Some(vec![0]),
+                seed: Some(3),
+                ..Config::default()
+            };
+            let trace = step(&[0.0, 1.0, 2.0, 3.0], &config).unwrap();
+            assert_ne!(trace.token, 0);
+            let total: f64 = trace.candidates.iter().map(|c| c.p).sum();
+            assert!((total - 1.0).abs() < 1e-6, "{engine:?}: Σp = {total}");
+            assert!(trace.candidates.iter().all(|c| c.p.is_finite()));
+        }
+    }
 }
