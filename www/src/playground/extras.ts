@@ -1,6 +1,6 @@
 // What the playground computes beside its path: Sample N (many draws of the next token), Compare
 // settings and a lesson's glimpse of another prompt (the last two on Generators of their own, so
-// the path on screen is untouched). Each one only reads the source and the core's traces.
+// the path on screen is untouched; over a model server, Compare is compare-server.ts). Each one only reads the source and the core's traces.
 import { messageOf, runStep } from "../core";
 import type { Generator } from "../core";
 import { visible } from "../format";
@@ -13,6 +13,7 @@ import { COMPARE_SETTINGS } from "../views/compare";
 import type { CompareColumn, CompareToken } from "../views/compare";
 import { chipDisplay } from "../views/chip-display";
 import type { Playground } from "./playground";
+import { runServerCompare } from "./compare-server";
 
 /** N draws of the next token (draw = 0 … N−1 of the seed), in chunks so the page stays responsive. */
 export async function sampleN(pg: Playground, n: number): Promise<void> {
@@ -42,7 +43,12 @@ let compareGen: Generator | null = null;
  * so the main path is untouched. Every token is chosen in wasm (`next`); only the trace is kept.
  */
 export function runCompare(pg: Playground): void {
-  const { state, model } = pg;
+  const { state, model, server } = pg;
+  // over a model server: token by token, through the server and the core (compare-server.ts)
+  if (server !== null && pg.source === server) {
+    if (!pg.blocked() && pg.compareRun?.status.kind !== "running") void runServerCompare(pg, server);
+    return;
+  }
   if (model === null || pg.source !== model || model.promptError !== null) return;
   const source = model;
   compareGen ??= source.spawnGenerator();
@@ -69,7 +75,7 @@ export function runCompare(pg: Playground): void {
     }
     return { id: setting.id, tokens, stop, error: null };
   });
-  pg.compareRun = { prompt: state.prompt, seed: state.params.seed, maxNewTokens: state.params.max_new_tokens, columns };
+  pg.compareRun = { prompt: state.prompt, seed: state.params.seed, maxNewTokens: state.params.max_new_tokens, columns, source: "model", status: { kind: "done" } };
   pg.notify();
 }
 
