@@ -16,11 +16,11 @@ export function serverSuite() {
     await env.browser?.close();
     await env.site?.close();
   });
-  /** A page on `query`; `seen.toServer` lists "METHOD /path" of every request to the server. */
+  /** A page on `query`; `seen.toServer` lists "METHOD /path" of every request to the server, `seen.tokenized` the texts it tokenized. */
   async function open(query = "?lang=en") {
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
     const page = await context.newPage();
-    const seen = { toServer: [], console: [], offLoopback: [] };
+    const seen = { toServer: [], tokenized: [], console: [], offLoopback: [] };
     page.on("console", (msg) => {
       if (msg.type() === "error") seen.console.push(msg.text());
     });
@@ -29,6 +29,8 @@ export function serverSuite() {
     await context.route("**/*", (route) => {
       const url = route.request().url();
       if (url.startsWith(env.llama.url)) seen.toServer.push(`${route.request().method()} ${new URL(url).pathname}`);
+      // the texts the server was asked to tokenize (prompts: the page's, a glimpse's)
+      if (url.startsWith(`${env.llama.url}/tokenize`)) seen.tokenized.push(JSON.parse(route.request().postData() ?? "{}").content);
       if (allowed.some((o) => url.startsWith(o)) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
       seen.offLoopback.push(url);
       return route.abort();

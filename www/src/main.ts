@@ -26,7 +26,7 @@ import { problemText } from "./views/notice";
 import { createPage, fillPresets } from "./views/page";
 import { wireServer } from "./views/server-wiring";
 import type { ScenarioRequest } from "./scenario";
-import { glimpse } from "./playground/extras";
+import { glimpse, stepWhenReady } from "./playground/lesson-io";
 import { Playground } from "./playground/playground";
 import { apply, applyScenario, snapshot } from "./playground/scenarios";
 
@@ -55,6 +55,7 @@ const actions: Actions = {
   apply: (wanted) => apply(pg, wanted),
   snapshot: () => snapshot(pg),
   step: () => pg.step(),
+  stepReady: () => stepWhenReady(pg),
   back: () => pg.dispatch({ type: "back" }),
   reset: () => pg.userReset(),
   togglePlay: () => pg.dispatch({ type: "togglePlay" }),
@@ -63,6 +64,8 @@ const actions: Actions = {
   modelReady: () => pg.model !== null,
   onRender: (listener) => page.onRender(listener),
   glimpse: (prompt, params) => glimpse(pg, prompt, params),
+  server: () => (pg.server === null ? null : { model: pg.server.info.model, url: pg.server.info.url }),
+  useServer: () => pg.dispatch({ type: "selectSource", kind: "server" }),
   tokenText: (id) => page.label(id),
   setParams: (change) => pg.dispatch({ type: "setParams", change }),
 };

@@ -1,14 +1,11 @@
-// What the playground computes beside its path: Sample N (many draws of the next token), Compare
-// settings and a lesson's glimpse of another prompt (the last two on Generators of their own, so
-// the path on screen is untouched; over a model server, Compare is compare-server.ts). Each one only reads the source and the core's traces.
+// What the playground computes beside its path: Sample N (many draws of the next token) and Compare
+// settings (on a Generator of its own, so the path on screen is untouched; over a model server,
+// Compare is compare-server.ts; a lesson's glimpse of another prompt is lesson-io.ts). Each one only reads the source and the core's traces.
 import { messageOf, runStep } from "../core";
 import type { Generator } from "../core";
-import { visible } from "../format";
-import { t } from "../i18n/index";
-import type { Glimpse } from "../actions";
 import { generatedStop } from "../sources/model";
 import { stepConfig } from "../state";
-import type { Params, PathEntry, StopReason } from "../state";
+import type { PathEntry, StopReason } from "../state";
 import { COMPARE_SETTINGS } from "../views/compare";
 import type { CompareColumn, CompareToken } from "../views/compare";
 import { chipDisplay } from "../views/chip-display";
@@ -77,30 +74,4 @@ export function runCompare(pg: Playground): void {
   });
   pg.compareRun = { prompt: state.prompt, seed: state.params.seed, maxNewTokens: state.params.max_new_tokens, columns, source: "model", status: { kind: "done" } };
   pg.notify();
-}
-
-/** The model's glimpse Generator (made on first use). */
-let glimpseGen: Generator | null = null;
-
-/** The model's next-token distribution after another prompt, on its own generator. */
-export function glimpse(pg: Playground, prompt: string, params: Params): Glimpse | string {
-  const model = pg.model;
-  if (model === null) return t("url.noModel");
-  glimpseGen ??= model.spawnGenerator();
-  if (glimpseGen === null) return t("url.noModel");
-  try {
-    glimpseGen.setPrompt(prompt);
-    const out = runStep(glimpseGen.logits(), { ...stepConfig(params, [], 0, 0), trace_top: 64 });
-    if (!out.ok) return out.message;
-    const text = (id: number): string => visible(model.tokenText(id));
-    const byRaw = [...out.result.candidates].sort((a, b) => b.p_raw - a.p_raw);
-    return {
-      kept: out.result.candidates.filter((c) => c.kept).map((c) => ({ text: text(c.id), p: c.p })),
-      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw, pTempered: c.p_tempered, kept: c.kept })),
-      keptCount: out.result.kept_count,
-      vocabSize: out.result.vocab_size,
-    };
-  } catch (err) {
-    return messageOf(err);
-  }
 }
