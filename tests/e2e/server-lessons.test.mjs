@@ -196,4 +196,34 @@ describe("lessons over a model server (llama.cpp)", () => {
     await screenshot(zh.page, "server-lesson-exp1-zh.png");
     await zh.context.close();
   });
+
+  test("the Quiz's “try it” stays on the server where the question allows, and says when it leaves", async () => {
+    const { page, context } = await open("?lang=en");
+    await connect(page, env.llama.url);
+    await openLesson(page, "quiz");
+    assert.equal(await source(page), "server");
+    const note = body(page).locator(".lesson-server");
+    // question 2: greedy on the loop prompt, run to its end over the server
+    await body(page).getByRole("button", { name: "Next" }).click();
+    await body(page).getByRole("button", { name: "Try it: Strategy" }).click();
+    await settled(page);
+    assert.equal(await source(page), "server");
+    await page.waitForFunction(() => document.getElementById("stop-reason")?.textContent !== "");
+    const overServer = await chipsText(page);
+    assert.ok(overServer.length > 3, overServer);
+    // question 1 is about the chapter's hand-made table: it leaves the server and says so
+    await body(page).getByRole("button", { name: "Previous" }).click();
+    await body(page).getByRole("button", { name: "Try it: logits chart" }).click();
+    await settled(page);
+    assert.equal(await source(page), "manual");
+    assert.match(await note.textContent(), /hand-made table.*stays connected/);
+    // and question 2 comes back to the server by itself
+    await body(page).getByRole("button", { name: "Next" }).click();
+    await body(page).getByRole("button", { name: "Try it: Strategy" }).click();
+    await settled(page);
+    assert.equal(await source(page), "server");
+    await page.waitForFunction(() => document.getElementById("stop-reason")?.textContent !== "");
+    assert.equal(await chipsText(page), overServer);
+    await context.close();
+  });
 });

@@ -45,7 +45,8 @@ export function lessonServer(actions: Actions): LessonServer {
       }
       node.hidden = false;
       const runsOn = lesson.runsOn ?? "any";
-      const model = server.model;
+      // a GGUF's path reads as its file name, as the status line shows it
+      const model = server.model.split(/[\\/]/).pop() ?? server.model;
       if (now === "server") {
         // over the server: say whose numbers these are; a lesson written for the embedded model says so
         keyed(node, `on|${runsOn}|${model}`, () =>
