@@ -114,6 +114,25 @@ describe("Compare over a model server (llama.cpp)", () => {
     await context.close();
   });
 
+  test("stop sequences end the server's columns where they end the embedded model's (across tokens too)", async () => {
+    const { page, context } = await open("?lang=en");
+    await setPrompt(page, "中国的首都是");
+    await setNumber(page, "max-new", 12);
+    // 国家 is one token of greedy's text; 博物 spans two tokens (博, 物) of the focused column's
+    await page.getByText("Advanced").click();
+    await page.locator("#stop-seqs").fill("国家\n博物");
+    await page.locator("#stop-seqs").press("Tab");
+    await page.locator("#compare-run").click();
+    await page.locator(".compare-col").first().waitFor();
+    const embedded = (await columns(page)).filter((c) => c.setting !== "wild");
+    assert.ok(embedded.some((c) => /stop sequence/i.test(c.stop)), embedded.map((c) => c.stop).join(" | "));
+    await connect(page, env.llama.url);
+    await page.getByRole("button", { name: "Run comparison" }).click();
+    await page.waitForFunction(() => document.getElementById("compare")?.dataset["status"] === "done", null, { timeout: 60_000 });
+    assert.deepEqual((await columns(page)).filter((c) => c.setting !== "wild"), embedded);
+    await context.close();
+  });
+
   test("a run shows its progress and can be stopped; a new setting or prompt ends it; no request after", async () => {
     const { page, context, seen } = await open("?lang=en");
     await setPrompt(page, "中国的首都是");
@@ -125,6 +144,7 @@ describe("Compare over a model server (llama.cpp)", () => {
     await page.waitForFunction(() => /Generating over the server: [1-9]\d* of up to 64 tokens/.test(document.getElementById("compare-note")?.textContent ?? ""));
     assert.equal(await page.locator("#compare").getAttribute("aria-busy"), "true");
     await page.waitForFunction(() => document.querySelectorAll(".compare-col li").length >= 3);
+    await page.locator("#compare").evaluate((el) => el.scrollIntoView({ block: "start" }));
     await screenshot(page, "server-compare-running.png");
     // Stop: the button says so while the run goes on
     await page.getByRole("button", { name: "Stop comparison" }).click();
@@ -182,6 +202,7 @@ describe("Compare over a model server (llama.cpp)", () => {
     await page.waitForTimeout(1500);
     assert.equal(refused, afterFail, "no request loop after the failure");
     assert.ok(refused <= 3, `a request or two, not a loop (${refused})`);
+    await page.locator("#compare").evaluate((el) => el.scrollIntoView({ block: "start" }));
     await screenshot(page, "server-compare-failed.png");
     await context.close();
   });

@@ -193,14 +193,11 @@ export function temperatureNotSmarter(): Lesson {
 
 /** 误解四：greedy is not always best; on the tiny model its path falls into a loop. */
 export function greedyNotAlwaysBest(): Lesson {
-  const run = (actions: Actions, params: Partial<Params>): Promise<void> =>
-    actions
-      .apply({ source: liveSource(actions), presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] })
-      .then(() => runToEnd(actions));
+  const run = (actions: Actions, params: Partial<Params>, on = liveSource(actions)): Promise<void> =>
+    actions.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
   return {
     prompts: [LOOP_PROMPT],
-    setUp: (actions, on) =>
-      actions.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, strategy: "greedy" }, path: [] }).then(() => runToEnd(actions)),
+    setUp: (actions, on) => run(actions, { strategy: "greedy" }, on),
     build(body, env) {
       const { actions } = env;
       const text = h("p", { class: "lesson-context" });
