@@ -133,6 +133,31 @@ describe("Compare over a model server (llama.cpp)", () => {
     await context.close();
   });
 
+  test("a large vocabulary (the top 200 per answer, the rest's mass to the core): the greedy column is still the embedded model's", async () => {
+    const { page, context } = await open("?lang=en");
+    // the same real server, reported as if its vocabulary were Qwen's 151,936 tokens
+    await page.route(`${env.llama.url}/v1/models`, async (route) => {
+      const response = await route.fetch();
+      const json = await response.json();
+      json.data[0].meta.n_vocab = 151_936;
+      await route.fulfill({ response, json });
+    });
+    await setPrompt(page, "中国的首都是");
+    await setNumber(page, "max-new", 10);
+    await page.locator("#compare-run").click();
+    await page.locator(".compare-col").first().waitFor();
+    const embedded = (await columns(page))[0];
+    await connect(page, env.llama.url);
+    assert.match(await page.locator("#server-status").textContent(), /Each step lists the 200 most likely tokens/);
+    await page.getByRole("button", { name: "Run comparison" }).click();
+    await page.waitForFunction(() => /^(done|failed)$/.test(document.getElementById("compare")?.dataset["status"] ?? ""), null, { timeout: 60_000 });
+    const server = await columns(page);
+    assert.equal(await status(page), "done", JSON.stringify(server));
+    assert.deepEqual(server[0], embedded);
+    assert.equal(server.length, 4);
+    await context.close();
+  });
+
   test("a run shows its progress and can be stopped; a new setting or prompt ends it; no request after", async () => {
     const { page, context, seen } = await open("?lang=en");
     await setPrompt(page, "中国的首都是");

@@ -6,6 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { screenshot } from "./harness.mjs";
+import { fitProblems } from "./fit.mjs";
 import { connect, serverSuite } from "./server-page.mjs";
 
 const { env, open } = serverSuite();
@@ -224,6 +225,26 @@ describe("lessons over a model server (llama.cpp)", () => {
     assert.equal(await source(page), "server");
     await page.waitForFunction(() => document.getElementById("stop-reason")?.textContent !== "");
     assert.equal(await chipsText(page), overServer);
+    await context.close();
+  });
+
+  test("projector mode over the server: every lesson, with the line saying which model, fits one screen (zh, 1024×768)", async () => {
+    const { page, context, seen } = await open("?lang=zh", { width: 1024, height: 768 });
+    await connect(page, env.llama.url);
+    await page.locator("#projector-toggle").click();
+    await page.waitForFunction(() => document.body.dataset["projector"] === "true");
+    const failures = [];
+    for (const id of ["exp1", "exp2", "exp3", "myth1", "myth2", "myth3", "myth4", "myth5", "myth6", "quiz"]) {
+      await page.getByRole("combobox", { name: "课程" }).selectOption(id);
+      await settled(page);
+      await page.locator("#lesson-title").waitFor();
+      assert.equal(await body(page).locator(".lesson-server").isVisible(), true, id);
+      const problems = await page.evaluate(fitProblems, { minPx: 24 });
+      if (problems.length > 0) failures.push(`${id}: ${problems.join("; ")}`);
+      if (id === "exp3" || id === "myth2") await screenshot(page, `server-projector-${id}.png`);
+    }
+    assert.deepEqual(failures, []);
+    assert.deepEqual(seen.console, []);
     await context.close();
   });
 });

@@ -17,8 +17,8 @@ export function serverSuite() {
     await env.site?.close();
   });
   /** A page on `query`; `seen.toServer` lists "METHOD /path" of every request to the server, `seen.tokenized` the texts it tokenized. */
-  async function open(query = "?lang=en") {
-    const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
+  async function open(query = "?lang=en", viewport = { width: 1280, height: 900 }) {
+    const context = await env.browser.newContext({ viewport, reducedMotion: "reduce", locale: "en-US" });
     const page = await context.newPage();
     const seen = { toServer: [], tokenized: [], console: [], offLoopback: [] };
     page.on("console", (msg) => {

@@ -16,6 +16,10 @@ export const serverLessonsEn = {
   "srv.lesson.offModel":
     "This runs on the embedded model: what it shows depends on that model's own weights (a real model may answer correctly and have nothing to show). The model server ({model}) stays connected.",
   "srv.lesson.offManual": "This uses the chapter's hand-made table, not a model. The model server ({model}) stays connected.",
+  "srv.lesson.onServer.short": "Model server: {model}",
+  "srv.lesson.writtenFor.short": "Text about the embedded model",
+  "srv.lesson.offModel.short": "Embedded model · server still connected",
+  "srv.lesson.offManual.short": "Hand-made table · server still connected",
   "srv.lesson.back": "Back to the model server",
   "srv.exp1.after1": "The context is now “{context}”: a new distribution, computed again from the whole context.",
   "srv.exp1.wrap": "Greedy never planned “{text}”: it chose the most likely token at each step, one at a time.",

@@ -4,6 +4,7 @@
 // switches to them and says so, with one click back to the server (still connected: no new Connect).
 import type { Actions } from "../actions";
 import { t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
 import { button, h, keyed } from "../lessons/kit";
 import type { Lesson, LessonSource } from "../lessons/kit";
 
@@ -12,7 +13,7 @@ export interface LessonServer {
   sourceFor(lesson: Lesson): LessonSource;
   /** After a set-up: remember where the lesson left the page. */
   settled(): void;
-  /** The note's node (empty when no server is connected). */
+  /** The note's node, in the lesson's title row (hidden when no server is connected). */
   readonly node: HTMLElement;
   /** Redraw the note for the open lesson; `again` sets it up anew (on the embedded model). */
   render(lesson: Lesson | null, again: () => void): void;
@@ -47,17 +48,20 @@ export function lessonServer(actions: Actions): LessonServer {
       const runsOn = lesson.runsOn ?? "any";
       // a GGUF's path reads as its file name, as the status line shows it
       const model = server.model.split(/[\\/]/).pop() ?? server.model;
+      // the whole sentence, and (projector mode, in the title row) its short form
+      const say = (key: MessageKey, at: string): HTMLElement[] => [
+        h("p", { class: "lesson-hint lesson-server-long", attrs: { "data-on": at } }, t(key, { model })),
+        h("span", { class: "lesson-hint lesson-server-short", attrs: { "data-on": at } }, t(`${key}.short` as MessageKey, { model })),
+      ];
       if (now === "server") {
         // over the server: say whose numbers these are; a lesson written for the embedded model says so
         keyed(node, `on|${runsOn}|${model}`, () =>
-          runsOn === "any"
-            ? [h("p", { class: "lesson-hint", attrs: { "data-on": "server" } }, t("srv.lesson.onServer", { model }))]
-            : [h("p", { class: "lesson-hint", attrs: { "data-on": "server" } }, t("srv.lesson.writtenFor", { model })), button(t("srv.lesson.rerun"), again)],
+          runsOn === "any" ? say("srv.lesson.onServer", "server") : [...say("srv.lesson.writtenFor", "server"), button(t("srv.lesson.rerun"), again)],
         );
         return;
       }
       keyed(node, `off|${now}|${model}`, () => [
-        h("p", { class: "lesson-hint", attrs: { "data-on": now } }, t(now === "manual" ? "srv.lesson.offManual" : "srv.lesson.offModel", { model })),
+        ...say(now === "manual" ? "srv.lesson.offManual" : "srv.lesson.offModel", now),
         button(t("srv.lesson.back"), () => actions.useServer()),
       ]);
     },

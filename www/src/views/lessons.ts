@@ -142,7 +142,7 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     close.setAttribute("aria-label", t("lesson.closeName"));
     const content = h("div", { class: "lesson-content" });
     const noModel = actions.modelReady() ? null : h("p", { class: "lesson-hint" }, t("lesson.noModel"));
-    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), again, close), noModel ?? "", server.node, content, status);
+    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), server.node, again, close), noModel ?? "", content, status);
     // the note is redrawn for this lesson and language
     delete server.node.dataset["key"];
     update = lessons[id].build(content, env);
