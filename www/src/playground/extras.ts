@@ -1,6 +1,7 @@
 // What the playground computes beside its path: Sample N (many draws of the next token) and Compare
 // settings (on a Generator of its own, so the path on screen is untouched; over a model server,
-// Compare is compare-server.ts; a lesson's glimpse of another prompt is lesson-io.ts). Each one only reads the source and the core's traces.
+// compare-server.ts; a lesson's glimpse of another prompt is lesson-io.ts). Each one only reads the
+// source and the core's traces.
 import { messageOf, runStep } from "../core";
 import type { Generator } from "../core";
 import { generatedStop } from "../sources/model";
