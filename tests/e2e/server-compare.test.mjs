@@ -7,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { screenshot } from "./harness.mjs";
-import { connect, serverSuite, setNumber, setPrompt } from "./server-page.mjs";
+import { connect, serverSuite, setNumber, setPrompt } from "./server-suite.mjs";
 
 const { env, open } = serverSuite();
 

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { screenshot } from "./harness.mjs";
 import { fitProblems } from "./fit.mjs";
-import { connect, serverSuite } from "./server-page.mjs";
+import { connect, serverSuite } from "./server-suite.mjs";
 
 const { env, open } = serverSuite();
 

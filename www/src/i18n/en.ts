@@ -10,6 +10,7 @@ import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
 import { serverLessonsEn } from "./server-lessons.en";
+import { serverRestEn } from "./server-rest.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -158,6 +159,7 @@ export const en = {
   ...textEn,
   ...serverEn,
   ...serverLessonsEn,
+  ...serverRestEn,
   ...stripEn,
   ...classroomEn,
   ...inspectEn,

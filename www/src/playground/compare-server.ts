@@ -6,6 +6,7 @@
 // dropped at the next token when the user stops it or the prompt, settings or source change.
 import { messageOf, runStep } from "../core";
 import { ServerSource } from "../sources/server";
+import { SourceError } from "../sources/source-error";
 import { stepConfig } from "../state";
 import type { PathEntry } from "../state";
 import { chipDisplay } from "../views/chip-display";
@@ -91,7 +92,9 @@ export async function runServerCompare(pg: Playground, server: ServerSource): Pr
       try {
         appended = source.append(result.token);
       } catch (err) {
+        // the server's own refusal is worded already (shown as the main view shows it)
         column.error = messageOf(err);
+        column.sourceFailed = err instanceof SourceError;
         break;
       }
       const entry: PathEntry = { id: result.token, result, chosen: result.chosen, rank: result.chosen_rank, forced: false };
