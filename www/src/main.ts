@@ -123,7 +123,19 @@ function wire(): void {
   });
   const prompt = el<HTMLTextAreaElement>("prompt");
   prompt.value = pg.state.prompt;
-  prompt.addEventListener("change", () => pg.dispatch({ type: "setPrompt", prompt: prompt.value }));
+  // (not again on leaving the box when Enter has applied this text: that would undo the step)
+  prompt.addEventListener("change", () => {
+    if (prompt.value !== pg.state.prompt) pg.dispatch({ type: "setPrompt", prompt: prompt.value });
+  });
+  // Enter asks for the next token, as a chat box sends: a changed prompt is applied first (the text
+  // starts over from it), then one step. Shift+Enter writes a new line; Enter that confirms an input
+  // method's candidate (拼音) only confirms it.
+  prompt.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    if (prompt.value !== pg.state.prompt) pg.dispatch({ type: "setPrompt", prompt: prompt.value });
+    pg.dispatch({ type: "step" });
+  });
 }
 
 /** Force a token the user typed (its text, or `<E4>` for a byte token) at the inspected step. */

@@ -57,8 +57,9 @@ export interface BarChart {
   x: d3.ScaleBand<string>;
   y: d3.ScaleLinear<number, number>;
   annotations: d3.Selection<SVGGElement, unknown, null, undefined>;
-  /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve). */
-  update(items: BarItem[], view: StepView, yMax?: number): void;
+  /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve); a value
+   * written above a bar is moved off each horizontal line at a value in `clearOf` (top-p's p line). */
+  update(items: BarItem[], view: StepView, yMax?: number, clearOf?: readonly number[]): void;
 }
 
 /** Whether a candidate was removed by a stage that runs before `stage` in this engine's order. */
@@ -91,13 +92,14 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const zero = svg.append("line").attr("class", "zero-line");
   const ghosts = svg.append("g").attr("class", "ghosts");
   const bars = svg.append("g").attr("class", "bars");
-  const values = svg.append("g").attr("class", "values");
   const notes = svg.append("g").attr("class", "notes");
   const labels = svg.append("g").attr("class", "axis axis-x");
   const annotations = svg.append("g").attr("class", "annotations");
+  // the numbers over the bars are drawn above the curves and lines, each with a halo (CSS)
+  const values = svg.append("g").attr("class", "values");
   const hits = svg.append("g").attr("class", "hits");
 
-  function update(items: BarItem[], view: StepView, yMax?: number): void {
+  function update(items: BarItem[], view: StepView, yMax?: number, clearOf: readonly number[] = []): void {
     const ms = duration();
     const key = (d: BarItem): string => String(d.id);
 
@@ -147,7 +149,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .transition()
       .duration(ms)
       .attr("x", (d) => (x(key(d)) ?? 0) + x.bandwidth() / 2)
-      .attr("y", (d) => (d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3));
+      .attr("y", (d) => clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, clearOf.map(y), 11 * textScale(svgNode)));
 
     // removed bars say which stage removed them, written upwards above the bar
     notes
@@ -262,6 +264,21 @@ function readableValues(items: BarItem[], step: number): BarItem[] {
   return candidates
     .filter(({ d, i }) => d === chosen?.d || (i % every === 0 && (chosen === undefined || Math.abs(i - chosen.i) >= every)))
     .map(({ d }) => d);
+}
+
+/**
+ * The baseline of a number written at `baseline` in type `size` (viewBox units), moved off every
+ * horizontal line at `lines`: just above the line, or just below it when above would leave the top
+ * of the chart. Digits and % have no descenders: the text spans about [baseline − 0.8·size, baseline].
+ */
+export function clearOfLines(baseline: number, lines: readonly number[], size: number): number {
+  const gap = 2.5;
+  let y = baseline;
+  for (const line of lines) {
+    if (line < y - 0.8 * size - gap || line > y + gap) continue;
+    y = line - gap - 0.8 * size >= 0 ? line - gap : line + gap + 0.8 * size;
+  }
+  return y;
 }
 
 /** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */

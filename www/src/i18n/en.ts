@@ -9,6 +9,7 @@ import { serverEn } from "./server.en";
 import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
+import { qaEn } from "./qa.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -159,6 +160,7 @@ export const en = {
   ...stripEn,
   ...classroomEn,
   ...inspectEn,
+  ...qaEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

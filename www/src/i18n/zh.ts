@@ -9,6 +9,7 @@ import { serverZh } from "./server.zh";
 import { textZh } from "./text.zh";
 import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
+import { qaZh } from "./qa.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -160,4 +161,5 @@ export const zh: Record<MessageKey, string> = {
   ...stripZh,
   ...classroomZh,
   ...inspectZh,
+  ...qaZh,
 };
