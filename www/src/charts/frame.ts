@@ -269,14 +269,16 @@ function readableValues(items: BarItem[], step: number): BarItem[] {
 /**
  * The baseline of a number written at `baseline` in type `size` (viewBox units), moved off every
  * horizontal line at `lines`: just above the line, or just below it when above would leave the top
- * of the chart. Digits and % have no descenders: the text spans about [baseline − 0.8·size, baseline].
+ * of the chart. The text's box spans about [baseline − 0.8·size, baseline + 0.25·size] (its em box:
+ * digits and % sit on the baseline, the font's descent below it).
  */
 export function clearOfLines(baseline: number, lines: readonly number[], size: number): number {
   const gap = 2.5;
+  const [ascent, descent] = [0.8 * size, 0.25 * size];
   let y = baseline;
   for (const line of lines) {
-    if (line < y - 0.8 * size - gap || line > y + gap) continue;
-    y = line - gap - 0.8 * size >= 0 ? line - gap : line + gap + 0.8 * size;
+    if (line < y - ascent - gap || line > y + descent + gap) continue;
+    y = line - gap - descent - ascent >= 0 ? line - gap - descent : line + gap + ascent;
   }
   return y;
 }

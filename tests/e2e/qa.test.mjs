@@ -1,0 +1,117 @@
+// The page's first minutes, as its demanding users try it (QA pass before class): the prompt box's
+// Enter, a chart's numbers against its lines on the projector, the English glosses of experiment 1.
+// Each test failed on the build before its fix.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { browserSuite, screenshot } from "./harness.mjs";
+
+const open = browserSuite();
+const chipTexts = (page) => page.locator("#chips li").allTextContents();
+
+describe("the prompt box: Enter asks for the next token", () => {
+  test("Enter applies a typed prompt and steps once; leaving the box keeps that step; Shift+Enter is a new line", async () => {
+    const { page, context, problems } = await open("?lang=zh&seed=7");
+    const box = page.locator("#prompt");
+    await box.fill("今天我们学习");
+    await box.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+    assert.equal(await box.inputValue(), "今天我们学习", "Enter wrote no new line");
+    assert.match(page.url(), /prompt=%E4%BB%8A%E5%A4%A9/, "the typed prompt is the page's prompt");
+    // a second Enter: one more step from the same prompt
+    await box.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+    // leaving the box (its change event) must not start the text over
+    await page.locator("#step").focus();
+    await page.waitForTimeout(100);
+    assert.equal((await chipTexts(page)).length, 2, "blurring the prompt box kept the two tokens");
+    // Shift+Enter writes a new line and does not step
+    await box.press("End");
+    await box.press("Shift+Enter");
+    assert.equal(await box.inputValue(), "今天我们学习\n");
+    assert.equal((await chipTexts(page)).length, 2, "Shift+Enter took no step");
+    // the keys are said under the box, and read with it
+    const keys = await page.locator("#prompt-keys").textContent();
+    assert.match(keys ?? "", /回车/);
+    assert.match((await box.getAttribute("aria-describedby")) ?? "", /prompt-keys/);
+    assert.deepEqual(problems, { console: [], foreign: [] });
+    await context.close();
+  });
+
+  test("Enter that confirms an input method's candidate (拼音) only confirms it", async () => {
+    const { page, context } = await open("?lang=zh");
+    const box = page.locator("#prompt");
+    await box.fill("今天");
+    await box.focus();
+    const stepped = await page.evaluate(() => {
+      const box = document.querySelector("#prompt");
+      const event = new KeyboardEvent("keydown", { key: "Enter", isComposing: true, bubbles: true, cancelable: true });
+      box.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+    assert.equal(stepped, false, "a composing Enter is left to the input method");
+    await page.waitForTimeout(100);
+    assert.equal((await chipTexts(page)).length, 0);
+    await context.close();
+  });
+
+  test("English: the hint names the keys", async () => {
+    const { page, context } = await open("?lang=en");
+    assert.match((await page.locator("#prompt-keys").textContent()) ?? "", /Enter: one step .* Shift\+Enter: new line/);
+    await context.close();
+  });
+});
+
+/** Value labels over the bars that cross a threshold / cut line of the same chart (boxes as drawn). */
+function labelsOnLines() {
+  const out = [];
+  for (const svg of document.querySelectorAll("svg.chart")) {
+    if (!svg.checkVisibility()) continue;
+    const lines = [...svg.querySelectorAll(".threshold line, .cut line")].map((l) => l.getBoundingClientRect());
+    for (const text of svg.querySelectorAll(".values text")) {
+      const b = text.getBoundingClientRect();
+      for (const l of lines) {
+        if (b.left < l.right && l.left < b.right && b.top < l.bottom + 1 && l.top - 1 < b.bottom) out.push(`${text.textContent} at ${Math.round(b.top)}–${Math.round(b.bottom)}, line at ${Math.round(l.top)}`);
+      }
+    }
+  }
+  return out;
+}
+
+describe("projector at 1024×768: a bar's number never sits on the p line", () => {
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: the opening top-p chart (85.7 % just under p = 0.9), and at p = 0.95 and 0.99`, async () => {
+      for (const topP of [null, 0.95, 0.99, 0.86]) {
+        const query = `?lang=${lang}&projector=1${topP === null ? "" : `&top_p=${topP}`}`;
+        const { page, context } = await open(query, { viewport: { width: 1024, height: 768 } });
+        const shown = await page.evaluate(() => [...document.querySelectorAll("svg.chart")].some((s) => s.checkVisibility() && s.querySelector(".threshold line") !== null));
+        assert.ok(shown, `${query}: the top-p chart is the one on screen`);
+        if (topP === null) await screenshot(page, `qa-projector-topp-${lang}.png`);
+        assert.deepEqual(await page.evaluate(labelsOnLines), [], `${query}: numbers on the p line`);
+        // the number is still written (moved, not dropped) and stays inside the chart's box
+        const inside = await page.evaluate(() => {
+          const svg = [...document.querySelectorAll("svg.chart")].find((s) => s.checkVisibility() && s.querySelector(".threshold line"));
+          const box = svg.closest("figure, .stage")?.getBoundingClientRect() ?? svg.getBoundingClientRect();
+          return [...svg.querySelectorAll(".values text")].map((t) => {
+            const b = t.getBoundingClientRect();
+            return b.top >= box.top - 1 && b.bottom <= box.bottom + 1 ? "" : t.textContent;
+          });
+        });
+        assert.ok(inside.length > 0, `${query}: numbers are written`);
+        assert.deepEqual(inside.filter((s) => s !== ""), [], `${query}: numbers outside the chart`);
+        await context.close();
+      }
+    });
+  }
+});
+
+describe("English lessons gloss every Chinese token they offer", () => {
+  test("experiment 1: each token to predict and each candidate bar carries its gloss", async () => {
+    const { page, context } = await open("?lang=en&lesson=exp1", { viewport: { width: 1024, height: 768 } });
+    const body = page.locator(".lesson-body");
+    await body.getByRole("button", { name: /用户/ }).first().waitFor();
+    const predict = (await body.locator("button").allTextContents()).filter((s) => /[\u4e00-\u9fff]/.test(s));
+    assert.ok(predict.length >= 3, `tokens to predict: ${predict}`);
+    for (const label of predict) assert.match(label, /^[\u4e00-\u9fff]+ \(.+\)$/, `“${label}” has a gloss`);
+    await context.close();
+  });
+});
