@@ -115,3 +115,23 @@ describe("English lessons gloss every Chinese token they offer", () => {
     await context.close();
   });
 });
+
+describe("embed mode in a 640×480 frame", () => {
+  for (const query of ["?embed=1&lang=zh&lesson=exp3", "?embed=1&lang=en&lesson=exp1"]) {
+    test(`${query}: an open lesson leaves the frame unscrollable from outside, even when a hidden heading is brought into view`, async () => {
+      const { page, context, problems } = await open(query, { viewport: { width: 640, height: 480 } });
+      await page.locator(".lesson-body").first().waitFor();
+      const size = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollHeight, height: innerHeight }));
+      assert.ok(size.scroll <= size.height, `no outer vertical scroll (${size.scroll} > ${size.height})`);
+      // a screen reader's jump to a heading (scrollIntoView) must not push the frame's top bar away
+      // for good: the frame cannot be scrolled back (overflow: hidden)
+      const top = await page.evaluate(() => {
+        for (const h of document.querySelectorAll(".visually-hidden")) h.scrollIntoView();
+        return document.scrollingElement.scrollTop;
+      });
+      assert.equal(top, 0, "the frame itself never scrolls");
+      assert.deepEqual(problems.foreign, []);
+      await context.close();
+    });
+  }
+});
