@@ -135,3 +135,34 @@ describe("embed mode in a 640×480 frame", () => {
     });
   }
 });
+
+describe("a phone (390×844, touch)", () => {
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: the title and the header's buttons do not overlap, each button on one line, no sideways scroll`, async () => {
+      const { page, context } = await open(`?lang=${lang}`, { viewport: { width: 390, height: 844 } });
+      const m = await page.evaluate(() => {
+        const boxes = [document.querySelector(".brand h1"), ...document.querySelectorAll(".top > button, .top > a, .top > label")]
+          .filter((e) => e.checkVisibility())
+          .map((e) => {
+            // the text as drawn, not the flex item's box (a squeezed h1 overflows its box)
+            const range = document.createRange();
+            range.selectNodeContents(e);
+            return { name: e.textContent.trim(), r: range.getBoundingClientRect(), lines: new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size };
+          });
+        const overlaps = [];
+        for (let i = 0; i < boxes.length; i++) {
+          for (let j = i + 1; j < boxes.length; j++) {
+            const [a, b] = [boxes[i].r, boxes[j].r];
+            if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps.push(`${boxes[i].name} × ${boxes[j].name}`);
+          }
+        }
+        return { overlaps, broken: boxes.filter((b) => b.lines > 1).map((b) => b.name), width: document.scrollingElement.scrollWidth };
+      });
+      await screenshot(page, `qa-phone-${lang}.png`);
+      assert.deepEqual(m.overlaps, [], "header text overlaps");
+      assert.deepEqual(m.broken, [], "header buttons broken over lines");
+      assert.ok(m.width <= 390, `no sideways scroll (${m.width})`);
+      await context.close();
+    });
+  }
+});
