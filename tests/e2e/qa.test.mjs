@@ -200,3 +200,34 @@ describe("keyboard only", () => {
     });
   }
 });
+
+describe("a lesson named alone in a link (or an element's lesson attribute) sets its page up", () => {
+  test("zh ?lesson=myth1 (on the default prompt): greedy, the first-token choices and the path are shown", async () => {
+    const { page, context } = await open("?lang=zh&projector=1&lesson=myth1", { viewport: { width: 1024, height: 768 } });
+    const choices = page.locator(".lesson-body .lesson-choices button");
+    await choices.first().waitFor();
+    assert.ok((await choices.count()) >= 2, "tokens to force at the first step");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("strategy") === "greedy");
+    assert.ok((await page.locator("#chips li").count()) > 3, "greedy wrote its sentence");
+    await context.close();
+  });
+
+  test("en ?lesson=myth2: the chapter's hand-made table (logit 3 for 超集), not the model's logits", async () => {
+    const { page, context } = await open("?lang=en&lesson=myth2", { viewport: { width: 1024, height: 768 } });
+    const firstRow = page.locator(".lesson-body tbody tr").first();
+    await page.waitForFunction(() => document.querySelector(".lesson-body tbody tr td")?.textContent === "3");
+    assert.match(await firstRow.textContent(), /超集.*3/);
+    await context.close();
+  });
+
+  test("a shared lesson link with its own page keeps that page", async () => {
+    const prompt = encodeURIComponent("TypeScript 是 JavaScript 的");
+    const { page, context } = await open(`?lang=zh&lesson=myth1&prompt=${prompt}&strategy=sample&seed=5`);
+    await page.locator(".lesson-body").first().waitFor();
+    await page.waitForTimeout(300);
+    const params = new URL(page.url()).searchParams;
+    assert.equal(params.get("strategy"), "sample");
+    assert.equal(params.get("seed"), "5");
+    await context.close();
+  });
+});

@@ -13,6 +13,7 @@ import type { LoadProgress } from "./sources/load";
 import { FIRST_VISIT, initialState } from "./state";
 import type { SourceKind } from "./state";
 import { browserLang, readUrl } from "./url";
+import type { UrlRequest } from "./url";
 import type { Actions } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
@@ -183,6 +184,12 @@ function showProgress(progress: LoadProgress | null): void {
   }
 }
 
+/** Whether a link holds a page state of its own, beyond its lesson, language and modes. */
+function linkHasState(link: UrlRequest): boolean {
+  const fields = [link.source, link.presetId, link.prompt, link.path, link.branches, link.current, link.viewing, link.tables];
+  return fields.some((field) => field !== undefined) || Object.keys(link.params).length > 0 || link.stopped === true;
+}
+
 async function boot(): Promise<void> {
   translateDocument();
   fillPresets(pg.state.presetId);
@@ -259,7 +266,10 @@ async function boot(): Promise<void> {
   el("url-notice").hidden = pg.linkProblems.length === 0;
   showNotice();
   if (initialUrl.projector) projector.set(true);
-  if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, false);
+  // a shared lesson link carries the lesson's page (kept as it is); a bare `?lesson=myth1` or an
+  // element's lesson attribute alone does not: the lesson sets its page up (误解一 needs greedy, 误解二
+  // the chapter's hand-made table; on the default page they showed nothing, or the model's logits)
+  if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, !linkHasState(initialUrl));
   document.body.dataset["ready"] = "true";
   page.render();
 }
