@@ -92,11 +92,12 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const zero = svg.append("line").attr("class", "zero-line");
   const ghosts = svg.append("g").attr("class", "ghosts");
   const bars = svg.append("g").attr("class", "bars");
-  const notes = svg.append("g").attr("class", "notes");
   const labels = svg.append("g").attr("class", "axis axis-x");
   const annotations = svg.append("g").attr("class", "annotations");
-  // the numbers over the bars are drawn above the curves and lines, each with a halo (CSS)
+  // the numbers over the bars and the notes on removed bars are drawn above the curves and lines,
+  // each with a halo (CSS): a line crossing them passes behind, and they stay legible
   const values = svg.append("g").attr("class", "values");
+  const notes = svg.append("g").attr("class", "notes");
   const hits = svg.append("g").attr("class", "hits");
 
   function update(items: BarItem[], view: StepView, yMax?: number, clearOf: readonly number[] = []): void {
