@@ -10,6 +10,7 @@ import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
 import { qaEn } from "./qa.en";
+import { serverRestEn } from "./server-rest.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -157,6 +158,7 @@ export const en = {
   ...projectorEn,
   ...textEn,
   ...serverEn,
+  ...serverRestEn,
   ...stripEn,
   ...classroomEn,
   ...inspectEn,

@@ -10,6 +10,7 @@ import { textZh } from "./text.zh";
 import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
 import { qaZh } from "./qa.zh";
+import { serverRestZh } from "./server-rest.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -158,6 +159,7 @@ export const zh: Record<MessageKey, string> = {
   ...projectorZh,
   ...textZh,
   ...serverZh,
+  ...serverRestZh,
   ...stripZh,
   ...classroomZh,
   ...inspectZh,
