@@ -212,8 +212,8 @@ describe("a lesson named alone in a link (or an element's lesson attribute) sets
     await context.close();
   });
 
-  test("en ?lesson=myth2: the chapter's hand-made table (logit 3 for 超集), not the model's logits", async () => {
-    const { page, context } = await open("?lang=en&lesson=myth2", { viewport: { width: 1024, height: 768 } });
+  test("zh ?lesson=myth2 (on the default prompt): the chapter's hand-made table (logit 3 for 超集), not the model's logits", async () => {
+    const { page, context } = await open("?lang=zh&lesson=myth2", { viewport: { width: 1024, height: 768 } });
     const firstRow = page.locator(".lesson-body tbody tr").first();
     await page.waitForFunction(() => document.querySelector(".lesson-body tbody tr td")?.textContent === "3");
     assert.match(await firstRow.textContent(), /超集.*3/);
