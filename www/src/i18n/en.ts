@@ -10,6 +10,7 @@ import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
 import { serverLessonsEn } from "./server-lessons.en";
+import { qaEn } from "./qa.en";
 import { serverRestEn } from "./server-rest.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
@@ -163,6 +164,7 @@ export const en = {
   ...stripEn,
   ...classroomEn,
   ...inspectEn,
+  ...qaEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

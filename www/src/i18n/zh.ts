@@ -10,6 +10,7 @@ import { textZh } from "./text.zh";
 import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
 import { serverLessonsZh } from "./server-lessons.zh";
+import { qaZh } from "./qa.zh";
 import { serverRestZh } from "./server-rest.zh";
 
 export const zh: Record<MessageKey, string> = {
@@ -164,4 +165,5 @@ export const zh: Record<MessageKey, string> = {
   ...stripZh,
   ...classroomZh,
   ...inspectZh,
+  ...qaZh,
 };
