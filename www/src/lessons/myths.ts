@@ -3,7 +3,7 @@ import type { Actions } from "../actions";
 import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import type { Params } from "../state";
-import { DEFAULT_PARAMS } from "../state";
+import { DEFAULT_PARAMS, FIRST_VISIT } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
 import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
@@ -100,7 +100,8 @@ export function logitsNotProbabilities(): Lesson {
     // the chapter's own table, editable: not a model's distribution
     runsOn: "manual",
     async setUp(actions) {
-      await actions.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1 }, path: [] });
+      // the first visit's seed: its first draws are typical ones, not a tail token on the first Step
+      await actions.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1, seed: FIRST_VISIT.seed }, path: [] });
     },
     build(body, env) {
       const { actions } = env;

@@ -4,6 +4,7 @@
 // straight away, without typing.
 import type { Actions } from "../actions";
 import { t } from "../i18n/index";
+import { FIRST_VISIT } from "../state";
 import type { MessageKey } from "../i18n/index";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT, REACT_PROMPT } from "./experiments";
 import { button, h, liveSource, runToEnd } from "./kit";
@@ -21,7 +22,7 @@ interface Question {
 const QUESTIONS: readonly Question[] = [
   {
     n: 1,
-    tryIt: (a) => a.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1 }, path: [] }).then(() => undefined),
+    tryIt: (a) => a.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1, seed: FIRST_VISIT.seed }, path: [] }).then(() => undefined),
     control: '#stages figure[data-stage="logits"]',
   },
   {
