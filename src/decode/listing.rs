@@ -5,8 +5,9 @@
 //! run out, the chosen token wherever it ranks, and the caller's `trace_ids`. Ranks beyond the
 //! sorted head are counted in one pass over the pool, never found by sorting the vocabulary.
 
-use super::candidates::{best_removed, by_logit, KEPT};
+use super::candidates::KEPT;
 use super::draw::key_id;
+use super::select::{best_removed, by_key_desc, by_logit};
 use super::softmax::at_most_one;
 use std::cmp::Ordering;
 
@@ -55,7 +56,7 @@ impl Final<'_> {
     }
 
     fn cmp(&self, a: &u32, b: &u32) -> Ordering {
-        super::candidates::by_key_desc(self.weight, *a, *b)
+        by_key_desc(self.weight, *a, *b)
     }
 }
 
