@@ -173,23 +173,26 @@ impl Columns {
                     0.0
                 }
             }));
-        // Contiguous passes: the exps vectorise.
-        let (raw_max, raw_z, share) = (sc.raw_max, sc.raw_z, sc.known_share);
-        self.p_raw.extend(
-            self.logit
-                .iter()
-                .map(|&l| f64::from(exp_f32((l - raw_max) * 1.0)) / raw_z * share),
-        );
+        // Contiguous passes: the exps vectorise, then one division pass per column.
+        exps_into(&self.logit, sc.raw_max, 1.0, &mut self.e_stage);
+        let (raw_z, share) = (sc.raw_z, sc.known_share);
+        self.p_raw.resize(n, 0.0);
+        for (out, &e) in self.p_raw.iter_mut().zip(&self.e_stage) {
+            *out = f64::from(e) / raw_z * share;
+        }
         let (tmax, t_inv, tz) = (sc.tmax, sc.t_inv, sc.tz);
         exps_into(&self.logit_processed, tmax, t_inv, &mut self.e_tempered);
-        self.p_tempered
-            .extend(self.e_tempered.iter().zip(&self.code).map(|(&e, &rb)| {
-                if by_code[usize::from(rb)].1 {
-                    0.0
-                } else {
-                    f64::from(e) / tz
-                }
-            }));
+        self.p_tempered.resize(n, 0.0);
+        for ((out, &e), &rb) in self
+            .p_tempered
+            .iter_mut()
+            .zip(&self.e_tempered)
+            .zip(&self.code)
+        {
+            let p = f64::from(e) / tz;
+            *out = if by_code[usize::from(rb)].1 { 0.0 } else { p };
+        }
+        // e_stage now holds exps of the raw logits, not the processed ones: no stage scale yet.
         let mut stage_scale: Option<(u32, u32)> = None;
         for r in &sc.ran.stages {
             let Some(inp) = r.input.filter(|_| r.active) else {
@@ -208,21 +211,21 @@ impl Columns {
             };
             let start = self.stage_p_in.len();
             let (code, inp_z) = (inp.code, inp.z);
-            self.stage_p_in
-                .extend(exps.iter().zip(&self.code).map(|(&e, &rb)| {
-                    let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= code);
-                    if alive {
-                        f64::from(e) / inp_z
-                    } else {
-                        0.0
-                    }
-                }));
+            self.stage_p_in.resize(start + n, 0.0);
+            self.stage_cum_in.resize(start + n, 0.0);
+            let p_in = self.stage_p_in.get_mut(start..).unwrap_or_default();
+            for ((out, &e), &rb) in p_in.iter_mut().zip(exps).zip(&self.code) {
+                // Alive at this stage: kept, or removed by this stage or a later one.
+                let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= code);
+                let p = f64::from(e) / inp_z;
+                *out = if alive { p } else { 0.0 };
+            }
             let mut total = 0.0f64;
-            let p_in = self.stage_p_in.get(start..).unwrap_or_default();
-            self.stage_cum_in.extend(p_in.iter().map(|&p| {
+            let cum_in = self.stage_cum_in.get_mut(start..).unwrap_or_default();
+            for (cum, &p) in cum_in.iter_mut().zip(&*p_in) {
                 total += p;
-                at_most_one(total)
-            }));
+                *cum = at_most_one(total);
+            }
             self.stage_lens.push(n as u32);
         }
     }
@@ -231,5 +234,8 @@ impl Columns {
 /// e^((l − max)·inv_t) for each l, in float32 (the exp every probability in the core uses).
 fn exps_into(ls: &[f32], max: f32, inv_t: f32, out: &mut Vec<f32>) {
     out.clear();
-    out.extend(ls.iter().map(|&l| exp_f32((l - max) * inv_t)));
+    out.resize(ls.len(), 0.0);
+    for (o, &l) in out.iter_mut().zip(ls) {
+        *o = exp_f32((l - max) * inv_t);
+    }
 }
