@@ -163,13 +163,15 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
             bits | 0x8000_0000
         }
     };
-    let mut keys: Vec<u64> = logits
-        .iter()
-        .zip(removed_by)
-        .enumerate()
-        .filter(|(_, (_, &mark))| mark != KEPT)
-        .map(|(id, (&l, _))| (u64::from(ordered(l)) << 32) | u64::from(!(id as u32)))
-        .collect();
+    let mut keys: Vec<u64> = Vec::with_capacity(logits.len().min(removed_by.len()));
+    keys.extend(
+        logits
+            .iter()
+            .zip(removed_by)
+            .enumerate()
+            .filter(|(_, (_, &mark))| mark != KEPT)
+            .map(|(id, (&l, _))| (u64::from(ordered(l)) << 32) | u64::from(!(id as u32))),
+    );
     if k < keys.len() {
         keys.select_nth_unstable_by(k, |a, b| b.cmp(a));
         keys.truncate(k);
@@ -187,15 +189,19 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
 fn radix_sort_desc_high(keys: &mut Vec<u64>) {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
+    const SHIFTS: [u32; 3] = [32, 32 + BITS, 32 + 2 * BITS];
+    // Complemented, so ascending digits are descending keys.
+    let digit = |k: u64, shift: u32| ((!k >> shift) as usize) & (BUCKETS - 1);
+    // Every pass's counts in one read of the keys.
+    let mut counts = [[0usize; BUCKETS]; 3];
+    for &k in keys.iter() {
+        for (count, &shift) in counts.iter_mut().zip(&SHIFTS) {
+            count[digit(k, shift)] += 1;
+        }
+    }
     let mut from = std::mem::take(keys);
     let mut to = vec![0u64; from.len()];
-    for shift in [32, 32 + BITS, 32 + 2 * BITS] {
-        // Complemented, so ascending digits are descending keys.
-        let digit = |k: u64| ((!k >> shift) as usize) & (BUCKETS - 1);
-        let mut start = [0usize; BUCKETS];
-        for &k in &from {
-            start[digit(k)] += 1;
-        }
+    for (start, &shift) in counts.iter_mut().zip(&SHIFTS) {
         if start.contains(&from.len()) {
             continue;
         }
@@ -206,7 +212,7 @@ fn radix_sort_desc_high(keys: &mut Vec<u64>) {
             total += count;
         }
         for &k in &from {
-            let slot = &mut start[digit(k)];
+            let slot = &mut start[digit(k, shift)];
             to[*slot] = k;
             *slot += 1;
         }

@@ -115,3 +115,43 @@ test("with rest_mass the columnar trace carries rest, and p_raw in the columns i
   trace.columns.p_raw.forEach((p, i) => close(p, plain.columns.p_raw[i] * 0.75, `p_raw[${i}]`));
   assert.equal(trace.candidates[0].p_raw, trace.columns.p_raw[0]);
 });
+
+test("a long listing's candidates (made as read) behave as the plain array of objects they were", () => {
+  const logits = new Float32Array(3000).map((_, i) => Math.cos(i * 1.7) * 4);
+  const config = { seed: 4, top_k: 50, temperature: 0.9, trace_top: 3000 };
+  const trace = step(logits, config);
+  const list = trace.candidates;
+  assert.ok(Array.isArray(list));
+  assert.equal(list.length, 3000);
+  // the same object each time it is read, with the columns' values
+  assert.equal(list[2999], list[2999]);
+  assert.equal(list[5].p, trace.columns.p[5]);
+  assert.equal(list[3000], undefined);
+  assert.ok(2999 in list && !(3000 in list));
+  // every way of reading it gives what a plain array of the same objects gives
+  const plain = Array.from({ length: 3000 }, (_, i) => list[i]);
+  assert.deepStrictEqual(list, plain);
+  assert.deepStrictEqual([...list], plain);
+  assert.deepStrictEqual(list.slice(10, 20), plain.slice(10, 20));
+  assert.deepStrictEqual(Object.keys(list), Object.keys(plain));
+  assert.equal(JSON.stringify(list), JSON.stringify(plain));
+  assert.equal(list.find((c) => c.id === trace.token), plain.find((c) => c.id === trace.token));
+  assert.deepStrictEqual(list.map((c) => c.rank), plain.map((c) => c.rank));
+  assert.deepEqual(Object.keys(list[0]), ["id", "rank", "logit", "logit_processed", "p_raw", "p_tempered", "p", "cum", "kept", "removed_by"]);
+  // the same step with a short listing gives the same objects (a plain array, built whole)
+  const short = step(logits, { ...config, trace_top: 200 });
+  assert.deepStrictEqual(short.candidates, plain.slice(0, short.candidates.length));
+  // written elements stay written; a patched Array.prototype does not reach the view
+  list[3] = { id: -1 };
+  assert.equal(list[3].id, -1);
+  const fresh = step(logits, config);
+  const push = Array.prototype.push;
+  Array.prototype.push = () => {
+    throw new Error("patched");
+  };
+  try {
+    assert.equal(Object.keys(fresh.candidates).length, 3000);
+  } finally {
+    Array.prototype.push = push;
+  }
+});

@@ -130,9 +130,7 @@ pub(crate) fn build(parts: Parts, cols: &mut Columns) -> Trace {
 /// `p_in` / `cum_in`.
 pub(crate) fn attach(trace: &mut Trace, cols: &Columns) {
     let names: Vec<&'static str> = trace.stages.iter().map(|st| st.name).collect();
-    trace.candidates = (0..cols.len())
-        .filter_map(|i| cols.candidate(i, &names))
-        .collect();
+    trace.candidates = cols.candidates(&names);
     for (i, stage) in trace.stages.iter_mut().enumerate() {
         let (p_in, cum_in) = cols.stage(i);
         stage.p_in = p_in.to_vec();

@@ -95,6 +95,41 @@ impl Columns {
         })
     }
 
+    /// Every candidate as an object, in order (`candidate` for each, in one pass over the columns).
+    pub fn candidates(&self, stage_names: &[&'static str]) -> Vec<Candidate> {
+        let removed_by = |rb: i8| match rb {
+            REMOVED_BY_NONE => None,
+            REMOVED_BY_LOGITS => Some("logits"),
+            s => stage_names.get(s as usize).copied(),
+        };
+        let ids = self.id.iter().zip(&self.rank);
+        let logits = self.logit.iter().zip(&self.logit_processed);
+        let ps = self.p_raw.iter().zip(&self.p_tempered).zip(&self.p);
+        let rest = self.cum.iter().zip(&self.kept).zip(&self.removed_by);
+        ids.zip(logits)
+            .zip(ps.zip(rest))
+            .map(
+                |(
+                    ((&id, &rank), (&logit, &processed)),
+                    (((&p_raw, &p_tempered), &p), ((&cum, &kept), &rb)),
+                )| {
+                    Candidate {
+                        id,
+                        rank: rank as usize,
+                        logit,
+                        logit_processed: processed,
+                        p_raw,
+                        p_tempered,
+                        p,
+                        cum,
+                        kept: kept == 1,
+                        removed_by: removed_by(rb),
+                    }
+                },
+            )
+            .collect()
+    }
+
     /// Stage `s`'s p_in and cum_in.
     pub fn stage(&self, s: usize) -> (&[f64], &[f64]) {
         let start: usize = self.stage_lens.iter().take(s).map(|&n| n as usize).sum();
