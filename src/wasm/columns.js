@@ -1,9 +1,8 @@
 // The trace's JavaScript half: the candidates arrive as columns. Rust passes each column as a view
 // of wasm memory; each is copied out here in one typed-array copy, before any other call into the
-// module can move that memory. `candidates` stays available as an array of objects, made from
-// the columns on first read (and cached): a short listing (≤ 256, the page's own traces) as a
-// plain array, a long one as an array whose objects are made as they are read. Callers who read
-// columns (a full 8,000-candidate trace) never pay for 8,000 objects, nor do callers who read a few.
+// module can move that memory. `candidates` stays available as an array of objects, built from
+// the columns on first read (and cached), so callers who want objects still have them and callers
+// who read columns (a full 8,000-candidate trace) never pay for 8,000 objects.
 
 // Intrinsics captured once, so a caller cannot redirect them by patching prototypes later.
 const defineProperty = Object.defineProperty;
@@ -14,93 +13,32 @@ const U8 = Uint8Array;
 const I8 = Int8Array;
 const subarray = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(U8.prototype), "subarray").value;
 const ArrayCtor = Array;
-const ProxyCtor = Proxy;
-const NumberCtor = Number;
-const isInteger = Number.isInteger;
-const StringCtor = String;
-const reflectGet = Reflect.get;
-const reflectSet = Reflect.set;
-const reflectHas = Reflect.has;
-const reflectOwnKeys = Reflect.ownKeys;
-const reflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 
 /** removed_by codes in `columns.removed_by`: the stage's index in `stages`, or these. */
 const KEPT = -1;
 const BY_LOGITS = -2;
 
-/** Candidate `i` as the object `candidates[i]` has always been, from the columns. */
-function candidateAt(trace, c, i) {
-  const by = c.removed_by[i];
-  return {
-    id: c.id[i],
-    rank: c.rank[i],
-    logit: c.logit[i],
-    logit_processed: c.logit_processed[i],
-    p_raw: c.p_raw[i],
-    p_tempered: c.p_tempered[i],
-    p: c.p[i],
-    cum: c.cum[i],
-    kept: c.kept[i] === 1,
-    removed_by: by === KEPT ? null : by === BY_LOGITS ? "logits" : trace.stages[by].name,
-  };
-}
-
-/** Up to this many candidates, `candidates` is a plain array, built whole on first read. */
-const EAGER_MAX = 256;
-
-/** Every candidate object at once. */
+/** The objects `candidates[i]` has always been, from the columns. */
 function candidateObjects(trace) {
   const c = trace.columns;
   const n = c.id.length;
   const out = new ArrayCtor(n);
-  for (let i = 0; i < n; i++) out[i] = candidateAt(trace, c, i);
+  for (let i = 0; i < n; i++) {
+    const by = c.removed_by[i];
+    out[i] = {
+      id: c.id[i],
+      rank: c.rank[i],
+      logit: c.logit[i],
+      logit_processed: c.logit_processed[i],
+      p_raw: c.p_raw[i],
+      p_tempered: c.p_tempered[i],
+      p: c.p[i],
+      cum: c.cum[i],
+      kept: c.kept[i] === 1,
+      removed_by: by === KEPT ? null : by === BY_LOGITS ? "logits" : trace.stages[by].name,
+    };
+  }
   return out;
-}
-
-/** `i` if `key` is an array index below `n`, else -1. */
-function indexOf(key, n) {
-  if (typeof key !== "string") return -1;
-  const i = NumberCtor(key);
-  return i >= 0 && i < n && isInteger(i) && StringCtor(i) === key ? i : -1;
-}
-
-/**
- * A long listing's `candidates`: an array (Array.isArray, length, every Array method, iteration,
- * JSON) whose element i is made from the columns when first read, then kept; so reading a few
- * candidates of a full 8,000-candidate trace makes a few objects, not 8,000.
- */
-function lazyCandidates(trace) {
-  const c = trace.columns;
-  const n = c.id.length;
-  const made = new ArrayCtor(n);
-  const at = (i) => made[i] ?? (made[i] = candidateAt(trace, c, i));
-  return new ProxyCtor(new ArrayCtor(n), {
-    get(target, key, receiver) {
-      const i = indexOf(key, n);
-      return i >= 0 ? at(i) : reflectGet(target, key, receiver);
-    },
-    set(target, key, value, receiver) {
-      const i = indexOf(key, n);
-      if (i < 0) return reflectSet(target, key, value, receiver);
-      made[i] = value;
-      return true;
-    },
-    has(target, key) {
-      return indexOf(key, n) >= 0 || reflectHas(target, key);
-    },
-    ownKeys(target) {
-      const keys = new ArrayCtor(n);
-      for (let i = 0; i < n; i++) keys[i] = String(i);
-      const own = reflectOwnKeys(target);
-      for (let j = 0; j < own.length; j++) keys[n + j] = own[j];
-      return keys;
-    },
-    getOwnPropertyDescriptor(target, key) {
-      const i = indexOf(key, n);
-      if (i < 0) return reflectGetOwnPropertyDescriptor(target, key);
-      return { value: at(i), writable: true, enumerable: true, configurable: true };
-    },
-  });
 }
 
 /**
@@ -138,7 +76,7 @@ export function columnar_trace(head, holder, id, rank, logit, logitProcessed, pR
     enumerable: true,
     configurable: true,
     get() {
-      if (cache === null) cache = columns.id.length <= EAGER_MAX ? candidateObjects(head) : lazyCandidates(head);
+      if (cache === null) cache = candidateObjects(head);
       return cache;
     },
     set(value) {
