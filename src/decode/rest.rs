@@ -26,6 +26,60 @@ pub struct Rest {
     /// Whether the final `p` of every candidate equals the full vocabulary's (see the module doc);
     /// `p_raw` is exact either way.
     pub exact: bool,
+    /// The stage that provably removed every token not given (top-k, min-p or greedy cut below
+    /// the least likely given token), when `exact`; null otherwise. The draw never lands on a
+    /// token not given: it runs over the given tokens (so when not `exact`, their final `p` is
+    /// over the given tokens only).
+    pub removed_by: Option<&'static str>,
+    /// How many tokens were given (finite logits): `kept_count` and `entropy_bits` are over
+    /// these when not `exact`.
+    pub given: usize,
+    /// Bounds on the raw (T = 1) entropy of the whole vocabulary, in bits. The given tokens'
+    /// share is exact; the rest holds `mass` spread over the other ids, none more likely than
+    /// the least likely given token: at least mass·log2(1/p_min), at most mass·log2(m/mass)
+    /// for m tokens not given. (`raw_entropy_bits` covers the given tokens only.)
+    pub raw_entropy_bits_min: f64,
+    pub raw_entropy_bits_max: f64,
+}
+
+/// What the stages did to the tokens not given: whether the final `p` is exact, and which
+/// stage removed them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Fate {
+    pub exact: bool,
+    pub removed_by: Option<StageKind>,
+}
+
+/// Bounds on the whole vocabulary's raw entropy (bits) from what is given: `given_bits` the
+/// entropy of the given tokens renormalised among themselves, `mass` the rest, `p_min` the least
+/// likely given token's probability over the whole vocabulary, `unlisted` the number of ids not
+/// given. Each unknown token has p ≤ p_min, so −log2 p ≥ −log2 p_min (the lower bound), and
+/// mass spread evenly over `unlisted` ids is the most entropy it can carry (the upper bound).
+pub(crate) fn entropy_bounds(
+    given_bits: f64,
+    mass: f64,
+    p_min: f64,
+    unlisted: usize,
+) -> (f64, f64) {
+    let known = 1.0 - mass;
+    // −Σ q log2 q for q = known·p: known·(H_given − log2 known)
+    let given_part = if known > 0.0 {
+        known * (given_bits - known.log2())
+    } else {
+        0.0
+    };
+    if mass <= 0.0 || unlisted == 0 {
+        return (given_part, given_part);
+    }
+    let low = if p_min > 0.0 {
+        -mass * p_min.log2()
+    } else {
+        0.0
+    };
+    let high = mass * (unlisted as f64 / mass).log2();
+    // a server whose rest cannot fit under its least likely token (mass > unlisted · p_min)
+    // contradicts itself; the bounds then still hold in order
+    (given_part + low.min(high), given_part + low.max(high))
 }
 
 /// Checks the `rest_mass` key: a number in [0, 1).
@@ -50,9 +104,10 @@ pub(crate) struct Ran {
 
 /// Follows the unknown tail through the stages. `lowest` is the least likely given token's raw
 /// logit and the stage that removed it (None: kept).
-pub(crate) fn assess(mass: f64, stages: &[Ran], lowest: (f32, Option<StageKind>)) -> Rest {
+pub(crate) fn assess(mass: f64, stages: &[Ran], lowest: (f32, Option<StageKind>)) -> Fate {
     let mut in_play = mass > 0.0;
     let mut exact = true;
+    let mut removed_by = None;
     for stage in stages.iter().filter(|s| s.active) {
         if !in_play {
             break;
@@ -69,18 +124,21 @@ pub(crate) fn assess(mass: f64, stages: &[Ran], lowest: (f32, Option<StageKind>)
                 let above = stage.threshold.is_some_and(|t| t > f64::from(lowest.0));
                 if lowest.1 == Some(StageKind::TopK) && above {
                     in_play = false;
+                    removed_by = Some(stage.kind);
                 }
             }
             StageKind::MinP | StageKind::Greedy => {
                 if lowest.1 == Some(stage.kind) {
                     in_play = false;
+                    removed_by = Some(stage.kind);
                 }
             }
         }
     }
-    Rest {
-        mass,
-        exact: exact && !in_play,
+    let exact = exact && !in_play;
+    Fate {
+        exact,
+        removed_by: if exact { removed_by } else { None },
     }
 }
 
@@ -150,13 +208,28 @@ mod tests {
         for (got, want) in p_raw.iter().zip([0.5, 0.3, 0.1]) {
             assert!((got - want).abs() < 1e-6, "{got} vs {want}");
         }
+        let rest = t.rest.expect("rest_mass was given");
         assert_eq!(
-            t.rest,
-            Some(Rest {
-                mass: 0.1,
-                exact: false
-            }),
+            (rest.mass, rest.exact, rest.removed_by, rest.given),
+            (0.1, false, None, 3),
             "plain sampling over the top 3"
+        );
+        // one unknown token holding 0.1: both bounds are the whole vocabulary's entropy
+        let whole = -[0.5f64, 0.3, 0.1, 0.1]
+            .iter()
+            .map(|p| p * p.log2())
+            .sum::<f64>();
+        assert!(
+            (rest.raw_entropy_bits_min - whole).abs() < 1e-6,
+            "{rest:?} vs {whole}"
+        );
+        assert!(
+            (rest.raw_entropy_bits_max - whole).abs() < 1e-6,
+            "{rest:?} vs {whole}"
+        );
+        assert!(
+            t.raw_entropy_bits < whole,
+            "raw_entropy_bits covers the given tokens only"
         );
     }
 
@@ -208,6 +281,81 @@ mod tests {
         )
         .unwrap();
         assert_eq!(no_rest.rest, None);
+    }
+
+    #[test]
+    fn the_stage_that_removed_the_rest_is_named() {
+        use crate::decode::{Config, Strategy};
+        let by = |c: Config| traced(c).rest.and_then(|r| r.removed_by);
+        assert_eq!(
+            by(Config {
+                top_k: Some(2),
+                ..Config::default()
+            }),
+            Some("top_k")
+        );
+        assert_eq!(
+            by(Config {
+                strategy: Some(Strategy::Greedy),
+                ..Config::default()
+            }),
+            Some("greedy")
+        );
+        assert_eq!(
+            by(Config {
+                min_p: Some(0.5),
+                ..Config::default()
+            }),
+            Some("min_p")
+        );
+        assert_eq!(by(Config::default()), None, "still in play at the end");
+        assert_eq!(
+            by(Config {
+                repetition_penalty: Some(1.3),
+                history: Some(vec![0]),
+                top_k: Some(2),
+                ..Config::default()
+            }),
+            None,
+            "penalties moved logits while the tail was in play: not exact, nothing proven removed"
+        );
+    }
+
+    #[test]
+    fn entropy_bounds_bracket_every_tail_that_fits_under_the_least_likely_token() {
+        // given: 0.4, 0.3, 0.1 (rest 0.2 over 6 ids, each ≤ 0.1)
+        let given = [0.4f64, 0.3, 0.1];
+        let known: f64 = given.iter().sum();
+        let given_bits = -given
+            .iter()
+            .map(|p| (p / known) * (p / known).log2())
+            .sum::<f64>();
+        let (lo, hi) = entropy_bounds(given_bits, 0.2, 0.1, 6);
+        let h = |tail: &[f64]| -> f64 {
+            -given
+                .iter()
+                .chain(tail)
+                .filter(|&&p| p > 0.0)
+                .map(|p| p * p.log2())
+                .sum::<f64>()
+        };
+        let tails: [&[f64]; 3] = [
+            &[0.1, 0.1, 0.0, 0.0, 0.0, 0.0],
+            &[0.2 / 6.0; 6],
+            &[0.1, 0.05, 0.05, 0.0, 0.0, 0.0],
+        ];
+        for tail in tails {
+            let whole = h(tail);
+            assert!(
+                lo - 1e-9 <= whole && whole <= hi + 1e-9,
+                "{lo} ≤ {whole} ≤ {hi}"
+            );
+        }
+        // the extremes are reached
+        assert!((lo - h(tails[0])).abs() < 1e-9);
+        assert!((hi - h(tails[1])).abs() < 1e-9);
+        // nothing left out: the given tokens' entropy itself
+        assert_eq!(entropy_bounds(1.5, 0.0, 0.1, 6), (1.5, 1.5));
     }
 
     #[test]

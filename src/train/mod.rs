@@ -2,9 +2,13 @@
 //! batch model with its backward pass, data, and export to safetensors.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // train-only tool code; failures abort the run with a message
 
+mod attention;
 pub mod bpe;
 pub mod data;
 pub mod export;
 pub mod fluency;
 pub mod kn3;
 pub mod nn;
+mod ops;
+mod optim;
+mod params;

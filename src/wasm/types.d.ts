@@ -78,6 +78,18 @@ export interface RestTrace {
    *  cut removed the least likely given token before any stage that needs the unknown tail
    *  (top-p, typical-p, epsilon cutoff) or moves logits (logit_bias, penalties). */
   exact: boolean;
+  /** The stage ("top_k", "min_p" or "greedy") that provably removed every token not given, when
+   *  `exact`; null otherwise. The draw never lands on a token not given: u falls among the given
+   *  tokens only (so when not `exact`, their final p is over the given tokens only). */
+  removed_by: "top_k" | "min_p" | "greedy" | null;
+  /** How many tokens were given (finite logits); `kept_count` and `entropy_bits` count only
+   *  these when not `exact`. */
+  given: number;
+  /** Bounds on the whole vocabulary's raw (T = 1) entropy in bits (`raw_entropy_bits` covers the
+   *  given tokens only): the rest's mass over the ids not given, none above the least likely
+   *  given token, carries at least mass·log2(1/p_min) and at most mass·log2(m/mass) bits. */
+  raw_entropy_bits_min: number;
+  raw_entropy_bits_max: number;
 }
 
 export type StageName =

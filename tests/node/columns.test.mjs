@@ -110,7 +110,11 @@ test("with rest_mass the columnar trace carries rest, and p_raw in the columns i
   const plain = step(logits, { seed: 3, top_k: 2, trace_top: 4 });
   const trace = step(logits, { seed: 3, top_k: 2, trace_top: 4, rest_mass: 0.25 });
   assert.equal(plain.rest, undefined);
-  assert.deepEqual(trace.rest, { mass: 0.25, exact: true });
+  const { raw_entropy_bits_min: low, raw_entropy_bits_max: high, ...rest } = trace.rest;
+  assert.deepEqual(rest, { mass: 0.25, exact: true, removed_by: "top_k", given: 4 });
+  // no id left for the rest to sit on: both bounds are the given tokens' share, 0.75·(H − log2 0.75)
+  close(low, 0.75 * (plain.raw_entropy_bits - Math.log2(0.75)), "raw entropy bound");
+  assert.equal(low, high);
   checkColumns(trace);
   trace.columns.p_raw.forEach((p, i) => close(p, plain.columns.p_raw[i] * 0.75, `p_raw[${i}]`));
   assert.equal(trace.candidates[0].p_raw, trace.columns.p_raw[0]);

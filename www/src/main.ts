@@ -48,7 +48,7 @@ const server = wireServer(pg, () => {
   el("url-notice").hidden = pg.linkProblems.length === 0;
   showNotice();
 });
-const page = createPage(pg, initialUrl.embed, server.panel, () => server.heldQuery());
+const page = createPage(pg, initialUrl.embed, server.panel, (current) => server.heldQuery(current));
 
 /** What lessons, projector mode, the keyboard and the share dialog may ask of the page. */
 const actions: Actions = {

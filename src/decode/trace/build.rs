@@ -56,7 +56,7 @@ pub(crate) fn build(parts: Parts, cols: &mut Columns) -> Trace {
     };
     // With `rest_mass`, the given tokens hold 1 − rest_mass of the whole vocabulary (rest.rs).
     let known_share = 1.0 - rest_mass.unwrap_or(0.0);
-    let rest = rest_mass.map(|mass| rest_of(mass, logits, w, order, ran));
+    let rest = rest_mass.map(|mass| rest_of(mass, logits, w, order, ran, &raw));
     let scales = Scales {
         logits,
         work: w,
@@ -140,12 +140,21 @@ pub(crate) fn attach(trace: &mut Trace, cols: &Columns) {
 
 /// `Trace::rest`: follows the unknown tail through the stages from the least likely given token
 /// (its raw logit and the stage that removed it, if any).
-fn rest_of(mass: f64, logits: &[f32], w: &Work, order: &[StageKind], ran: &Outcome) -> Rest {
+fn rest_of(
+    mass: f64,
+    logits: &[f32],
+    w: &Work,
+    order: &[StageKind],
+    ran: &Outcome,
+    raw: &Raw,
+) -> Rest {
+    let mut given = 0usize;
     let lowest = logits
         .iter()
         .enumerate()
         .filter(|(_, l)| l.is_finite())
         .fold((usize::MAX, f32::INFINITY), |best, (i, &l)| {
+            given += 1;
             if l < best.1 {
                 (i, l)
             } else {
@@ -166,7 +175,18 @@ fn rest_of(mass: f64, logits: &[f32], w: &Work, order: &[StageKind], ran: &Outco
             threshold: r.result.threshold,
         })
         .collect();
-    rest::assess(mass, &stages, (lowest.1, by))
+    let fate = rest::assess(mass, &stages, (lowest.1, by));
+    // the least likely given token's probability over the whole vocabulary
+    let p_min = softmax::weight(lowest.1, raw.max, 1.0) / raw.z * (1.0 - mass);
+    let (low, high) = rest::entropy_bounds(raw.entropy_bits, mass, p_min, logits.len() - given);
+    Rest {
+        mass,
+        exact: fate.exact,
+        removed_by: fate.removed_by.map(StageKind::name),
+        given,
+        raw_entropy_bits_min: low,
+        raw_entropy_bits_max: high,
+    }
 }
 
 /// Σ e^((l − max)·inv_t) over what the early stages (bias, penalties, min_new_tokens) left, and

@@ -2,17 +2,23 @@
 // with the random number u drawn where it lands. The strip covers all of [0, 1]: the listed tokens'
 // bands, one "rest" band for the kept tokens the trace does not list (count and mass from the
 // trace), and the chosen token's own band wherever it ranks. Under greedy there is no u; the argmax
-// is marked. The strip's accessible name says where u fell.
+// is marked. The strip's accessible name says where u fell. A model server's top N: the rest of the
+// vocabulary is a hatched box beside the strip, outside [0, 1], because the core never draws it
+// (u falls among the listed tokens: `rest.removed_by` names the cut that removed it, if one did).
 import * as d3 from "d3";
-import type { Candidate } from "../core";
+import type { Candidate, StepResult } from "../core";
 import { percent } from "../format";
 import { duration, viewTips } from "./frame";
+import { hatch } from "./rest";
 import { rove, setTip } from "./tooltip";
 import type { StepView } from "./frame";
 
 const W = 820;
 const H = 104;
 const M = { top: 30, right: 14, bottom: 24, left: 14 };
+/** The rest-of-the-vocabulary box: its width and the gap that keeps it apart from the strip. */
+const BOX = 196;
+const BOX_GAP = 18;
 
 interface Band {
   c: Candidate;
@@ -26,6 +32,10 @@ export interface CdfTexts {
   /** The rest band's label and tooltip, from the unlisted count and mass. */
   rest: (count: number, mass: number) => string;
   restTitle: (count: number, mass: number) => string;
+  /** The rest of the vocabulary's box: its label, what became of it, its accessible name (null: none). */
+  vocabRest: (r: StepResult) => { label: string; status: string; name: string } | null;
+  /** Between two sentences of the accessible name (". " / "。"). */
+  sentenceEnd: string;
   /** The strip's accessible name: where u fell (null under greedy). */
   name: (token: string, band: { from: number; to: number } | null, u: number | null) => string;
 }
@@ -66,8 +76,13 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
   marker.append("line").attr("y1", stripTop - 8).attr("y2", stripTop + stripH + 4);
   marker.append("path").attr("d", `M-6,${stripTop - 16}L6,${stripTop - 16}L0,${stripTop - 7}Z`);
   const uText = marker.append("text").attr("y", stripTop - 19);
-
-  axis.call(d3.axisBottom(x).ticks(4).tickFormat(d3.format(".0%")).tickSizeOuter(0));
+  // the rest of the vocabulary, apart from the strip: not a band of the draw
+  const vocabRest = svg.append("g").attr("class", "vocab-rest-box").attr("role", "img");
+  const boxRect = vocabRest.append("rect").attr("class", "vocab-rest").attr("y", stripTop).attr("height", stripH).attr("width", BOX);
+  const boxHatch = vocabRest.append("g").attr("class", "rest-marks");
+  const boxLabel = vocabRest.append("text").attr("class", "vocab-rest-label").attr("text-anchor", "middle").attr("y", stripTop + stripH / 2 - 3);
+  const boxStatus = vocabRest.append("text").attr("class", "vocab-rest-status").attr("text-anchor", "middle").attr("y", stripTop + stripH / 2 + 13);
+  const boxTitle = vocabRest.append("title");
 
   return {
     update(view) {
@@ -75,6 +90,29 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
       const r = view.result;
       const data = bandsOf(r.candidates);
       const key = (d: Band): string => String(d.c.id);
+
+      // a server's top N: the strip gives room to the rest of the vocabulary's box on its right
+      const outside = texts.vocabRest(r);
+      x.range([M.left, outside === null ? W - M.right : W - M.right - BOX - BOX_GAP]);
+      axis.call(d3.axisBottom(x).ticks(4).tickFormat(d3.format(".0%")).tickSizeOuter(0));
+      vocabRest.attr("display", outside === null ? "none" : null);
+      if (outside !== null) {
+        const left = W - M.right - BOX;
+        boxRect.attr("x", left);
+        boxHatch
+          .selectAll("line")
+          .data(hatch(left, stripTop, BOX, stripH, 7))
+          .join("line")
+          .attr("class", "rest-hatch")
+          .attr("x1", (d) => d.x1)
+          .attr("y1", (d) => d.y1)
+          .attr("x2", (d) => d.x2)
+          .attr("y2", (d) => d.y2);
+        boxLabel.attr("x", left + BOX / 2).text(outside.label);
+        boxStatus.attr("x", left + BOX / 2).text(outside.status);
+        boxTitle.text(outside.name);
+        vocabRest.attr("aria-label", outside.name);
+      }
 
       // the kept tokens the trace does not list, as one band from the head's end to 1
       const restFrom = headEnd(data);
@@ -100,8 +138,8 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
         .on("click", (_e, d) => view.onForce(d.c.id))
         .transition()
         .duration(ms)
-        .attr("x", (d) => span(d, view.chosenId).x)
-        .attr("width", (d) => span(d, view.chosenId).width);
+        .attr("x", (d) => span(d, view.chosenId, x).x)
+        .attr("width", (d) => span(d, view.chosenId, x).width);
       // hover or focus shows a band's numbers (charts/tooltip.ts); Enter forces it like a click
       const tips = viewTips(view);
       const bandNodes = bands.selectAll<SVGRectElement, Band>("rect");
@@ -136,18 +174,18 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
           .attr("text-anchor", at < 0.1 ? "start" : at > 0.9 ? "end" : "middle")
           .text(r.u === null ? texts.argmax : texts.u(r.u));
       }
-      svg.attr("aria-label", texts.name(view.label(r.token), chosen ?? null, r.u));
+      const name = texts.name(view.label(r.token), chosen ?? null, r.u);
+      svg.attr("aria-label", outside === null ? name : `${name}${texts.sentenceEnd}${outside.name}`);
     },
   };
 }
 
 /** A band's rectangle; the chosen one is never thinner than MIN_CHOSEN, so it shows at any p. */
 const MIN_CHOSEN = 5;
-function span(d: Band, chosenId: number): { x: number; width: number } {
-  const x = (v: number): number => M.left + v * (W - M.left - M.right);
+function span(d: Band, chosenId: number, x: d3.ScaleLinear<number, number>): { x: number; width: number } {
   const width = Math.max(0, x(d.to) - x(d.from));
   if (d.c.id !== chosenId || width >= MIN_CHOSEN) return { x: x(d.from), width };
-  const mid = Math.min(Math.max((x(d.from) + x(d.to)) / 2, M.left + MIN_CHOSEN / 2), W - M.right - MIN_CHOSEN / 2);
+  const mid = Math.min(Math.max((x(d.from) + x(d.to)) / 2, x(0) + MIN_CHOSEN / 2), x(1) - MIN_CHOSEN / 2);
   return { x: mid - MIN_CHOSEN / 2, width: MIN_CHOSEN };
 }
 

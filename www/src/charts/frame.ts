@@ -4,6 +4,8 @@ import * as d3 from "d3";
 // Adds selection.transition(); imported for its side effect, which tree-shaking would otherwise drop.
 import "d3-transition";
 import type { Candidate, StageName, StageTrace, StepResult } from "../core";
+import { drawRestMarks, REST_ID } from "./rest";
+import type { RestTexts } from "./rest";
 import { rove, setTip, tipName } from "./tooltip";
 import type { TipData } from "./tooltip";
 
@@ -31,9 +33,11 @@ export interface StepView {
   onForce: (id: number) => void;
   /** Accessible name of a bar's force action. */
   forceName: (id: number) => string;
+  /** A model server's top N: how the rest of the vocabulary is drawn and named (charts/rest.ts). */
+  rest: RestTexts | null;
 }
 
-export type BarState = "kept" | "chosen" | "removed-here" | "removed-before";
+export type BarState = "kept" | "chosen" | "removed-here" | "removed-before" | "rest";
 
 export interface BarItem {
   id: number;
@@ -43,6 +47,8 @@ export interface BarItem {
   /** Text written over removed bars (the stage that removed them). */
   note: string | null;
   valueText: string;
+  /** Accessible name of a bar that is not a token (the rest of the vocabulary). */
+  name?: string;
 }
 
 export interface BarChartOptions {
@@ -95,6 +101,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const notes = svg.append("g").attr("class", "notes");
   const labels = svg.append("g").attr("class", "axis axis-x");
   const annotations = svg.append("g").attr("class", "annotations");
+  const restMarks = svg.append("g").attr("class", "rest-marks");
   const hits = svg.append("g").attr("class", "hits");
 
   function update(items: BarItem[], view: StepView, yMax?: number): void {
@@ -117,7 +124,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .selectAll<SVGRectElement, BarItem>("rect")
       .data(items, key)
       .join((enter) => enter.append("rect").attr("x", (d) => x(key(d)) ?? 0).attr("y", y0).attr("height", 0))
-      .attr("class", (d) => `bar ${d.state}`)
+      .attr("class", (d) => `bar ${d.state}${d.id === REST_ID ? " vocab-rest" : ""}`)
       .attr("width", x.bandwidth())
       .transition()
       .duration(ms)
@@ -164,15 +171,16 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 
     // axes: token labels under the bars (rotated when crowded), values on the left
     const k = textScale(svgNode);
-    const widest = (d3.max(items, (d) => labelWidth(view.label(d.id))) ?? 0) * k;
+    const labelOf = (id: number): string => (id === REST_ID ? (view.rest?.tick ?? "") : view.label(id));
+    const widest = (d3.max(items, (d) => labelWidth(labelOf(d.id))) ?? 0) * k;
     const crowded = items.length > 1 && widest > x.step() - 3;
     labels
       .selectAll<SVGTextElement, BarItem>("text")
       .data(items, key)
       .join("text")
-      .attr("class", (d) => `tick-label ${d.state}`)
+      .attr("class", (d) => `tick-label ${d.state}${d.id === REST_ID ? " vocab-rest" : ""}`)
       .attr("text-anchor", crowded ? "end" : "middle")
-      .text((d) => view.label(d.id))
+      .text((d) => labelOf(d.id))
       .attr("transform", (d) => {
         const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
         return crowded ? `translate(${cx + 4},${innerBottom + 10}) rotate(-40)` : `translate(${cx},${innerBottom + 14})`;
@@ -200,18 +208,22 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("width", x.step())
       .attr("y", MARGIN.top)
       .attr("height", HEIGHT - MARGIN.top)
-      .attr("role", "button")
-      .on("click", (_event, d) => view.onForce(d.id))
+      // the rest of the vocabulary is read, never forced: it is not a token
+      .attr("role", (d) => (d.id === REST_ID ? "img" : "button"))
+      .classed("vocab-rest", (d) => d.id === REST_ID)
+      .on("click", (_event, d) => d.id !== REST_ID && view.onForce(d.id))
       .on("keydown", (event: KeyboardEvent, d) => {
-        if (event.key === "Enter" || event.key === " ") {
+        if (d.id !== REST_ID && (event.key === "Enter" || event.key === " ")) {
           event.preventDefault();
           view.onForce(d.id);
         }
       });
     hitSel.selectAll("title").remove();
+    hitSel.filter((d) => d.id === REST_ID).append("title").text((d) => d.name ?? "");
     const tips = viewTips(view);
     // the softmax bars are named for their action; the other charts' bars for their numbers
     hitSel.attr("aria-label", (d) => {
+      if (d.name !== undefined) return d.name;
       const data = tips(d.id);
       return options.focusable || data === null ? view.forceName(d.id) : tipName(data);
     });
@@ -220,6 +232,12 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     });
     // one tab stop per chart, on the chosen bar; the arrow keys move between bars
     rove(hitSel.nodes(), items.findIndex((d) => d.state === "chosen"));
+    drawRestMarks(restMarks, items.find((d) => d.id === REST_ID && d.state === "rest"), view.rest?.label ?? "", {
+      x: x(String(REST_ID)) ?? 0,
+      width: x.bandwidth(),
+      y: (v) => barY(v),
+      y0,
+    });
   }
 
   return { x, y, annotations, update };
@@ -279,7 +297,7 @@ function labelWidth(text: string): number {
 
 /** Bars for a stage: each candidate's probability in the stage's input, coloured by what happened. */
 export function stageItems(view: StepView, stage: StageTrace, format: (p: number) => string): BarItem[] {
-  return drawable(view).map(({ c, i }) => {
+  const items = drawable(view).map(({ c, i }): BarItem => {
     const state = barState(c, stage.name, view);
     const removed = state === "removed-here" || state === "removed-before";
     return {
@@ -291,4 +309,11 @@ export function stageItems(view: StepView, stage: StageTrace, format: (p: number
       valueText: format(stage.p_in[i] ?? 0),
     };
   });
+  // the stage that removed the rest of the vocabulary says so on a bar of its own (its input
+  // probability is not known: the stage's input covers the listed tokens only)
+  const rest = view.result.rest;
+  if (rest?.removed_by === stage.name && view.rest !== null) {
+    items.push({ id: REST_ID, value: 0, ghost: null, state: "removed-here", note: view.rest.removedNote(stage.name), valueText: "", name: view.rest.removedName(stage.name) });
+  }
+  return items;
 }

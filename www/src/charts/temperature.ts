@@ -9,10 +9,12 @@ export function createTemperatureChart(svg: SVGSVGElement): { update(view: StepV
   return {
     update(view, stage) {
       chart.update(
-        drawable(view).map(({ c }) => ({
+        drawable(view).map(({ c, i }) => ({
           id: c.id,
           value: c.p_tempered,
-          ghost: c.p_raw,
+          // a server's top N: the bars are over the listed tokens, so are the T = 1 outlines (the
+          // stage's input), not p_raw over the whole vocabulary
+          ghost: view.result.rest === undefined ? c.p_raw : (stage.p_in[i] ?? 0),
           state: barState(c, stage.name, view) === "removed-before" ? "removed-before" : barState(c, null, view),
           note: null,
           valueText: percent(c.p_tempered),

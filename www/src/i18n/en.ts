@@ -9,6 +9,7 @@ import { serverEn } from "./server.en";
 import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
+import { serverRestEn } from "./server-rest.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -156,6 +157,7 @@ export const en = {
   ...projectorEn,
   ...textEn,
   ...serverEn,
+  ...serverRestEn,
   ...stripEn,
   ...classroomEn,
   ...inspectEn,

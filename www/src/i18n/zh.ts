@@ -9,6 +9,7 @@ import { serverZh } from "./server.zh";
 import { textZh } from "./text.zh";
 import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
+import { serverRestZh } from "./server-rest.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -157,6 +158,7 @@ export const zh: Record<MessageKey, string> = {
   ...projectorZh,
   ...textZh,
   ...serverZh,
+  ...serverRestZh,
   ...stripZh,
   ...classroomZh,
   ...inspectZh,

@@ -1,7 +1,6 @@
 // The paths on screen and the branches kept beside it: fork at a step, force a token there, switch
 // paths, drop the last token, start over. The source follows: its context is always the path on
 // screen (`load` keeps what the two share, so switching costs only the tokens that differ).
-import { messageOf } from "../core";
 import type { Playground } from "./playground";
 
 /** Drop generated tokens until `n` remain. */
@@ -14,7 +13,7 @@ function loadPath(pg: Playground, ids: readonly number[]): boolean {
   try {
     pg.source.load(ids);
   } catch (err) {
-    pg.fail(messageOf(err));
+    pg.failFrom(err);
     return false;
   }
   return true;

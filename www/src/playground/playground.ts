@@ -18,6 +18,7 @@ import type { ModelSource } from "../sources/model";
 import type { ServerSource } from "../sources/server";
 import { t } from "../i18n/index";
 import type { Appended, LogitsSource, SourceStop } from "../sources/logits-source";
+import { SourceError } from "../sources/source-error";
 import { stepConfig } from "../state";
 import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "../state";
 import type { CompareRun } from "../views/compare";
@@ -42,8 +43,10 @@ export class Playground {
   preview: StepOutcome | null = null;
   /** An async source's logits are on their way (nothing to step yet). */
   waiting = false;
-  /** The failure shown is the source's (a server that stopped answering), not the core's rejection. */
+  /** The failure shown is the source's (worded by it), not the core's rejection. */
   sourceFailed = false;
+  /** That failure is a request the source could not make (a server that stopped answering). */
+  sourceLost = false;
   sampleRun: SampleRun | null = null;
   compareRun: CompareRun | null = null;
   /** Stop reason of each branch, so switching paths restores it. */
@@ -62,6 +65,8 @@ export class Playground {
   private playTimer: number | undefined;
   /** A step or force waiting for an async source's logits (see `whenLogits`). */
   private deferred: Promise<void> | null = null;
+  /** The latest `source.reset` (see `reset`). */
+  private resetting: Promise<void> | null = null;
   private readonly listeners: Array<() => void> = [];
 
   constructor(firstPreset: ManualPreset, state: AppState) {
@@ -111,6 +116,7 @@ export class Playground {
   /** Settings or context changed: recompute the next step, then notify. */
   refresh(): void {
     this.sourceFailed = false;
+    this.sourceLost = false;
     this.preview = this.finished() ? null : this.computeNext();
     this.sampleRun = null;
     this.notify();
@@ -131,10 +137,11 @@ export class Playground {
     return runStep(input.logits, input.config);
   }
 
-  /** Show `message` as the core's rejection; any failure ends Play (it would only ask again and again). */
-  fail(message: string, fromSource = false): void {
+  /** Show `message` as the core's rejection or (`fromSource`) the source's; `lost`: a request it could not make. Ends Play. */
+  fail(message: string, fromSource = false, lost = false): void {
     this.waiting = false;
     this.sourceFailed = fromSource;
+    this.sourceLost = lost;
     this.preview = { ok: false, message };
     if (this.state.playing) this.pause();
     this.notify();
@@ -142,7 +149,12 @@ export class Playground {
 
   /** Show the source's failure (already worded for the page: a server that stopped answering …). */
   failSource(message: string): void {
-    this.fail(message, true);
+    this.fail(message, true, true);
+  }
+
+  /** A refusal from the source (SourceError, worded by it) or else the core's. */
+  failFrom(err: unknown): void {
+    this.fail(messageOf(err), err instanceof SourceError);
   }
 
   /** The model's generator applies max new tokens and stop sequences itself. */
@@ -181,7 +193,7 @@ export class Playground {
     try {
       out = source.append(id);
     } catch (err) {
-      this.fail(messageOf(err));
+      this.failFrom(err);
       return false;
     }
     const entry: PathEntry = { id, result, chosen, rank, forced, input };
@@ -289,14 +301,17 @@ export class Playground {
     clearPaths(this);
     this.preview = null;
     this.sourceFailed = false;
+    this.sourceLost = false;
     // an async source reads the prompt over the network: nothing to step until it has
     this.waiting = this.source.capabilities.async;
     this.notify();
     this.syncLimits();
-    // a model source reads the whole prompt first; the next step is computed once it is ready
-    this.source.reset(this.state.prompt).then(
-      () => this.refresh(),
-      (err: unknown) => this.failSource(messageOf(err)),
+    // the source reads the whole prompt first; only the latest reset speaks (a server's may overlap)
+    const resetting = this.source.reset(this.state.prompt);
+    this.resetting = resetting;
+    resetting.then(
+      () => this.resetting === resetting && this.refresh(),
+      (err: unknown) => this.resetting === resetting && this.failSource(messageOf(err)),
     );
   }
 

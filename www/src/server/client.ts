@@ -93,9 +93,9 @@ export class ServerClient {
   }
 
   /** The prompt's token ids and pieces by the server's own tokenizer; null where the server has none. */
-  async tokenize(info: ServerInfo, text: string): Promise<Array<{ id: number; piece: string | number[] }> | null> {
+  async tokenize(info: ServerInfo, text: string, signal?: AbortSignal): Promise<Array<{ id: number; piece: string | number[] }> | null> {
     const req = tokenizeRequest(info, text);
-    return req === null ? null : parseTokenize(await this.request(req));
+    return req === null ? null : parseTokenize(await this.request(req, signal));
   }
 
   /**

@@ -4,6 +4,7 @@
 // text, for servers without ids). Answers arrive over fetch, so this source is async: after any
 // change of context it starts the next request at once and `nextLogits()` is null until it lands.
 import { ServerClient } from "../server/client";
+import { t } from "../i18n/index";
 import { describeServerError } from "../server/messages";
 import { toLogits } from "../server/logits";
 import { DEFAULT_TOP_N } from "../server/requests";
@@ -11,6 +12,7 @@ import type { Context } from "../server/requests";
 import type { Distribution, ServerInfo } from "../server/types";
 import type { Appended, Capabilities, LogitsSource, NextLogits } from "./logits-source";
 import { appendBytes, tokenLabelOf } from "./server-text";
+import { SourceError } from "./source-error";
 
 /** Vocabulary size assumed when a server with ids does not report one (vLLM): ids are below it. */
 const UNKNOWN_VOCAB_WITH_IDS = 262_144;
@@ -50,6 +52,10 @@ export class ServerSource implements LogitsSource {
   private inflight = new Map<string, Promise<NextLogits>>();
   /** `reset` reading the prompt (and preloading): the logits asked for meanwhile wait for it. */
   private reading: Promise<void> | null = null;
+  /** Counts `reset`s: a read that a later one superseded stops at its next await and changes nothing. */
+  private epoch = 0;
+  /** Aborts every request of the prompt being replaced (its answers could only be stale). */
+  private abort = new AbortController();
 
   readonly client: ServerClient;
   readonly info: ServerInfo;
@@ -75,7 +81,13 @@ export class ServerSource implements LogitsSource {
 
   /** Reads the prompt into ids with the server's own tokenizer, then asks for the first distribution. */
   async reset(prompt: string): Promise<void> {
-    const reading = this.read(prompt);
+    // a newer prompt wins: the older one's requests are dropped, its read ends quietly
+    this.abort.abort();
+    this.abort = new AbortController();
+    this.inflight.clear();
+    this.onBusy(false);
+    const epoch = ++this.epoch;
+    const reading = this.read(prompt, epoch, this.abort.signal);
     this.reading = reading;
     try {
       await reading;
@@ -84,33 +96,35 @@ export class ServerSource implements LogitsSource {
     }
   }
 
-  private async read(prompt: string): Promise<void> {
+  private async read(prompt: string, epoch: number, signal: AbortSignal): Promise<void> {
     this.appended = [];
     this.pieces = [];
     this.promptText = prompt;
+    this.promptIds = [];
     this.cache.clear();
+    const superseded = (): boolean => epoch !== this.epoch;
     try {
       if (this.info.hasIds) {
-        const pieces = await this.client.tokenize(this.info, prompt);
+        const pieces = await this.client.tokenize(this.info, prompt, signal);
+        if (superseded()) return;
         this.promptIds = (pieces ?? []).map((p) => p.id);
         if (this.promptIds.length === 0) throw new Error("the prompt is empty");
-      } else {
-        this.promptIds = [];
-        if (prompt === "") throw new Error("the prompt is empty");
-      }
+      } else if (prompt === "") throw new Error("the prompt is empty");
       this.promptError = null;
       await this.fetchCurrent();
+      if (superseded()) return;
       const paths = this.info.hasIds ? this.preload : [];
       this.preload = [];
       for (const path of paths) {
-        for (let i = 1; i <= path.length; i++) {
+        for (let i = 1; i <= path.length && !superseded(); i++) {
           this.appended = path.slice(0, i);
           // a token the server refuses ends this path's preload: its replay stops there and says so
           if (!(await this.fetchCurrent().then(() => true, () => false))) break;
         }
       }
-      this.appended = [];
+      if (!superseded()) this.appended = [];
     } catch (err) {
+      if (superseded()) return;
       this.promptError = describeServerError(err);
       throw new Error(this.promptError);
     }
@@ -138,13 +152,20 @@ export class ServerSource implements LogitsSource {
     if (done) return Promise.resolve(done);
     const pending = this.inflight.get(key);
     if (pending) return pending;
-    const request = this.fetchNext(this.context()).then(
+    const signal = this.abort.signal;
+    const answer = this.fetchNext(this.context(), signal);
+    const request = answer.then(
       (dist) => {
         const next = this.remember(dist);
+        // an answer for a prompt replaced meanwhile is never kept (a server without ids keys by the
+        // appended tokens alone, so it would pass for the new prompt's)
+        if (signal.aborted) return this.loadNextLogits();
         this.cache.set(key, next);
         return next;
       },
       (err: unknown) => {
+        // dropped because a newer prompt replaced this one: whoever waits gets the current answer
+        if (signal.aborted) return this.loadNextLogits();
         // the page shows a rejection's message as it is: refused, CORS … and what to run
         throw new Error(describeServerError(err));
       },
@@ -152,15 +173,15 @@ export class ServerSource implements LogitsSource {
     this.inflight.set(key, request);
     this.onBusy(true);
     const settle = (): void => {
-      this.inflight.delete(key);
+      if (this.inflight.get(key) === request) this.inflight.delete(key);
       this.onBusy(this.inflight.size > 0);
     };
-    request.then(settle, settle);
+    answer.then(settle, settle);
     return request;
   }
 
-  private fetchNext(context: Context): Promise<Distribution> {
-    return this.client.next(this.info, context, this.topN);
+  private fetchNext(context: Context, signal: AbortSignal): Promise<Distribution> {
+    return this.client.next(this.info, context, this.topN, signal);
   }
 
   private context(): Context {
@@ -191,7 +212,7 @@ export class ServerSource implements LogitsSource {
 
   append(id: number): Appended {
     const token = this.tokens.get(id);
-    if (token === undefined) throw new Error(`token ${id} was not in any answer of the server`);
+    if (token === undefined) throw new SourceError(t("rest.error.unknownToken", { id }));
     const before = this.pieces.at(-1)?.pending ?? [];
     const out = appendBytes(before, token.bytes);
     this.appended.push(id);
@@ -201,7 +222,7 @@ export class ServerSource implements LogitsSource {
   }
 
   rewind(n: number): void {
-    if (n < 0 || n > this.appended.length) throw new RangeError(`rewind ${n}: only ${this.appended.length} tokens appended`);
+    if (!Number.isInteger(n) || n < 0 || n > this.appended.length) throw new SourceError(t("rest.error.rewind", { n, have: this.appended.length }));
     this.appended.length -= n;
     this.pieces.length -= n;
   }
@@ -210,7 +231,7 @@ export class ServerSource implements LogitsSource {
     this.rewind(this.appended.length);
     for (const id of ids) {
       const token = this.tokens.get(id);
-      if (token === undefined) throw new Error(`token ${id} was not in any answer of the server`);
+      if (token === undefined) throw new SourceError(t("rest.error.unknownToken", { id }));
       const out = appendBytes(this.pieces.at(-1)?.pending ?? [], token.bytes);
       this.appended.push(id);
       this.pieces.push(out);

@@ -14,6 +14,7 @@ import { num, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import { el } from "./controls";
+import { entropyText, keptText, restTexts, stageRestNote, stripRest } from "./rest-text";
 
 type PanelKind = "logits" | "softmax" | StageName;
 
@@ -54,6 +55,10 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     argmax: "argmax",
     rest: (n, mass) => t("strip.rest", { n: n.toLocaleString("en-US"), p: percent(mass) }),
     restTitle: (n, mass) => t("strip.restTitle", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    vocabRest: stripRest,
+    get sentenceEnd() {
+      return t("server.headEnd");
+    },
     name: (token, band, u) =>
       u === null || band === null
         ? t("strip.nameGreedy", { token })
@@ -111,11 +116,9 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
       // the final p (100 % under greedy, renormalised after top-p …) beside softmax's, so the two read together
       const raw = Math.abs(chosen.p - chosen.p_raw) >= 5e-4 ? ` (${t("inspector.pRaw", { p: percent(chosen.p_raw) })})` : "";
       el("stat-chosen").textContent = `${input.label(chosen.id)} · ${percent(chosen.p)}${raw}${input.forced ? t("chip.forced") : ""}`;
-      el("stat-kept").textContent = t("inspector.keptValue", { k: r.kept_count, n: visibleCount(r) });
-      el("stat-entropy").textContent = t("inspector.entropyValue", {
-        h: num(r.entropy_bits, 2),
-        raw: num(r.raw_entropy_bits, 2),
-      });
+      // a server's top N: counted over the listed tokens unless a cut removed the rest (rest-text.ts)
+      el("stat-kept").textContent = keptText(r, visibleCount(r));
+      el("stat-entropy").textContent = entropyText(r);
       el("order-label").textContent = t("inspector.order", { engine: ENGINE_NAMES[r.engine] });
       const order = el("order-list");
       order.replaceChildren(
@@ -146,10 +149,13 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
       cdf.update(view);
       // why u fell where it did: which draw of which seed, and how often draws land on the pick
       const picked = r.candidates.find((c) => c.id === r.token) ?? r.chosen;
-      el("final-explain").textContent =
+      const why =
         r.u === null
           ? t("stage.final.explainGreedy")
           : t("strip.why", { u: num(r.u, 3), draw: r.draw, seed: r.seed, token: input.label(r.token), share: percent(picked.p) });
+      // a server's top N: the rest of the vocabulary is never drawn, and the strip says why
+      const rest = stripRest(r);
+      el("final-explain").textContent = rest === null ? why : `${why} ${rest.why}`;
     },
   };
 }
@@ -166,6 +172,7 @@ export function buildView(input: InspectorInput, onForce: (id: number) => void):
     removedText: (stage) => `✕ ${STAGE_NAMES[stage]}`,
     onForce,
     forceName: (id) => t("inspector.force", { token: input.label(id) }),
+    rest: restTexts(r),
   };
 }
 
@@ -195,11 +202,14 @@ function fillPanel(p: Panel, kind: PanelKind, stage: StageTrace | null, view: St
   p.svg.style.display = active ? "" : "none";
   p.status.textContent = stage === null ? "" : status(stage);
   p.explain.textContent = active ? explain(kind, stage) : t("stage.offExplain");
-  // a server's top N: the unlisted tokens' share, beside the bars that do not add up to 1 (rest.rs)
+  // a server's top N: the unlisted tokens' share, beside the bars that do not add up to 1 (rest.rs);
+  // a stage that sees only the listed tokens says so
   const rest = view.result.rest;
   if (kind === "softmax" && rest) {
     p.explain.textContent += ` ${t("server.rest", { p: percent(rest.mass) })} ${rest.exact ? t("server.rest.exact") : t("server.rest.inexact")}`;
   }
+  const listed = stage !== null && active ? stageRestNote(view.result, stage.name) : "";
+  if (listed !== "") p.explain.textContent += ` ${listed}`;
   if (active) p.update(view, stage);
 }
 

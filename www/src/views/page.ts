@@ -42,10 +42,15 @@ export interface PageView {
 
 /**
  * Builds the page's views over `pg` (with the model server's panel) and subscribes their drawing to
- * it. `heldLink`: the opening server link's query while it waits for Connect (the address bar and
- * Share keep it).
+ * it. `heldLink`: the page's query as the opening server link waiting for Connect shows it (the
+ * address bar and Share: its server fields over the current settings), or null.
  */
-export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPanel, heldLink: () => URLSearchParams | null = () => null): PageView {
+export function createPage(
+  pg: Playground,
+  embed: boolean,
+  serverPanel: ServerPanel,
+  heldLink: (current: URLSearchParams) => URLSearchParams | null = () => null,
+): PageView {
   const { state } = pg;
   const controls = createControls({
     onParams: (change) => pg.dispatch({ type: "setParams", change }),
@@ -69,15 +74,10 @@ export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPa
   const listeners: Array<() => void> = [];
 
   function pageQuery(forAddressBar: boolean): URLSearchParams {
-    const held = pg.serverChosen ? heldLink() : null;
-    if (held !== null) {
-      const query = new URLSearchParams(held);
-      if (query.has("lang")) query.set("lang", state.lang);
-      if (!forAddressBar) for (const mode of ["embed", "projector"]) query.delete(mode);
-      return query;
-    }
     const server = serverPanel.source === null ? undefined : { url: serverPanel.source.info.url, api: serverPanel.api() };
-    return scenarioQuery(snapshot(pg), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector, server });
+    const current = scenarioQuery(snapshot(pg), { ...modes, lang: state.lang, embed: forAddressBar && modes.embed, projector: forAddressBar && modes.projector, server });
+    // a server link waiting for Connect: the current settings with the link's server (and tokens)
+    return (pg.serverChosen ? heldLink(current) : null) ?? current;
   }
 
   function inspected(): InspectorInput | null {
@@ -110,7 +110,7 @@ export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPa
     const chosen = pg.serverChosen ? "server" : state.source;
     el<HTMLSelectElement>("source").value = chosen;
     document.body.dataset["source"] = chosen;
-    serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null, state.source === "server" && pg.sourceFailed);
+    serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null, state.source === "server" && pg.sourceLost);
     tokens.render(state, (entry) => chipDisplay(source, entry));
     tipChips(state.path, label);
     if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished);
@@ -119,7 +119,7 @@ export function createPage(pg: Playground, embed: boolean, serverPanel: ServerPa
     const error = el("error");
     error.hidden = preview === null || preview.ok;
     if (preview !== null && !preview.ok) {
-      // a source's failure (a server that stopped answering) is worded already: not the core's rejection
+      // a source's failure (a server that stopped answering, a token it never listed) is worded already: not the core's rejection
       const prefix = pg.blocked() ? t("error.prompt") : pg.sourceFailed ? "" : t("error.prefix");
       error.textContent = prefix === "" ? preview.message : `${prefix} ${coreMessage(preview.message)}`;
     }

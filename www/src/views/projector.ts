@@ -9,6 +9,7 @@ import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import { shortcutTarget } from "../keyboard";
 import type { Params } from "../state";
+import { keptShort } from "./rest-text";
 
 export interface Projector {
   set(on: boolean): void;
@@ -144,7 +145,7 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     pCell.dt.textContent = t("projector.p");
     pCell.dd.textContent = step === null ? "—" : percent(step.p);
     keptCell.dt.textContent = t("projector.kept");
-    keptCell.dd.textContent = step === null ? "—" : `${step.result.kept_count} / ${scored(step.result)}`;
+    keptCell.dd.textContent = step === null ? "—" : keptShort(step.result, scored(step.result));
     uCell.dt.textContent = t("projector.u");
     const u = step?.result.u ?? null;
     uCell.dd.textContent = step === null ? "—" : u === null ? t("projector.greedy") : num(u, 3);

@@ -1,6 +1,8 @@
 // The model server's panel wired to the playground: Connect makes the connected ServerSource the
 // Playground's `server` and its source, and a `source=server` link (its tokens are the server's
 // ids) waits here until then, never replayed on the embedded model and never connected without a click.
+// Meanwhile the address bar and Share show the page's current settings with the link's server
+// fields (and its tokens, while the prompt is still the link's), and Connect uses those settings.
 import type { Playground } from "../playground/playground";
 import { applyScenario, snapshot } from "../playground/scenarios";
 import type { ScenarioRequest } from "../scenario";
@@ -12,18 +14,34 @@ export interface ServerWiring {
   readonly panel: ServerPanel;
   /** Keep a `source=server` link for Connect: fill in its address and API, mark the server chosen. */
   holdLink(link: ScenarioRequest, address: string | undefined, api: ServerApi | null, query: URLSearchParams): void;
-  /** The held link's query until Connect (the address bar and Share keep it), else null. */
-  heldQuery(): URLSearchParams | null;
+  /**
+   * Until Connect: `current` (the page's own query, every setting as it is now) with the held
+   * link's server fields, and its tokens while the prompt is still the link's; else null.
+   */
+  heldQuery(current: URLSearchParams): URLSearchParams | null;
 }
+
+/** What only the held link knows: the server, and the tokens (server ids) of its paths. */
+const SERVER_KEYS = ["server", "api"] as const;
+const TOKEN_KEYS = ["path", "branch", "at", "stopped", "step"] as const;
 
 /** `onLinkApplied`: a held link was replayed over the server (its problems are in `pg.linkProblems`). */
 export function wireServer(pg: Playground, onLinkApplied: () => void): ServerWiring {
   let held: ScenarioRequest | null = null;
   let heldQuery: URLSearchParams | null = null;
+  /** The prompt shown when the link was held: the link's tokens belong to it. */
+  let heldPrompt = "";
+  const samePrompt = (): boolean => pg.state.prompt === heldPrompt;
+  /** The held link under the settings as they are now (changed while it waited). */
+  const current = (link: ScenarioRequest): ScenarioRequest => {
+    const { prompt, presetId, params } = pg.state;
+    const tokens = samePrompt() ? {} : { path: [], branches: [], current: 0, stopped: false, viewing: null };
+    return { ...link, ...tokens, prompt, presetId, params: { ...params } };
+  };
   const panel = createServerPanel((connected) => {
     // Connect again to the server in use: its text is kept (replayed over the new connection)
     const again = held === null && pg.state.source === "server" && pg.server?.info.url === connected.info.url;
-    const keep: ScenarioRequest | null = again ? snapshot(pg) : held;
+    const keep: ScenarioRequest | null = again ? snapshot(pg) : held === null ? null : current(held);
     pg.server = connected;
     if (keep === null) return pg.selectSource("server");
     const wanted: ScenarioRequest = { ...keep, source: "server" };
@@ -37,9 +55,19 @@ export function wireServer(pg: Playground, onLinkApplied: () => void): ServerWir
     holdLink(link, address, api, query) {
       held = link;
       heldQuery = query;
+      heldPrompt = pg.state.prompt;
       pg.selectSource("server");
       panel.prefill(address ?? panel.address(), api);
     },
-    heldQuery: () => heldQuery,
+    heldQuery(now) {
+      if (heldQuery === null) return null;
+      const merged = new URLSearchParams(now);
+      merged.set("source", "server");
+      for (const key of [...SERVER_KEYS, ...TOKEN_KEYS]) merged.delete(key);
+      // the link's tokens are the server's ids: kept for its prompt, dropped with a new prompt
+      const kept = samePrompt() ? [...SERVER_KEYS, ...TOKEN_KEYS] : SERVER_KEYS;
+      for (const key of kept) for (const value of heldQuery.getAll(key)) merged.append(key, value);
+      return merged;
+    },
   };
 }
