@@ -227,8 +227,15 @@ impl Columns {
             let p = f64::from(e) / tz;
             *out = if by_code[usize::from(rb)].1 { 0.0 } else { p };
         }
-        // e_stage now holds exps of the raw logits, not the processed ones: no stage scale yet.
-        let mut stage_scale: Option<(u32, u32)> = None;
+        // e_stage holds the raw logits' exps at the raw scale: a stage's exps too when the
+        // processed logits are the raw ones (no bias or penalty changed them).
+        let unprocessed = self
+            .logit
+            .iter()
+            .zip(&self.logit_processed)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        let mut stage_scale: Option<(u32, u32)> =
+            unprocessed.then(|| (sc.raw_max.to_bits(), 1.0f32.to_bits()));
         for r in &sc.ran.stages {
             let Some(inp) = r.input.filter(|_| r.active) else {
                 self.stage_lens.push(0);
