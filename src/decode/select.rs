@@ -148,21 +148,25 @@ pub(crate) fn best_removed(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u
     best.into_ids()
 }
 
+/// Order key by (logit desc, id asc) as one integer: larger = earlier. The f32 bits become an
+/// unsigned integer ordered like the value (−inf lowest, −0 below +0, as `total_cmp`).
+#[inline(always)]
+pub(crate) fn logit_key(logit: f32, id: u32) -> u64 {
+    let bits = logit.to_bits();
+    let ordered = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 0x8000_0000
+    };
+    (u64::from(ordered) << 32) | u64::from(!id)
+}
+
 /// Beyond this many a heap costs more than selecting over the whole pool.
 const HEAP_MAX: usize = 256;
 
 /// `best_removed` for long lists (a full trace): integer keys (logit in total order, then lower
 /// id), one selection and a sort of the k selected.
 fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u32> {
-    // f32 bits → an unsigned integer ordered like the value (−inf lowest).
-    let ordered = |l: f32| {
-        let bits = l.to_bits();
-        if bits >> 31 == 1 {
-            !bits
-        } else {
-            bits | 0x8000_0000
-        }
-    };
     let mut keys: Vec<u64> = Vec::with_capacity(logits.len().min(removed_by.len()));
     keys.extend(
         logits
@@ -170,7 +174,7 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
             .zip(removed_by)
             .enumerate()
             .filter(|(_, (_, &mark))| mark != KEPT)
-            .map(|(id, (&l, _))| (u64::from(ordered(l)) << 32) | u64::from(!(id as u32))),
+            .map(|(id, (&l, _))| logit_key(l, id as u32)),
     );
     if k < keys.len() {
         keys.select_nth_unstable_by(k, |a, b| b.cmp(a));
