@@ -81,10 +81,11 @@ test-wasm: setup
 test-browser: dist gguf
 	node --test tests/e2e/
 
-bench: wasm
+bench: dist
 	cargo bench --bench step
 	node tests/bench/step.mjs
 	node tests/bench/model.mjs
+	node tests/bench/page-link.mjs
 
 # The embedded model, second edition (issue 13; model card in README.md). Days of CPU on 2 cores,
 # so it runs in the background in a directory outside the worktree that persists ($(TRAIN_DIR)) and

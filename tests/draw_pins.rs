@@ -4,28 +4,11 @@
 //! links, lessons and golden tests replay tokens from `(seed, draw)`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
-use nexttoken::decode::{Config, Decoder, Engine};
+use nexttoken::decode::{Config, Decoder};
 
-/// xorshift32 + four-uniform normal with 30 peaks (tests/bench/logits.mjs).
-fn peaked(n: usize) -> Vec<f32> {
-    let mut state: u32 = 0x9e37_79b9;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        f64::from(state) / 4_294_967_296.0
-    };
-    let mut logits: Vec<f32> = (0..n)
-        .map(|_| {
-            let g = (next() + next() + next() + next() - 2.0) * 3f64.sqrt();
-            (2.5 * g) as f32
-        })
-        .collect();
-    for i in 0..30.min(n) {
-        logits[(i * 7919) % n] = (18.0 - 0.4 * i as f64) as f32;
-    }
-    logits
-}
+#[path = "support/mod.rs"]
+mod support;
+use support::{matrix, peaked_logits as peaked};
 
 /// Quantised logits: many exact ties, a few −inf.
 fn tied(n: usize) -> Vec<f32> {
@@ -40,87 +23,16 @@ fn tied(n: usize) -> Vec<f32> {
         .collect()
 }
 
+/// Issue 10's matrix (tests/support) with its own repetition history, and T = 5 after T 1.5.
 fn configs() -> Vec<(&'static str, Config)> {
     let history: Vec<u32> = (0..256u32).map(|i| (i * 7 + 3) % 1000).collect();
-    let base = Config::default();
-    let combined = |engine: &str| Config {
-        engine: Engine::from_name(engine),
-        temperature: Some(0.8),
-        top_k: Some(40),
-        top_p: Some(0.95),
-        min_p: Some(0.05),
+    let mut configs = matrix(history);
+    let t5 = Config {
+        temperature: Some(5.0),
         ..Config::default()
     };
-    vec![
-        (
-            "greedy",
-            Config {
-                temperature: Some(0.0),
-                ..base.clone()
-            },
-        ),
-        ("T=1", base.clone()),
-        (
-            "T=0.7",
-            Config {
-                temperature: Some(0.7),
-                ..base.clone()
-            },
-        ),
-        (
-            "T=1.5",
-            Config {
-                temperature: Some(1.5),
-                ..base.clone()
-            },
-        ),
-        (
-            "T=5",
-            Config {
-                temperature: Some(5.0),
-                ..base.clone()
-            },
-        ),
-        (
-            "top-k 40",
-            Config {
-                top_k: Some(40),
-                ..base.clone()
-            },
-        ),
-        (
-            "top-p 0.9",
-            Config {
-                top_p: Some(0.9),
-                ..base.clone()
-            },
-        ),
-        (
-            "min-p 0.05",
-            Config {
-                min_p: Some(0.05),
-                ..base.clone()
-            },
-        ),
-        (
-            "typical-p 0.9",
-            Config {
-                typical_p: Some(0.9),
-                ..base.clone()
-            },
-        ),
-        (
-            "repetition 1.3",
-            Config {
-                repetition_penalty: Some(1.3),
-                history: Some(history),
-                ..base.clone()
-            },
-        ),
-        ("hf combined", combined("hf")),
-        ("llama.cpp combined", combined("llama.cpp")),
-        ("vllm combined", combined("vllm")),
-    ]
+    configs.insert(4, ("T 5", t5));
+    configs
 }
 
 /// FNV-1a over the tokens of draws 0..500 under seed 7: any changed token changes it.
@@ -170,55 +82,55 @@ fn the_same_seed_and_draw_give_the_same_token_as_before() {
 
 const PINNED: &str = "
 peaked 1000 | greedy | [0, 0, 0, 0, 0, 0, 0, 0] | 0x79b4da79586cdf65
-peaked 1000 | T=1 | [919, 352, 0, 757, 676, 0, 0, 0] | 0x56aa5de3a6b7c0f5
-peaked 1000 | T=0.7 | [919, 595, 0, 838, 757, 0, 0, 0] | 0x54790475590258c4
-peaked 1000 | T=1.5 | [838, 947, 0, 676, 514, 919, 0, 0] | 0x4153fd67f64ff0ad
-peaked 1000 | T=5 | [425, 772, 0, 809, 519, 542, 352, 190] | 0xcde76d7e1449cc1d
+peaked 1000 | T 1 | [919, 352, 0, 757, 676, 0, 0, 0] | 0x56aa5de3a6b7c0f5
+peaked 1000 | T 0.7 | [919, 595, 0, 838, 757, 0, 0, 0] | 0x54790475590258c4
+peaked 1000 | T 1.5 | [838, 947, 0, 676, 514, 919, 0, 0] | 0x4153fd67f64ff0ad
+peaked 1000 | T 5 | [425, 772, 0, 809, 519, 542, 352, 190] | 0xcde76d7e1449cc1d
 peaked 1000 | top-k 40 | [919, 352, 0, 757, 676, 0, 0, 0] | 0x56aa5de3a6b7c0f5
 peaked 1000 | top-p 0.9 | [919, 595, 0, 838, 757, 0, 0, 0] | 0x2a884647b281157c
 peaked 1000 | min-p 0.05 | [919, 514, 0, 757, 676, 0, 0, 0] | 0x7251ff83e54f7b76
 peaked 1000 | typical-p 0.9 | [919, 595, 0, 838, 757, 0, 0, 0] | 0x2a884647b281157c
-peaked 1000 | repetition 1.3 | [919, 352, 0, 838, 757, 0, 0, 0] | 0x3ff5405b6a722925
-peaked 1000 | hf combined | [919, 676, 0, 838, 757, 0, 0, 0] | 0x66a649738473a15c
-peaked 1000 | llama.cpp combined | [919, 595, 0, 838, 757, 0, 0, 0] | 0x2ab655529c5ad9a4
-peaked 1000 | vllm combined | [919, 676, 0, 838, 838, 0, 0, 0] | 0xd76129ab07e27839
+peaked 1000 | repetition 1.3 (256 history) | [919, 352, 0, 838, 757, 0, 0, 0] | 0x3ff5405b6a722925
+peaked 1000 | combined hf | [919, 676, 0, 838, 757, 0, 0, 0] | 0x66a649738473a15c
+peaked 1000 | combined llama.cpp | [919, 595, 0, 838, 757, 0, 0, 0] | 0x2ab655529c5ad9a4
+peaked 1000 | combined vllm | [919, 676, 0, 838, 838, 0, 0, 0] | 0xd76129ab07e27839
 peaked 32000 | greedy | [0, 0, 0, 0, 0, 0, 0, 0] | 0x79b4da79586cdf65
-peaked 32000 | T=1 | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x3468e9e135b0f353
-peaked 32000 | T=0.7 | [7919, 7595, 0, 15838, 23757, 0, 0, 0] | 0xfefa64410e8db714
-peaked 32000 | T=1.5 | [23757, 425, 0, 23433, 14866, 7919, 0, 0] | 0x94e633c1f29768e9
-peaked 32000 | T=5 | [24488, 30406, 9008, 27254, 9007, 29878, 17663, 29649] | 0x0d6557bbf18145cf
+peaked 32000 | T 1 | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x3468e9e135b0f353
+peaked 32000 | T 0.7 | [7919, 7595, 0, 15838, 23757, 0, 0, 0] | 0xfefa64410e8db714
+peaked 32000 | T 1.5 | [23757, 425, 0, 23433, 14866, 7919, 0, 0] | 0x94e633c1f29768e9
+peaked 32000 | T 5 | [24488, 30406, 9008, 27254, 9007, 29878, 17663, 29649] | 0x0d6557bbf18145cf
 peaked 32000 | top-k 40 | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0xfda5cd71eb13752f
 peaked 32000 | top-p 0.9 | [7919, 7595, 0, 15838, 23757, 0, 0, 0] | 0x8763863b0f449201
 peaked 32000 | min-p 0.05 | [7919, 15514, 0, 23757, 31676, 0, 0, 0] | 0x0cde0966a5715832
 peaked 32000 | typical-p 0.9 | [7919, 7595, 0, 15838, 23757, 0, 0, 0] | 0x8763863b0f449201
-peaked 32000 | repetition 1.3 | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x6365869f5be430ad
-peaked 32000 | hf combined | [7919, 31676, 0, 15838, 23757, 0, 0, 0] | 0x9a1476d4e737c841
-peaked 32000 | llama.cpp combined | [7919, 7595, 0, 15838, 23757, 0, 0, 0] | 0xba868d647e00e26e
-peaked 32000 | vllm combined | [7919, 31676, 0, 15838, 15838, 0, 0, 0] | 0x390fbafcc9bb4ecd
+peaked 32000 | repetition 1.3 (256 history) | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x6365869f5be430ad
+peaked 32000 | combined hf | [7919, 31676, 0, 15838, 23757, 0, 0, 0] | 0x9a1476d4e737c841
+peaked 32000 | combined llama.cpp | [7919, 7595, 0, 15838, 23757, 0, 0, 0] | 0xba868d647e00e26e
+peaked 32000 | combined vllm | [7919, 31676, 0, 15838, 15838, 0, 0, 0] | 0x390fbafcc9bb4ecd
 uniform 3000 | greedy | [0, 0, 0, 0, 0, 0, 0, 0] | 0x79b4da79586cdf65
-uniform 3000 | T=1 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
-uniform 3000 | T=0.7 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
-uniform 3000 | T=1.5 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
-uniform 3000 | T=5 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+uniform 3000 | T 1 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+uniform 3000 | T 0.7 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+uniform 3000 | T 1.5 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+uniform 3000 | T 5 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
 uniform 3000 | top-k 40 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
 uniform 3000 | top-p 0.9 | [1450, 2603, 41, 1970, 2251, 648, 426, 479] | 0x2a4028c5ca66277f
 uniform 3000 | min-p 0.05 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
 uniform 3000 | typical-p 0.9 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
-uniform 3000 | repetition 1.3 | [1860, 500, 63, 2434, 2745, 968, 659, 741] | 0xa0a84ef13201f9c4
-uniform 3000 | hf combined | [1531, 2748, 43, 2079, 2376, 684, 449, 505] | 0xa966998309199199
-uniform 3000 | llama.cpp combined | [20, 36, 0, 27, 31, 9, 5, 6] | 0xc7cb7d48004bde63
-uniform 3000 | vllm combined | [1531, 2748, 43, 2079, 2376, 684, 449, 505] | 0xa966998309199199
+uniform 3000 | repetition 1.3 (256 history) | [1860, 500, 63, 2434, 2745, 968, 659, 741] | 0xa0a84ef13201f9c4
+uniform 3000 | combined hf | [1531, 2748, 43, 2079, 2376, 684, 449, 505] | 0xa966998309199199
+uniform 3000 | combined llama.cpp | [20, 36, 0, 27, 31, 9, 5, 6] | 0xc7cb7d48004bde63
+uniform 3000 | combined vllm | [1531, 2748, 43, 2079, 2376, 684, 449, 505] | 0xa966998309199199
 tied 2000 | greedy | [6, 6, 6, 6, 6, 6, 6, 6] | 0xefa27dc7acdaee25
-tied 2000 | T=1 | [1148, 342, 78, 1237, 1083, 1203, 798, 897] | 0xaf1cbb6f381c74f9
-tied 2000 | T=0.7 | [203, 1370, 60, 1742, 1174, 942, 609, 690] | 0x8220f62bc0cd3ea8
-tied 2000 | T=1.5 | [328, 962, 105, 1173, 1496, 1599, 1059, 1185] | 0xc756de641112f226
-tied 2000 | T=5 | [1695, 1006, 186, 1378, 1674, 1094, 1968, 230] | 0xf606fdb91bf18845
+tied 2000 | T 1 | [1148, 342, 78, 1237, 1083, 1203, 798, 897] | 0xaf1cbb6f381c74f9
+tied 2000 | T 0.7 | [203, 1370, 60, 1742, 1174, 942, 609, 690] | 0x8220f62bc0cd3ea8
+tied 2000 | T 1.5 | [328, 962, 105, 1173, 1496, 1599, 1059, 1185] | 0xc756de641112f226
+tied 2000 | T 5 | [1695, 1006, 186, 1378, 1674, 1094, 1968, 230] | 0xf606fdb91bf18845
 tied 2000 | top-k 40 | [1077, 1932, 33, 1455, 1671, 474, 312, 357] | 0xd62fd35e76c6a4cd
 tied 2000 | top-p 0.9 | [707, 1848, 69, 238, 1516, 1086, 708, 807] | 0xf6d14e4680d96c2b
 tied 2000 | min-p 0.05 | [977, 1937, 78, 841, 345, 1158, 753, 861] | 0xaedb28c5e4169ece
 tied 2000 | typical-p 0.9 | [833, 758, 69, 517, 1840, 1122, 726, 825] | 0x22553224ec329c83
-tied 2000 | repetition 1.3 | [1535, 702, 96, 1669, 1596, 1374, 996, 1086] | 0xf16550bf0ae4a39e
-tied 2000 | hf combined | [1023, 1833, 33, 1383, 1581, 456, 294, 339] | 0x365aa872c84af7d0
-tied 2000 | llama.cpp combined | [186, 330, 6, 249, 285, 87, 51, 60] | 0x8a3c58338742995c
-tied 2000 | vllm combined | [1023, 1833, 33, 1383, 1581, 456, 294, 339] | 0x365aa872c84af7d0
+tied 2000 | repetition 1.3 (256 history) | [1535, 702, 96, 1669, 1596, 1374, 996, 1086] | 0xf16550bf0ae4a39e
+tied 2000 | combined hf | [1023, 1833, 33, 1383, 1581, 456, 294, 339] | 0x365aa872c84af7d0
+tied 2000 | combined llama.cpp | [186, 330, 6, 249, 285, 87, 51, 60] | 0x8a3c58338742995c
+tied 2000 | combined vllm | [1023, 1833, 33, 1383, 1581, 456, 294, 339] | 0x365aa872c84af7d0
 ";

@@ -5,8 +5,9 @@
 //! run out, the chosen token wherever it ranks, and the caller's `trace_ids`. Ranks beyond the
 //! sorted head are counted in one pass over the pool, never found by sorting the vocabulary.
 
-use super::candidates::{best_removed, by_logit, KEPT};
-use super::draw::key_id;
+use super::candidates::KEPT;
+use super::draw::{key, key_id};
+use super::select::{best_removed, by_key_desc, by_logit, logit_key};
 use super::softmax::at_most_one;
 use std::cmp::Ordering;
 
@@ -55,7 +56,7 @@ impl Final<'_> {
     }
 
     fn cmp(&self, a: &u32, b: &u32) -> Ordering {
-        super::candidates::by_key_desc(self.weight, *a, *b)
+        by_key_desc(self.weight, *a, *b)
     }
 }
 
@@ -73,7 +74,6 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
         });
     }
     let is_removed = |id: u32| removed_by.get(id as usize).is_some_and(|&rb| rb != KEPT);
-    let removed_pool = || (0..logits.len() as u32).filter(move |&id| is_removed(id));
     // Every kept token is listed: fill up with the best removed ones, by raw logit.
     let mut removed_head = 0;
     if head < want.trace_top {
@@ -102,12 +102,19 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
     let kept_ranks = if kept_extra == [chosen] {
         vec![(chosen_rank, chosen_cum)]
     } else {
-        ranks_among(
-            fin.kept_ids(),
-            &kept_extra,
-            |a, b| fin.cmp(a, b),
-            |id| fin.p(id),
-        )
+        // The pool and the targets as order keys: integer comparisons, no lookups by id.
+        let target_keys: Vec<u64> = kept_extra
+            .iter()
+            .map(|&id| {
+                key(
+                    fin.weight.get(id as usize).copied().unwrap_or(0.0) as f32,
+                    id,
+                )
+            })
+            .collect();
+        ranks_among(fin.keys.iter().copied(), &target_keys, |k| {
+            key_weight(k) / fin.z
+        })
     };
     for (&id, &(rank, cum)) in kept_extra.iter().zip(&kept_ranks) {
         if rank >= head {
@@ -126,12 +133,31 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
         .collect();
     if !removed_extra.is_empty() {
         removed_extra.sort_unstable_by(|&a, &b| by_logit(logits, a, b));
-        let ranks = ranks_among(
-            removed_pool(),
-            &removed_extra,
-            |&a, &b| by_logit(logits, a, b),
-            |_| 0.0,
-        );
+        let target_keys: Vec<u64> = removed_extra
+            .iter()
+            .map(|&id| {
+                logit_key(
+                    logits
+                        .get(id as usize)
+                        .copied()
+                        .unwrap_or(f32::NEG_INFINITY),
+                    id,
+                )
+            })
+            .collect();
+        // One contiguous pass: removed ids' keys, kept ones as 0 (below every target's key).
+        let pool = logits
+            .iter()
+            .zip(removed_by)
+            .enumerate()
+            .map(|(id, (&l, &rb))| {
+                if rb == KEPT {
+                    0
+                } else {
+                    logit_key(l, id as u32)
+                }
+            });
+        let ranks = ranks_among(pool, &target_keys, |_| 0.0);
         // Every kept token precedes a removed one: its cum is the whole kept mass (as summed).
         let kept_mass: f64 = fin.kept_ids().map(|id| fin.p(id)).sum();
         for (&id, &(rank, _)) in removed_extra.iter().zip(&ranks) {
@@ -162,26 +188,45 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
     }
 }
 
-/// For `targets` (members of `pool`, sorted best first under `cmp`): each one's position in the
-/// pool's order under `cmp`, and the running total of `weight` through it. One pass over the pool
-/// with a binary search among the targets per entry: O(n log m), the pool itself is never sorted.
+/// The weight in an order key (draw.rs): the float32 weight in its high bits.
+fn key_weight(key: u64) -> f64 {
+    f64::from(f32::from_bits((key >> 32) as u32))
+}
+
+/// For `targets` (order keys of members of `pool`, best first: descending): each one's position
+/// in the pool's order (how many pool keys are larger) and the running total of `weight` through
+/// it. One pass over the pool: a single target costs one integer comparison per key, more a
+/// binary search among them. The pool itself is never sorted. A pool key of 0 is below every
+/// target (a target's key is never 0: its id would be u32::MAX), so it counts for none.
 fn ranks_among(
-    pool: impl Iterator<Item = u32>,
-    targets: &[u32],
-    cmp: impl Fn(&u32, &u32) -> Ordering,
-    weight: impl Fn(u32) -> f64,
+    pool: impl Iterator<Item = u64>,
+    targets: &[u64],
+    weight: impl Fn(u64) -> f64,
 ) -> Vec<(usize, f64)> {
     if targets.is_empty() {
         return Vec::new();
     }
-    // count[j]: pool entries strictly before targets[j] but not before targets[j − 1].
+    // count[j]: pool keys above targets[j] but not above targets[j − 1].
     let mut count = vec![0usize; targets.len() + 1];
     let mut mass = vec![0.0f64; targets.len() + 1];
-    for id in pool {
-        let j = targets.partition_point(|t| cmp(&id, t) != Ordering::Less);
-        if let (Some(c), Some(m)) = (count.get_mut(j), mass.get_mut(j)) {
-            *c += 1;
-            *m += weight(id);
+    if let [only] = targets {
+        let (mut above, mut total) = (0usize, 0.0f64);
+        for k in pool {
+            if k > *only {
+                above += 1;
+                total += weight(k);
+            }
+        }
+        count[0] = above;
+        mass[0] = total;
+    } else {
+        for k in pool {
+            // Targets at or above k: a target itself lands after its own bucket.
+            let j = targets.partition_point(|&t| t >= k);
+            if let (Some(c), Some(m)) = (count.get_mut(j), mass.get_mut(j)) {
+                *c += 1;
+                *m += weight(k);
+            }
         }
     }
     let (mut rank, mut cum) = (0usize, 0.0f64);

@@ -21,6 +21,7 @@ mod parse;
 mod pipeline;
 mod rest;
 pub mod rng;
+mod select;
 mod softmax;
 mod stages;
 mod trace;
@@ -31,7 +32,8 @@ pub use engine::Engine;
 pub use error::StepError;
 pub use rest::Rest;
 pub use softmax::{checked_log_sum_exp, log_sum_exp};
-pub use trace::{Candidate, StageKind, StageTrace, Trace};
+pub use trace::{Candidate, Columns, StageKind, StageTrace, Trace};
+pub use trace::{REMOVED_BY_LOGITS, REMOVED_BY_NONE};
 pub use value::Value;
 
 use candidates::Work;
@@ -62,6 +64,8 @@ pub fn step(logits: &[f32], config: &Config) -> Result<Trace, StepError> {
 #[derive(Debug, Default)]
 pub struct Decoder {
     work: Work,
+    /// The listed candidates of the last step, as columns (reused between calls).
+    columns: Columns,
 }
 
 impl Decoder {
@@ -70,6 +74,19 @@ impl Decoder {
     /// # Errors
     /// See [`step`].
     pub fn step(&mut self, logits: &[f32], config: &Config) -> Result<Trace, StepError> {
+        let mut trace = self.step_columns(logits, config)?;
+        trace::attach(&mut trace, &self.columns);
+        Ok(trace)
+    }
+
+    /// [`Decoder::step`] with the listed candidates left as columns: the returned trace's
+    /// `candidates` and every stage's `p_in` / `cum_in` are empty, and [`Decoder::columns`] holds
+    /// them (one array per field, in the same order). What a caller that reads columns uses, so a
+    /// long trace never becomes one object per candidate.
+    ///
+    /// # Errors
+    /// See [`step`].
+    pub fn step_columns(&mut self, logits: &[f32], config: &Config) -> Result<Trace, StepError> {
         let seed = match config.seed {
             Some(seed) => seed,
             None => fresh_seed()?,
@@ -77,8 +94,24 @@ impl Decoder {
         self.run(logits, config, seed)
     }
 
+    /// The last step's listed candidates (see [`Decoder::step_columns`]).
+    pub fn columns(&self) -> &Columns {
+        &self.columns
+    }
+
+    /// Takes the column buffers out (to hand them on without a borrow of the Decoder); give them
+    /// back with [`Decoder::restore_columns`] so the next step reuses their memory.
+    pub fn take_columns(&mut self) -> Columns {
+        std::mem::take(&mut self.columns)
+    }
+
+    /// Returns buffers taken by [`Decoder::take_columns`].
+    pub fn restore_columns(&mut self, columns: Columns) {
+        self.columns = columns;
+    }
+
     /// The pipeline: validate → stages in the engine's order → final distribution → draw →
-    /// listing → trace.
+    /// listing → trace (candidates into `self.columns`).
     fn run(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Trace, StepError> {
         if logits.is_empty() {
             return Err(StepError::EmptyLogits);
@@ -131,20 +164,23 @@ impl Decoder {
                 chosen: (drawn.id, drawn.rank, drawn.cum),
             },
         );
-        Ok(trace::build(trace::Parts {
-            logits,
-            s,
-            order,
-            work: w,
-            ran: &ran,
-            raw,
-            z,
-            entropy_bits,
-            u,
-            drawn,
-            listing,
-            rest_mass,
-        }))
+        Ok(trace::build(
+            trace::Parts {
+                logits,
+                s,
+                order,
+                work: w,
+                ran: &ran,
+                raw,
+                z,
+                entropy_bits,
+                u,
+                drawn,
+                listing,
+                rest_mass,
+            },
+            &mut self.columns,
+        ))
     }
 }
 

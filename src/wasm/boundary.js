@@ -20,6 +20,37 @@ const createObject = Object.create;
 const stringify = JSON.stringify;
 const ECHO = 40;
 
+// Brand checks of built-ins whose contents are not properties (a Map's entries, a Date's time):
+// each getter or method throws unless `this` really is one, and none runs user code (a Proxy of a
+// Map is not a Map). Read as a plain object, such a value would be silently empty.
+const BRANDS = [
+  ["Map", Object.getOwnPropertyDescriptor(Map.prototype, "size").get],
+  ["Set", Object.getOwnPropertyDescriptor(Set.prototype, "size").get],
+  ["WeakMap", WeakMap.prototype.has],
+  ["WeakSet", WeakSet.prototype.has],
+  ["Date", Date.prototype.getTime],
+  ["RegExp", Object.getOwnPropertyDescriptor(RegExp.prototype, "source").get],
+  ["ArrayBuffer", Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get],
+  ["DataView", Object.getOwnPropertyDescriptor(DataView.prototype, "buffer").get],
+];
+if (typeof SharedArrayBuffer === "function") {
+  BRANDS.push(["SharedArrayBuffer", Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get]);
+}
+const call = Function.prototype.call;
+
+/** The name of a built-in object that is not a plain object (a Map, a Date…), or undefined. */
+function brandOf(value) {
+  for (const [name, check] of BRANDS) {
+    try {
+      call.call(check, value, value);
+      return name;
+    } catch (_) {
+      // not this built-in
+    }
+  }
+  return undefined;
+}
+
 /** The built-in name of a typed array ("Float32Array"), or undefined for anything else. */
 function tagOf(value) {
   return typedArrayTag.call(value);
@@ -51,8 +82,8 @@ function describe(value) {
       if (value === null) return "null";
       try {
         if (isArray(value)) return "an array";
-        const tag = tagOf(value);
-        if (tag !== undefined) return `a ${tag}`;
+        const tag = tagOf(value) ?? brandOf(value);
+        if (tag !== undefined) return `${/^[AEIO]/.test(tag) ? "an" : "a"} ${tag}`;
       } catch (_) {
         // A revoked Proxy: fall through.
       }
@@ -100,6 +131,8 @@ export function snapshot_logits(value, max) {
         const x = value[i];
         if (typeof x !== "number") return `logits[${i}] must be a number, got ${describe(x)}`;
         copy[i] = x;
+        // a finite number past float32's range would reach the core as inf: name what was passed
+        if (copy[i] === Infinity && x !== Infinity) return `logits[${i}] must be finite in float32 (at most 3.4028235e38) or -inf, got ${x}`;
       }
       return copy;
     }
@@ -167,6 +200,8 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       for (let i = 0; i < length; i++) out[i] = copy(v[i], `${path}[${i}]`, depth + 1);
       return out;
     }
+    const brand = brandOf(v);
+    if (brand !== undefined) fail(`${path} must be a plain object ({…}), got ${describe(v)} (its entries are not properties)`);
     const keys = [];
     for (const key in v) {
       keys.push(key);

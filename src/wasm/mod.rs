@@ -52,11 +52,22 @@ pub fn step(
 ) -> Result<JsValue, JsError> {
     let config = read::config(&config)?;
     let logits = read::logits(&logits)?;
-    let trace = DECODER.with(|cell| {
+    // The candidates stay columns; their buffers leave the Decoder for the hand-over (no borrow
+    // while JavaScript runs) and go back afterwards, so the next step reuses them.
+    let (trace, columns) = DECODER.with(|cell| {
         let mut decoder = cell.try_borrow_mut().map_err(|_| read::busy("step"))?;
-        decoder.step(&logits, &config).map_err(to_js_error)
+        let trace = decoder
+            .step_columns(&logits, &config)
+            .map_err(to_js_error)?;
+        Ok::<_, JsError>((trace, decoder.take_columns()))
     })?;
-    trace::to_js_trace(&trace, &JsValue::UNDEFINED)
+    let out = trace::to_js_columnar(&trace, &columns, &JsValue::UNDEFINED);
+    DECODER.with(|cell| {
+        if let Ok(mut decoder) = cell.try_borrow_mut() {
+            decoder.restore_columns(columns);
+        }
+    });
+    out
 }
 
 /// The benchmark floor: one fused pass of max and Σ exp(l − max) over the logits, with the same

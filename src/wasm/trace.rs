@@ -4,7 +4,7 @@
 //! `StepResult` in types.d.ts.
 
 use super::{to_js, to_js_error};
-use crate::decode::{Candidate, Rest, Trace};
+use crate::decode::{Candidate, Columns, Rest, Trace, REMOVED_BY_LOGITS, REMOVED_BY_NONE};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -30,10 +30,6 @@ extern "C" {
         stage_lens: &[u32],
     ) -> Result<JsValue, JsValue>;
 }
-
-/// `removed_by` in the columns: the index of the removing stage in `stages`, or these.
-const KEPT: i8 = -1;
-const BY_LOGITS: i8 = -2;
 
 /// The trace without its candidates and the stages without p_in / cum_in.
 #[derive(Serialize)]
@@ -68,22 +64,9 @@ struct StageHead {
     threshold: Option<f64>,
 }
 
-/// One column per candidate field, in listing order.
-#[derive(Default)]
-struct Columns {
-    id: Vec<u32>,
-    rank: Vec<u32>,
-    logit: Vec<f32>,
-    logit_processed: Vec<f32>,
-    p_raw: Vec<f64>,
-    p_tempered: Vec<f64>,
-    p: Vec<f64>,
-    cum: Vec<f64>,
-    kept: Vec<u8>,
-    removed_by: Vec<i8>,
-}
-
-fn columns(trace: &Trace) -> Columns {
+/// The columns of a trace that carries its candidates as objects (the Generator's): the same
+/// layout `Decoder::step_columns` fills directly.
+fn columns_of(trace: &Trace) -> Columns {
     let n = trace.candidates.len();
     let mut c = Columns::default();
     for v in [&mut c.p_raw, &mut c.p_tempered, &mut c.p, &mut c.cum] {
@@ -100,23 +83,38 @@ fn columns(trace: &Trace) -> Columns {
         c.cum.push(cand.cum);
         c.kept.push(u8::from(cand.kept));
         c.removed_by.push(match cand.removed_by {
-            None => KEPT,
-            Some("logits") => BY_LOGITS,
+            None => REMOVED_BY_NONE,
+            Some("logits") => REMOVED_BY_LOGITS,
             // Names are the same static strings, so the pointer usually decides (no memcmp).
             Some(name) => trace
                 .stages
                 .iter()
                 .position(|s| std::ptr::eq(s.name, name))
                 .or_else(|| trace.stages.iter().position(|s| s.name == name))
-                .map_or(BY_LOGITS, |i| i as i8),
+                .map_or(REMOVED_BY_LOGITS, |i| i as i8),
         });
+    }
+    for stage in &trace.stages {
+        c.stage_p_in.extend_from_slice(&stage.p_in);
+        c.stage_cum_in.extend_from_slice(&stage.cum_in);
+        c.stage_lens.push(stage.p_in.len() as u32);
     }
     c
 }
 
-/// The trace as `StepResult`; with a `holder` object (the Generator's token), set as its `trace`
-/// and the holder returned.
+/// A trace with its candidates as objects (the Generator's) as `StepResult`; with a `holder`
+/// object (the Generator's token), set as its `trace` and the holder returned.
 pub(crate) fn to_js_trace(trace: &Trace, holder: &JsValue) -> Result<JsValue, JsError> {
+    to_js_columnar(trace, &columns_of(trace), holder)
+}
+
+/// `trace` (its scalars and stages; its `candidates` and stage p_in / cum_in are not read) with
+/// the candidates from `c`, as `StepResult`.
+pub(crate) fn to_js_columnar(
+    trace: &Trace,
+    c: &Columns,
+    holder: &JsValue,
+) -> Result<JsValue, JsError> {
     let head = to_js(&Head {
         token: trace.token,
         u: trace.u,
@@ -147,18 +145,6 @@ pub(crate) fn to_js_trace(trace: &Trace, holder: &JsValue) -> Result<JsValue, Js
         chosen: &trace.chosen,
         rest: trace.rest.as_ref(),
     })?;
-    let c = columns(trace);
-    let stage_p_in: Vec<f64> = trace
-        .stages
-        .iter()
-        .flat_map(|s| s.p_in.iter().copied())
-        .collect();
-    let stage_cum_in: Vec<f64> = trace
-        .stages
-        .iter()
-        .flat_map(|s| s.cum_in.iter().copied())
-        .collect();
-    let stage_lens: Vec<u32> = trace.stages.iter().map(|s| s.p_in.len() as u32).collect();
     columnar_trace(
         &head,
         holder,
@@ -172,9 +158,9 @@ pub(crate) fn to_js_trace(trace: &Trace, holder: &JsValue) -> Result<JsValue, Js
         &c.cum,
         &c.kept,
         &c.removed_by,
-        &stage_p_in,
-        &stage_cum_in,
-        &stage_lens,
+        &c.stage_p_in,
+        &c.stage_cum_in,
+        &c.stage_lens,
     )
     .map_err(|_| to_js_error("the trace could not be handed to JavaScript"))
 }

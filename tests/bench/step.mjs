@@ -2,9 +2,10 @@
 // (tests/bench/matrix.mjs) at 1,000 / 32,000 / 151,936 tokens, as ratios to the floor — one fused
 // max + Σ exp pass in the same wasm (`logSumExp`) — measured in the same run; transformers.js's
 // sampler on the same logits where it has the same configuration; and a full 8,000-candidate
-// trace (read through its columns, and through `candidates[i]` objects) against the floor at
-// 8,000. Rounds are interleaved, so load on the machine affects every column alike; medians.
-// BENCH_QUICK=1 runs fewer, shorter rounds.
+// trace (read through its columns, through one `candidates[i]` object, and through all 8,000
+// objects) against the floor at 8,000. Rounds are interleaved, so load on the machine affects every column alike; medians.
+// BENCH_QUICK=1 runs fewer, shorter rounds; BENCH_ONLY=text keeps the matrix rows whose name
+// contains it (as in tests/bench/step.rs).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as pkg from "../../www/pkg/nexttoken.js";
@@ -44,7 +45,8 @@ const floors = {};
 for (const n of SIZES) {
   const logits = peakedLogits(n);
   const tensor = new Tensor("float32", logits, [1, 1, n]);
-  const rows = matrix(n);
+  const only = process.env.BENCH_ONLY;
+  const rows = matrix(n).filter((r) => !only || r.name.includes(only));
   const samplers = rows.map((r) => (r.tj ? LogitsSampler.getSampler(new GenerationConfig(r.tj)) : null));
   const cols = { floor: [] };
   for (const r of rows) cols[r.name] = [], cols[`tj ${r.name}`] = [];
@@ -66,16 +68,23 @@ for (const n of SIZES) {
   }
 }
 
-// The full trace at 8,000: every candidate listed, read through the columns (what the page's
-// replay and export need) and, separately, materialised as objects by `candidates`.
+// The full trace at 8,000: every candidate listed (what the page's CSV export asks for; its replay
+// of a forced token asks for `trace_ids` instead), read through the columns, through one
+// `candidates[i]` object, and through every object.
 const N8 = 8000;
 const logits8 = peakedLogits(N8);
 const full = { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05, trace_top: N8 };
-const c8 = { floor: [], columns: [], objects: [] };
+const c8 = { floor: [], columns: [], objects: [], all: [] };
+const sumP = (list) => {
+  let total = 0;
+  for (const c of list) total += c.p;
+  return total;
+};
 for (let round = 0; round < (quick ? 3 : 9); round++) {
   c8.floor.push(timeIt(() => logSumExp(logits8), quick ? 15 : 40));
   c8.columns.push(timeIt((d) => step(logits8, { ...full, seed: 7, draw: d }).columns.p[N8 - 1], quick ? 15 : 40));
   c8.objects.push(timeIt((d) => step(logits8, { ...full, seed: 7, draw: d }).candidates[N8 - 1].p, quick ? 15 : 40));
+  c8.all.push(timeIt((d) => sumP(step(logits8, { ...full, seed: 7, draw: d }).candidates), quick ? 15 : 40));
 }
 
 // Memory: calls at the largest size must not grow wasm memory after the first.
@@ -97,5 +106,6 @@ for (const [name, byN] of Object.entries(results)) {
   console.log(`| ${name} | ${cells.join(" | ")} | ${tj} |`);
 }
 const fl8 = median(c8.floor);
-console.log(`\nfull trace at 8,000 (trace_top 8,000): floor ${f(fl8)}; columns ${f(median(c8.columns))} = ${(median(c8.columns) / fl8).toFixed(1)}×; with candidates[i] objects ${f(median(c8.objects))} = ${(median(c8.objects) / fl8).toFixed(1)}×`);
+const ratio8 = (xs) => `${f(median(xs))} = ${(median(xs) / fl8).toFixed(1)}×`;
+console.log(`\nfull trace at 8,000 (trace_top 8,000): floor ${f(fl8)}; columns ${ratio8(c8.columns)}; one candidates[i] object ${ratio8(c8.objects)}; all 8,000 objects read ${ratio8(c8.all)}`);
 console.log(`wasm memory growth over ${quick ? 200 : 2000} calls at 151,936 after warm-up: ${grew} bytes`);

@@ -6,106 +6,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
 use criterion::{BenchmarkId, Criterion};
-use nexttoken::decode::{log_sum_exp, Config, Decoder, Engine};
+use nexttoken::decode::{log_sum_exp, Config, Decoder};
 use std::hint::black_box;
 use std::time::Duration;
 
-/// Same generator as tests/bench/logits.mjs (xorshift32, four-uniform normal, 30 peaks).
-fn peaked_logits(n: usize) -> Vec<f32> {
-    let mut state: u32 = 0x9e37_79b9;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        f64::from(state) / 4_294_967_296.0
-    };
-    let mut logits: Vec<f32> = (0..n)
-        .map(|_| {
-            let g = (next() + next() + next() + next() - 2.0) * 3f64.sqrt();
-            (2.5 * g) as f32
-        })
-        .collect();
-    for i in 0..30.min(n) {
-        logits[(i * 7919) % n] = (18.0 - 0.4 * i as f64) as f32;
-    }
-    logits
-}
+#[path = "../support/mod.rs"]
+mod support;
+use support::{matrix, peaked_logits};
 
-/// Issue 10's matrix, named as in tests/bench/matrix.mjs (the same list for the wasm half).
-fn matrix(n: usize) -> Vec<(&'static str, Config)> {
-    let history: Vec<u32> = (0..256u32).map(|i| (i * 7919 + 17) % n as u32).collect();
-    let combined = |engine: &str| Config {
-        engine: Engine::from_name(engine),
-        temperature: Some(0.8),
-        top_k: Some(40),
-        top_p: Some(0.95),
-        min_p: Some(0.05),
-        ..Config::default()
-    };
-    let base = Config::default();
-    vec![
-        (
-            "greedy",
-            Config {
-                temperature: Some(0.0),
-                ..base.clone()
-            },
-        ),
-        ("T 1", base.clone()),
-        (
-            "T 0.7",
-            Config {
-                temperature: Some(0.7),
-                ..base.clone()
-            },
-        ),
-        (
-            "T 1.5",
-            Config {
-                temperature: Some(1.5),
-                ..base.clone()
-            },
-        ),
-        (
-            "top-k 40",
-            Config {
-                top_k: Some(40),
-                ..base.clone()
-            },
-        ),
-        (
-            "top-p 0.9",
-            Config {
-                top_p: Some(0.9),
-                ..base.clone()
-            },
-        ),
-        (
-            "min-p 0.05",
-            Config {
-                min_p: Some(0.05),
-                ..base.clone()
-            },
-        ),
-        (
-            "typical-p 0.9",
-            Config {
-                typical_p: Some(0.9),
-                ..base.clone()
-            },
-        ),
-        (
-            "repetition 1.3 (256 history)",
-            Config {
-                repetition_penalty: Some(1.3),
-                history: Some(history),
-                ..base.clone()
-            },
-        ),
-        ("combined hf", combined("hf")),
-        ("combined llama.cpp", combined("llama.cpp")),
-        ("combined vllm", combined("vllm")),
-    ]
+/// The matrix at vocabulary `n`: its repetition history as tests/bench/matrix.mjs makes it.
+fn matrix_at(n: usize) -> Vec<(&'static str, Config)> {
+    matrix((0..256u32).map(|i| (i * 7919 + 17) % n as u32).collect())
 }
 
 const SIZES: [usize; 3] = [1_000, 32_000, 151_936];
@@ -188,7 +99,7 @@ fn main() {
     let only = std::env::var("BENCH_ONLY").ok();
     for n in SIZES {
         bench_floor(&mut c, "step", n);
-        for (name, cfg) in matrix(n) {
+        for (name, cfg) in matrix_at(n) {
             if only.as_deref().is_some_and(|o| !name.contains(o)) {
                 continue;
             }
@@ -225,7 +136,7 @@ fn main() {
             .join(" | ")
     };
     println!("| floor | {} |", cells(&|n| median_ns("step", "floor", n)));
-    for (name, _) in matrix(1000) {
+    for (name, _) in matrix_at(1000) {
         println!("| {name} | {} |", cells(&|n| median_ns("step", name, n)));
     }
     if let (Some(t), Some(fl)) = (

@@ -29,7 +29,8 @@ describe("writing with the model", () => {
     test(`${lang}: 「什么是大语言模型？」 ends at once; min_new_tokens 5 gives five tokens with no end token`, async () => {
       const { page, context, problems } = await open(`?lang=${lang}`);
       // the hint is the prompt box's description
-      assert.equal(await page.locator("#prompt").getAttribute("aria-describedby"), "prompt-hint");
+      // (with the line that names its keys, Enter and Shift+Enter)
+      assert.deepEqual((await page.locator("#prompt").getAttribute("aria-describedby")).split(" "), ["prompt-hint", "prompt-keys"]);
       assert.equal(await page.locator("#prompt-hint").textContent(), L.hint);
       await setPrompt(page, "什么是大语言模型？");
       await page.getByLabel(lang === "zh" ? "解码策略" : "Strategy").selectOption("greedy");

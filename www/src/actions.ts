@@ -23,6 +23,8 @@ export interface Actions {
   snapshot(): Scenario;
   /** One decoding step; false if it could not step (finished, blocked, error). */
   step(): boolean;
+  /** One step once an async source (a server) has the next logits; resolves false if it could not. */
+  stepReady(): Promise<boolean>;
   /** Drop the last generated token (and its trace). */
   back(): void;
   reset(): void;
@@ -35,8 +37,16 @@ export interface Actions {
   modelReady(): boolean;
   /** Called after every render. */
   onRender(listener: () => void): void;
-  /** The next-token distribution after `prompt` under `params`, on a separate generator (model only). */
-  glimpse(prompt: string, params: Params): Glimpse | string;
+  /**
+   * The next-token distribution after `prompt` under `params`, beside the path on screen: over the
+   * model server when the page is on it (a promise: one request), else on the embedded model (at
+   * once); a string says why not.
+   */
+  glimpse(prompt: string, params: Params): Glimpse | string | Promise<Glimpse | string>;
+  /** The connected model server (kept when the page moves to another source), or null. */
+  server(): { model: string; url: string } | null;
+  /** Back to the connected model server (no new Connect): the prompt and settings stay. */
+  useServer(): void;
   /** Display text of a token id in the current source. */
   tokenText(id: number): string;
   /** Change settings as the sidebar's controls do (a lesson's own slider where the sidebar is hidden). */

@@ -13,6 +13,7 @@ import type { LoadProgress } from "./sources/load";
 import { FIRST_VISIT, initialState } from "./state";
 import type { SourceKind } from "./state";
 import { browserLang, readUrl } from "./url";
+import type { UrlRequest } from "./url";
 import type { Actions } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
@@ -26,7 +27,7 @@ import { problemText } from "./views/notice";
 import { createPage, fillPresets } from "./views/page";
 import { wireServer } from "./views/server-wiring";
 import type { ScenarioRequest } from "./scenario";
-import { glimpse } from "./playground/extras";
+import { glimpse, stepWhenReady } from "./playground/lesson-io";
 import { Playground } from "./playground/playground";
 import { apply, applyScenario, snapshot } from "./playground/scenarios";
 
@@ -55,6 +56,7 @@ const actions: Actions = {
   apply: (wanted) => apply(pg, wanted),
   snapshot: () => snapshot(pg),
   step: () => pg.step(),
+  stepReady: () => stepWhenReady(pg),
   back: () => pg.dispatch({ type: "back" }),
   reset: () => pg.userReset(),
   togglePlay: () => pg.dispatch({ type: "togglePlay" }),
@@ -63,6 +65,8 @@ const actions: Actions = {
   modelReady: () => pg.model !== null,
   onRender: (listener) => page.onRender(listener),
   glimpse: (prompt, params) => glimpse(pg, prompt, params),
+  server: () => (pg.server === null ? null : { model: pg.server.info.model, url: pg.server.info.url }),
+  useServer: () => pg.dispatch({ type: "selectSource", kind: "server" }),
   tokenText: (id) => page.label(id),
   setParams: (change) => pg.dispatch({ type: "setParams", change }),
 };
@@ -123,7 +127,19 @@ function wire(): void {
   });
   const prompt = el<HTMLTextAreaElement>("prompt");
   prompt.value = pg.state.prompt;
-  prompt.addEventListener("change", () => pg.dispatch({ type: "setPrompt", prompt: prompt.value }));
+  // (not again on leaving the box when Enter has applied this text: that would undo the step)
+  prompt.addEventListener("change", () => {
+    if (prompt.value !== pg.state.prompt) pg.dispatch({ type: "setPrompt", prompt: prompt.value });
+  });
+  // Enter asks for the next token, as a chat box sends: a changed prompt is applied first (the text
+  // starts over from it), then one step. Shift+Enter writes a new line; Enter that confirms an input
+  // method's candidate (拼音) only confirms it.
+  prompt.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    if (prompt.value !== pg.state.prompt) pg.dispatch({ type: "setPrompt", prompt: prompt.value });
+    pg.dispatch({ type: "step" });
+  });
 }
 
 /** Force a token the user typed (its text, or `<E4>` for a byte token) at the inspected step. */
@@ -169,6 +185,12 @@ function showProgress(progress: LoadProgress | null): void {
     bar.value = progress.loaded;
     bytes.textContent = t("loading.bytes", { loaded: bytesSize(progress.loaded), total: bytesSize(progress.total) });
   }
+}
+
+/** Whether a link holds a page state of its own, beyond its lesson, language and modes. */
+function linkHasState(link: UrlRequest): boolean {
+  const fields = [link.source, link.presetId, link.prompt, link.path, link.branches, link.current, link.viewing, link.tables];
+  return fields.some((field) => field !== undefined) || Object.keys(link.params).length > 0 || link.stopped === true;
 }
 
 async function boot(): Promise<void> {
@@ -247,7 +269,10 @@ async function boot(): Promise<void> {
   el("url-notice").hidden = pg.linkProblems.length === 0;
   showNotice();
   if (initialUrl.projector) projector.set(true);
-  if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, false);
+  // a shared lesson link carries the lesson's page (kept as it is); a bare `?lesson=myth1` or an
+  // element's lesson attribute alone does not: the lesson sets its page up (误解一 needs greedy, 误解二
+  // the chapter's hand-made table; on the default page they showed nothing, or the model's logits)
+  if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, !linkHasState(initialUrl));
   document.body.dataset["ready"] = "true";
   page.render();
 }

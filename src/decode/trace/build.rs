@@ -2,11 +2,12 @@
 //! final probability, who removed it), each stage's view of the listed candidates, the counts.
 //! Reads only; decides nothing.
 
+use super::columns::{Columns, Scales};
 use super::{Candidate, StageKind, StageTrace, Trace};
 use crate::decode::candidates::{Work, KEPT, REMOVED_BY_INPUT};
 use crate::decode::config::Settings;
 use crate::decode::draw::Drawn;
-use crate::decode::listing::Listing;
+use crate::decode::listing::{Listed, Listing};
 use crate::decode::pipeline::{Outcome, Raw, EARLY};
 use crate::decode::rest::{self, Rest};
 use crate::decode::softmax;
@@ -29,7 +30,9 @@ pub(crate) struct Parts<'a> {
     pub rest_mass: Option<f64>,
 }
 
-pub(crate) fn build(parts: Parts) -> Trace {
+/// The trace without its candidates (`candidates` empty, every stage's `p_in` / `cum_in` empty):
+/// those go into `cols`; `attach` puts them into the trace when a caller wants objects.
+pub(crate) fn build(parts: Parts, cols: &mut Columns) -> Trace {
     let Parts {
         logits,
         s,
@@ -54,51 +57,49 @@ pub(crate) fn build(parts: Parts) -> Trace {
     // With `rest_mass`, the given tokens hold 1 − rest_mass of the whole vocabulary (rest.rs).
     let known_share = 1.0 - rest_mass.unwrap_or(0.0);
     let rest = rest_mass.map(|mass| rest_of(mass, logits, w, order, ran, &raw));
-    let describe = |id: u32, rank: usize, cum: f64| -> Candidate {
-        let i = id as usize;
-        let logit = logits.get(i).copied().unwrap_or(f32::NEG_INFINITY);
-        let processed = w.processed.get(i).copied().unwrap_or(f32::NEG_INFINITY);
-        let rb = w.removed_by.get(i).copied().unwrap_or(REMOVED_BY_INPUT);
-        let kept = rb == KEPT;
-        let removed_by = match rb {
-            KEPT => None,
-            REMOVED_BY_INPUT => Some("logits"),
-            code => order.get(code as usize - 1).map(|k| k.name()),
-        };
-        let removed_early = removed_by_kind(order, rb, EARLY) || rb == REMOVED_BY_INPUT;
-        Candidate {
-            id,
-            rank,
-            logit,
-            logit_processed: processed,
-            p_raw: softmax::weight(logit, raw.max, 1.0) / raw.z * known_share,
-            p_tempered: if removed_early {
-                0.0
-            } else {
-                softmax::weight(processed, tmax, t_inv) / tz
-            },
-            p: if kept {
-                w.scratch.get(i).copied().unwrap_or(0.0) / z
-            } else {
-                0.0
-            },
-            cum,
-            kept,
-            removed_by,
-        }
+    let scales = Scales {
+        logits,
+        work: w,
+        order,
+        ran,
+        raw_max: raw.max,
+        raw_z: raw.z,
+        known_share,
+        tmax,
+        t_inv,
+        tz,
+        z,
     };
-    let candidates: Vec<Candidate> = listing
-        .entries
+    cols.fill(&listing.entries, &scales);
+    let stages = stage_traces(ran, logits.len() - w.input_removed);
+    let names: Vec<&'static str> = stages.iter().map(|st| st.name).collect();
+    // The same entry as in the columns (the listing always includes the chosen token).
+    let chosen = cols
+        .id
         .iter()
-        .map(|e| describe(e.id, e.rank, e.cum))
-        .collect();
-    // The same entry as in `candidates` (the listing always includes the chosen token).
-    let chosen = candidates
-        .iter()
-        .find(|c| c.id == drawn.id)
-        .cloned()
-        .unwrap_or_else(|| describe(drawn.id, drawn.rank, drawn.cum));
-    let stages = stage_traces(w, ran, &candidates, logits.len() - w.input_removed);
+        .position(|&id| id == drawn.id)
+        .and_then(|i| cols.candidate(i, &names))
+        .unwrap_or_else(|| {
+            let mut one = Columns::default();
+            let entry = Listed {
+                id: drawn.id,
+                rank: drawn.rank,
+                cum: drawn.cum,
+            };
+            one.fill(&[entry], &scales);
+            one.candidate(0, &names).unwrap_or(Candidate {
+                id: drawn.id,
+                rank: drawn.rank,
+                logit: f32::NEG_INFINITY,
+                logit_processed: f32::NEG_INFINITY,
+                p_raw: 0.0,
+                p_tempered: 0.0,
+                p: 0.0,
+                cum: drawn.cum,
+                kept: false,
+                removed_by: None,
+            })
+        });
     Trace {
         token: drawn.id,
         u,
@@ -116,12 +117,24 @@ pub(crate) fn build(parts: Parts) -> Trace {
         entropy_bits,
         raw_entropy_bits: raw.entropy_bits,
         stages,
-        candidates,
+        candidates: Vec::new(),
         unlisted_kept_count: listing.unlisted_kept_count,
         unlisted_mass: listing.unlisted_mass,
         chosen_rank: drawn.rank,
         chosen,
         rest,
+    }
+}
+
+/// Puts the columns into a trace `build` left without them: `candidates` and each stage's
+/// `p_in` / `cum_in`.
+pub(crate) fn attach(trace: &mut Trace, cols: &Columns) {
+    let names: Vec<&'static str> = trace.stages.iter().map(|st| st.name).collect();
+    trace.candidates = cols.candidates(&names);
+    for (i, stage) in trace.stages.iter_mut().enumerate() {
+        let (p_in, cum_in) = cols.stage(i);
+        stage.p_in = p_in.to_vec();
+        stage.cum_in = cum_in.to_vec();
     }
 }
 
@@ -226,45 +239,17 @@ fn tempered_normaliser(
     )
 }
 
-/// Each stage's trace: its parameter and cut, and the listed candidates' probabilities in its
-/// input distribution (0 for tokens already removed), with their running total.
-fn stage_traces(
-    w: &Work,
-    ran: &Outcome,
-    candidates: &[Candidate],
-    mut kept: usize,
-) -> Vec<StageTrace> {
+/// Each stage's trace: its parameter, its cut and the counts (the listed candidates' p_in and
+/// cum_in are in the columns).
+fn stage_traces(ran: &Outcome, mut kept: usize) -> Vec<StageTrace> {
     ran.stages
         .iter()
         .map(|r| {
-            let p_in: Vec<f64> = match r.input {
-                Some(inp) if r.active => candidates
-                    .iter()
-                    .map(|c| {
-                        let i = c.id as usize;
-                        let rb = w.removed_by.get(i).copied().unwrap_or(REMOVED_BY_INPUT);
-                        let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= inp.code);
-                        if alive {
-                            softmax::weight(c.logit_processed, inp.max, inp.inv_t) / inp.z
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
             let threshold = match (r.kind, r.input) {
                 // min-p's cut as a probability of its own input distribution: min_p · p_max.
                 (StageKind::MinP, Some(inp)) => r.result.threshold.map(|ratio| ratio / inp.z),
                 _ => r.result.threshold,
             };
-            let cum_in = p_in
-                .iter()
-                .scan(0.0f64, |total, p| {
-                    *total += p;
-                    Some(softmax::at_most_one(*total))
-                })
-                .collect();
             kept -= r.removed.min(kept);
             StageTrace {
                 name: r.kind.name(),
@@ -273,8 +258,8 @@ fn stage_traces(
                 removed_count: r.removed,
                 value: r.result.value,
                 threshold,
-                p_in,
-                cum_in,
+                p_in: Vec::new(),
+                cum_in: Vec::new(),
             }
         })
         .collect()

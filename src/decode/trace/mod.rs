@@ -4,7 +4,9 @@
 use serde::Serialize;
 
 mod build;
-pub(crate) use build::{build, Parts};
+mod columns;
+pub(crate) use build::{attach, build, Parts};
+pub use columns::{Columns, REMOVED_BY_LOGITS, REMOVED_BY_NONE};
 
 /// One stage of the pipeline. `name()` is the config key it is controlled by, used for
 /// `stages[].name`, `removed_by` and the page's labels.

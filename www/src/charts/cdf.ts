@@ -10,7 +10,7 @@ import type { Candidate, StepResult } from "../core";
 import { percent } from "../format";
 import { duration, viewTips } from "./frame";
 import { hatch } from "./rest";
-import { rove, setTip } from "./tooltip";
+import { rove, setTip, tipName } from "./tooltip";
 import type { StepView } from "./frame";
 
 const W = 820;
@@ -145,6 +145,12 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
       const bandNodes = bands.selectAll<SVGRectElement, Band>("rect");
       bandNodes.each(function (d) {
         setTip(this, () => tips(d.c.id));
+      });
+      // a band is a tab stop that Enter forces: a button with its numbers as its name, as the bars
+      // (without them a screen reader announced the focused band with no name at all)
+      bandNodes.attr("role", "button").attr("aria-label", (d) => {
+        const data = tips(d.c.id);
+        return data === null ? view.forceName(d.c.id) : tipName(data);
       });
       bandNodes.on("keydown", (event: KeyboardEvent, d) => {
         if (event.key !== "Enter" && event.key !== " ") return;

@@ -63,8 +63,9 @@ export interface BarChart {
   x: d3.ScaleBand<string>;
   y: d3.ScaleLinear<number, number>;
   annotations: d3.Selection<SVGGElement, unknown, null, undefined>;
-  /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve). */
-  update(items: BarItem[], view: StepView, yMax?: number): void;
+  /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve); a value
+   * written above a bar is moved off each horizontal line at a value in `clearOf` (top-p's p line). */
+  update(items: BarItem[], view: StepView, yMax?: number, clearOf?: readonly number[]): void;
 }
 
 /** Whether a candidate was removed by a stage that runs before `stage` in this engine's order. */
@@ -97,14 +98,16 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const zero = svg.append("line").attr("class", "zero-line");
   const ghosts = svg.append("g").attr("class", "ghosts");
   const bars = svg.append("g").attr("class", "bars");
-  const values = svg.append("g").attr("class", "values");
-  const notes = svg.append("g").attr("class", "notes");
   const labels = svg.append("g").attr("class", "axis axis-x");
   const annotations = svg.append("g").attr("class", "annotations");
+  // the numbers over the bars and the notes on removed bars are drawn above the curves and lines,
+  // each with a halo (CSS): a line crossing them passes behind, and they stay legible
+  const values = svg.append("g").attr("class", "values");
+  const notes = svg.append("g").attr("class", "notes");
   const restMarks = svg.append("g").attr("class", "rest-marks");
   const hits = svg.append("g").attr("class", "hits");
 
-  function update(items: BarItem[], view: StepView, yMax?: number): void {
+  function update(items: BarItem[], view: StepView, yMax?: number, clearOf: readonly number[] = []): void {
     const ms = duration();
     const key = (d: BarItem): string => String(d.id);
 
@@ -154,7 +157,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .transition()
       .duration(ms)
       .attr("x", (d) => (x(key(d)) ?? 0) + x.bandwidth() / 2)
-      .attr("y", (d) => (d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3));
+      .attr("y", (d) => clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, clearOf.map(y), 11 * textScale(svgNode)));
 
     // removed bars say which stage removed them, written upwards above the bar
     notes
@@ -280,6 +283,23 @@ function readableValues(items: BarItem[], step: number): BarItem[] {
   return candidates
     .filter(({ d, i }) => d === chosen?.d || (i % every === 0 && (chosen === undefined || Math.abs(i - chosen.i) >= every)))
     .map(({ d }) => d);
+}
+
+/**
+ * The baseline of a number written at `baseline` in type `size` (viewBox units), moved off every
+ * horizontal line at `lines`: just above the line, or just below it when above would leave the top
+ * of the chart. The text's box spans about [baseline − 0.8·size, baseline + 0.25·size] (its em box:
+ * digits and % sit on the baseline, the font's descent below it).
+ */
+export function clearOfLines(baseline: number, lines: readonly number[], size: number): number {
+  const gap = 2.5;
+  const [ascent, descent] = [0.8 * size, 0.25 * size];
+  let y = baseline;
+  for (const line of lines) {
+    if (line < y - ascent - gap || line > y + descent + gap) continue;
+    y = line - gap - descent - ascent >= 0 ? line - gap - descent : line + gap + ascent;
+  }
+  return y;
 }
 
 /** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */

@@ -16,7 +16,10 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
   return {
     update(view, stage) {
       const items = stageItems(view, stage, percent);
-      chart.update(items, view, 1);
+      const p = stage.value ?? 1;
+      // the numbers over the bars keep clear of the p line (at 1024×768 in projector mode the top
+      // bar's number sat on it)
+      chart.update(items, view, 1, [p]);
       // the running total of the stage's input distribution, as the core computed it
       const totals = drawable(view).map(({ i }) => stage.cum_in[i] ?? 0);
       const points = items.map((d, i): [number, number] => [
@@ -34,7 +37,6 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
         .duration(ms)
         .attr("cx", (d) => d[0])
         .attr("cy", (d) => d[1]);
-      const p = stage.value ?? 1;
       threshold.transition().duration(ms).attr("transform", `translate(0,${chart.y(p)})`);
       const right = chart.x.range()[1];
       rule.attr("x2", right);

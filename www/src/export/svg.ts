@@ -12,6 +12,7 @@ const PROPERTIES = [
   "stroke-width",
   "stroke-dasharray",
   "stroke-opacity",
+  "stroke-linejoin",
   "opacity",
   "font-family",
   "font-size",

@@ -31,4 +31,12 @@ export const GLOSSES: Readonly<Record<string, string>> = {
   "用户": "user",
   "界面": "interface",
   "超集": "superset",
+  // the other candidates experiment 1 offers to predict, and the chapter's table of 误解二
+  "的": "’s/of",
+  "工具": "tool",
+  "一个": "a",
+  "类型": "type",
+  "扩展": "extension",
+  "语法糖": "syntactic sugar",
+  "升级版": "upgrade",
 };

@@ -9,6 +9,8 @@ import { serverEn } from "./server.en";
 import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
+import { serverLessonsEn } from "./server-lessons.en";
+import { qaEn } from "./qa.en";
 import { serverRestEn } from "./server-rest.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
@@ -157,10 +159,12 @@ export const en = {
   ...projectorEn,
   ...textEn,
   ...serverEn,
+  ...serverLessonsEn,
   ...serverRestEn,
   ...stripEn,
   ...classroomEn,
   ...inspectEn,
+  ...qaEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

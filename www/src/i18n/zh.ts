@@ -9,6 +9,8 @@ import { serverZh } from "./server.zh";
 import { textZh } from "./text.zh";
 import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
+import { serverLessonsZh } from "./server-lessons.zh";
+import { qaZh } from "./qa.zh";
 import { serverRestZh } from "./server-rest.zh";
 
 export const zh: Record<MessageKey, string> = {
@@ -158,8 +160,10 @@ export const zh: Record<MessageKey, string> = {
   ...projectorZh,
   ...textZh,
   ...serverZh,
+  ...serverLessonsZh,
   ...serverRestZh,
   ...stripZh,
   ...classroomZh,
   ...inspectZh,
+  ...qaZh,
 };

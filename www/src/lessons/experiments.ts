@@ -4,8 +4,8 @@ import type { Actions, Glimpse } from "../actions";
 import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import type { Params } from "../state";
-import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, ownSliders, para, pointer } from "./kit";
-import type { Bar, Lesson } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, liveSource, ownSliders, para, pointer } from "./kit";
+import type { Bar, Lesson, LessonSource } from "./kit";
 
 export const REACT_PROMPT = "React 是一个用于构建";
 export const CAPITAL_PROMPT = "中国的首都是";
@@ -27,10 +27,10 @@ export function greedyByHand(): Lesson {
   let guesses = new Map<number, number>();
   return {
     prompts: [REACT_PROMPT],
-    async setUp(actions) {
+    async setUp(actions, on) {
       guesses = new Map();
       await actions.apply({
-        source: "model",
+        source: on,
         presetId: "react-zh",
         prompt: REACT_PROMPT,
         params: { strategy: "greedy", seed: 42, max_new_tokens: 8 },
@@ -47,8 +47,9 @@ export function greedyByHand(): Lesson {
       const stepButton = button(
         t("lesson.exp1.step"),
         () =>
-          env.run(() => {
-            actions.step();
+          env.run(async () => {
+            // over a server: once its answer is in
+            await actions.stepReady();
             // this button waits for the next prediction: focus goes to the next step's choices
             (choices.querySelector("button") ?? stepButton).focus();
           }),
@@ -103,7 +104,12 @@ export function greedyByHand(): Lesson {
         stepButton.disabled = done || guess === undefined;
         // until the learner has predicted, the page does not say which token greedy picks
         document.body.dataset["predicting"] = String(!done && guess === undefined);
-        wrap.textContent = n >= 2 ? t("lesson.exp1.wrap") : n === 1 ? t("lesson.exp1.after1") : "";
+        // the embedded model's text names its tokens; over a server the same points are made from its own
+        const server = state.source === "server";
+        const text = generatedText(actions);
+        if (n >= 2) wrap.textContent = server ? t("srv.exp1.wrap", { text }) : t("lesson.exp1.wrap");
+        else if (n === 1) wrap.textContent = server ? t("srv.exp1.after1", { context: state.prompt + text }) : t("lesson.exp1.after1");
+        else wrap.textContent = "";
       };
     },
   };
@@ -112,13 +118,16 @@ export function greedyByHand(): Lesson {
 /** 实验二：sampling by hand. Draw k uses seed k, so every draw can be shown again. */
 export function samplingByHand(): Lesson {
   let draws: Array<{ seed: number; text: string; u: number }> = [];
+  /** The most likely first token and its final probability (the same for every seed). */
+  let likeliest: { text: string; p: number } | null = null;
   const params = (seed: number): Partial<Params> => ({ strategy: "sample", temperature: 0.8, top_p: 0.9, seed, max_new_tokens: 8 });
-  const draw = (actions: Actions, seed: number): Promise<string[]> =>
-    actions.apply({ source: "model", presetId: "react-zh", prompt: REACT_PROMPT, params: params(seed), path: [] });
+  const draw = (actions: Actions, seed: number, on: LessonSource = liveSource(actions)): Promise<string[]> =>
+    actions.apply({ source: on, presetId: "react-zh", prompt: REACT_PROMPT, params: params(seed), path: [] });
   return {
     prompts: [REACT_PROMPT],
-    async setUp(actions) {
-      await draw(actions, 1);
+    async setUp(actions, on) {
+      likeliest = null;
+      await draw(actions, 1, on);
       // what was recorded before the page reached seed 1 belongs to the previous run (seed 1 is
       // recorded at the next render)
       draws = [];
@@ -152,24 +161,36 @@ export function samplingByHand(): Lesson {
         if (preview?.ok === true && state.path.length === 0 && state.prompt === REACT_PROMPT && preview.result.u !== null) {
           const seed = state.params.seed;
           if (!draws.some((d) => d.seed === seed)) draws.push({ seed, text: actions.tokenText(preview.result.token), u: preview.result.u });
+          const top = preview.result.candidates.reduce((a, b) => (b.p > a.p ? b : a));
+          likeliest = { text: actions.tokenText(top.id), p: top.p };
         }
+        // the embedded model's text names 用户 and 界面; over a server it names the server's own likeliest token
+        const server = state.source === "server" && likeliest !== null;
+        const hit = (text: string): boolean => (server ? text !== likeliest?.text : text === "界面");
         const last = draws.find((d) => d.seed === state.params.seed);
         now.textContent = last === undefined ? t("lesson.exp2.none") : t("lesson.exp2.now", { seed: last.seed, u: num(last.u, 3), token: last.text });
         keyed(tally, draws.map((d) => `${d.seed}:${d.text}`).join(","), () =>
-          draws.map((d) => h("li", { class: d.text === "界面" ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", glossed(d.text))),
+          draws.map((d) => h("li", { class: hit(d.text) ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", glossed(d.text))),
         );
         const byToken = new Map<string, number>();
         for (const d of draws) byToken.set(d.text, (byToken.get(d.text) ?? 0) + 1);
         counts.textContent = draws.length === 0 ? "" : t("lesson.exp2.counts", { n: draws.length, list: [...byToken].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${v}`).join(" · ") });
         again.textContent = t("lesson.exp2.again", { seed: nextSeed() });
-        found.textContent = draws.some((d) => d.text === "界面") ? t("lesson.exp2.found") : t("lesson.exp2.keep");
+        const other = draws.find((d) => hit(d.text));
+        if (server && likeliest !== null) {
+          found.textContent =
+            other === undefined ? t("srv.exp2.keep", { token: likeliest.text, p: percent(likeliest.p) }) : t("srv.exp2.found", { token: other.text, top: likeliest.text });
+        } else {
+          found.textContent = other !== undefined ? t("lesson.exp2.found") : t("lesson.exp2.keep");
+        }
       };
     },
   };
 }
 
 /** What top-p keeps for one prompt under the current settings: its count and its top candidates. */
-function glimpseColumn(title: string, prompt: string, g: Glimpse | string, params: Params): HTMLElement {
+function glimpseColumn(title: string, prompt: string, g: Glimpse | string | null, params: Params): HTMLElement {
+  if (g === null) return h("div", { class: "lesson-side" }, h("h4", {}, title), h("p", { class: "lesson-text" }, t("srv.lesson.loading")));
   if (typeof g === "string") return h("div", { class: "lesson-side" }, h("h4", {}, title), h("p", { class: "lesson-text" }, g));
   // the distribution top-p cuts from (after temperature), so every number follows the sliders
   const items: Bar[] = g.top.slice(0, 5).map((c) => ({ label: glossed(c.text), p: c.pTempered, kind: c.kept ? "kept" : "removed" }));
@@ -186,18 +207,18 @@ function glimpseColumn(title: string, prompt: string, g: Glimpse | string, param
 export function topPCount(): Lesson {
   return {
     prompts: [CAPITAL_PROMPT, PLUGIN_PROMPT],
-    async setUp(actions) {
-      await actions.apply({ source: "model", presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 1, top_p: 0.9, seed: 42 }, path: [] });
+    async setUp(actions, on) {
+      await actions.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 1, top_p: 0.9, seed: 42 }, path: [] });
     },
     build(body, env) {
       const { actions } = env;
-      const glimpse = glimpseCache(actions);
+      const glimpse = glimpseCache(actions, env.update);
       const grid = h("div", { class: "lesson-sides" });
       const setting = h("p", { class: "lesson-caption", attrs: { role: "status" } });
       // the sidebar is hidden in projector and embed modes: the lesson brings the two sliders it asks for
       const own = ownSliders(actions, ["temperature", "top_p"]);
       const show = (prompt: string): void =>
-        env.run(() => actions.apply({ source: "model", prompt, params: { ...actions.state().params }, path: [] }).then(() => undefined));
+        env.run(() => actions.apply({ source: liveSource(actions), prompt, params: { ...actions.state().params }, path: [] }).then(() => undefined));
       body.append(
         para("lesson.exp3.intro"),
         own.node,
@@ -215,9 +236,9 @@ export function topPCount(): Lesson {
         const params = actions.state().params;
         own.sync(params);
         setting.textContent = t("lesson.exp3.settings", { t: num(params.temperature, 2), p: num(params.top_p, 2) });
-        keyed(grid, JSON.stringify(params), () => [
-          glimpseColumn(t("lesson.exp3.a"), CAPITAL_PROMPT, glimpse(CAPITAL_PROMPT, params), params),
-          glimpseColumn(t("lesson.exp3.b"), PLUGIN_PROMPT, glimpse(PLUGIN_PROMPT, params), params),
+        keyed(grid, `${JSON.stringify(params)}|${glimpse.stamp()}`, () => [
+          glimpseColumn(t("lesson.exp3.a"), CAPITAL_PROMPT, glimpse.get(CAPITAL_PROMPT, params), params),
+          glimpseColumn(t("lesson.exp3.b"), PLUGIN_PROMPT, glimpse.get(PLUGIN_PROMPT, params), params),
         ]);
       };
     },

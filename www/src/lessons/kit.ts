@@ -19,11 +19,20 @@ export interface LessonEnv {
   update(): void;
 }
 
+/** The model a lesson runs on: the embedded one, or the connected model server's. */
+export type LessonSource = "model" | "server";
+
 export interface Lesson {
   /** The prompts the lesson works on: a link that opens the lesson on another prompt is set up anew. */
   prompts?: readonly string[];
-  /** The one click: every parameter, the seed and the tokens (reproducible; resets the lesson). */
-  setUp(actions: Actions): Promise<void>;
+  /**
+   * What the lesson needs: "any" model (it runs over a connected server too, every number read from
+   * the live distribution), or only the embedded "model" or the hand-made tables ("manual"), whose
+   * specific weights or table the lesson's text is about (the panel then says so). Default "any".
+   */
+  runsOn?: "any" | "model" | "manual";
+  /** The one click: every parameter, the seed and the tokens (reproducible; resets the lesson), on `on`. */
+  setUp(actions: Actions, on: LessonSource): Promise<void>;
   /** Build the lesson's body (again after a language change); returns its update, run after every render. */
   build(body: HTMLElement, env: LessonEnv): () => void;
 }
@@ -102,9 +111,14 @@ export function generatedText(actions: Actions, entries: readonly PathEntry[] = 
   return entries.map((e) => tokenShown(actions, e)).join("");
 }
 
-/** Step until generation stops (or `max` steps). */
-export function runToEnd(actions: Actions, max = 64): void {
-  for (let i = 0; i < max && actions.step(); i++);
+/** Step until generation stops (or `max` steps), waiting for a server's answer before each. */
+export async function runToEnd(actions: Actions, max = 64): Promise<void> {
+  for (let i = 0; i < max && (await actions.stepReady()); i++);
+}
+
+/** The model the page is on now (a lesson's later clicks stay on it): the server, else the embedded one. */
+export function liveSource(actions: Actions): LessonSource {
+  return actions.state().source === "server" ? "server" : "model";
 }
 
 /** The final probability of the token shown as `text` in a glimpse (0 if it was cut or not listed). */
@@ -112,17 +126,43 @@ export function glimpseP(g: Glimpse, text: string): number {
   return g.kept.find((c) => c.text === text)?.p ?? 0;
 }
 
-/** Glimpses are pure functions of prompt and params: computed once per pair. */
-export function glimpseCache(actions: Actions): (prompt: string, params: Parameters<Actions["glimpse"]>[1]) => Glimpse | string {
-  const cache = new Map<string, Glimpse | string>();
-  return (prompt, params) => {
-    const key = JSON.stringify([prompt, params]);
-    let found = cache.get(key);
-    if (found === undefined) {
-      found = actions.glimpse(prompt, params);
-      cache.set(key, found);
-    }
-    return found;
+export interface GlimpseCache {
+  /** The glimpse, or null while it is on its way (over a server: then `onReady` runs when it lands). */
+  get(prompt: string, params: Readonly<Params>): Glimpse | string | null;
+  /** Changes whenever a glimpse lands or the page's model changes (part of a `keyed` key). */
+  stamp(): string;
+}
+
+/**
+ * Glimpses are pure functions of the model, prompt and params: computed once per triple. Over a
+ * server they arrive later; `onReady` redraws the lesson then.
+ */
+export function glimpseCache(actions: Actions, onReady: () => void): GlimpseCache {
+  const cache = new Map<string, Glimpse | string | null>();
+  let landed = 0;
+  const model = (): string => {
+    const server = actions.server();
+    return liveSource(actions) === "server" && server !== null ? `server ${server.url} ${server.model}` : "model";
+  };
+  return {
+    get(prompt, params) {
+      const key = JSON.stringify([model(), prompt, params]);
+      if (!cache.has(key)) {
+        const found = actions.glimpse(prompt, { ...params });
+        if (!(found instanceof Promise)) {
+          cache.set(key, found);
+        } else {
+          cache.set(key, null);
+          void found.then((later) => {
+            cache.set(key, later);
+            landed++;
+            onReady();
+          });
+        }
+      }
+      return cache.get(key) ?? null;
+    },
+    stamp: () => `${model()}|${landed}`,
   };
 }
 

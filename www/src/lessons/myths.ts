@@ -3,9 +3,9 @@ import type { Actions } from "../actions";
 import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import type { Params } from "../state";
-import { DEFAULT_PARAMS } from "../state";
+import { DEFAULT_PARAMS, FIRST_VISIT } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
-import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, para, pointer, runToEnd, tokenShown } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
 
 export const TS_PROMPT = "TypeScript 是 JavaScript 的";
@@ -34,9 +34,9 @@ function loopAtEnd(ids: readonly number[]): { period: number; times: number } | 
 export function noPlan(): Lesson {
   return {
     prompts: [TS_PROMPT],
-    async setUp(actions) {
-      await actions.apply({ source: "model", presetId: "ts-zh", prompt: TS_PROMPT, params: { strategy: "greedy", max_new_tokens: 12 }, path: [] });
-      runToEnd(actions);
+    async setUp(actions, on) {
+      await actions.apply({ source: on, presetId: "ts-zh", prompt: TS_PROMPT, params: { strategy: "greedy", max_new_tokens: 12 }, path: [] });
+      await runToEnd(actions);
     },
     build(body, env) {
       const { actions } = env;
@@ -51,7 +51,7 @@ export function noPlan(): Lesson {
             return;
           }
           await actions.apply({ ...snap, branches: [...snap.branches, { parent: 0, forkAt: 0, tokens: [{ token: id, forced: true }] }] });
-          runToEnd(actions);
+          await runToEnd(actions);
         });
       body.append(
         para("lesson.myth1.intro"),
@@ -97,8 +97,11 @@ export function noPlan(): Lesson {
 export function logitsNotProbabilities(): Lesson {
   return {
     prompts: [TS_PROMPT],
+    // the chapter's own table, editable: not a model's distribution
+    runsOn: "manual",
     async setUp(actions) {
-      await actions.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1 }, path: [] });
+      // the first visit's seed: its first draws are typical ones, not a tail token on the first Step
+      await actions.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1, seed: FIRST_VISIT.seed }, path: [] });
     },
     build(body, env) {
       const { actions } = env;
@@ -139,33 +142,45 @@ export function temperatureNotSmarter(): Lesson {
   const temperatures = [0.5, 1, 2];
   return {
     prompts: [CAPITAL_PROMPT],
-    async setUp(actions) {
-      await actions.apply({ source: "model", presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1, seed: 42 }, path: [] });
+    async setUp(actions, on) {
+      await actions.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1, seed: 42 }, path: [] });
     },
     build(body, env) {
       const { actions } = env;
-      const glimpse = glimpseCache(actions);
+      const glimpse = glimpseCache(actions, env.update);
       const grid = h("div", { class: "lesson-sides three" });
+      const wrap = h("p", { class: "lesson-text lesson-wrap" });
       body.append(
         para("lesson.myth3.intro"),
         grid,
         h("div", { class: "lesson-row" }, pointer(env, "lesson.show.temperature", "#temperature"), pointer(env, "lesson.show.sampleN", '#sample-buttons button[data-n="1000"]')),
-        para("lesson.myth3.wrap", {}, "lesson-text lesson-wrap"),
+        wrap,
       );
+      const at = (temperature: number) => glimpse.get(CAPITAL_PROMPT, { ...DEFAULT_PARAMS, temperature, top_p: 1 });
       return () => {
-        keyed(grid, "once", () =>
+        // the answer is the model's own top token at T = 1: 北京 on the embedded model, the server's otherwise
+        const one = at(1);
+        const answer = one !== null && typeof one !== "string" ? (one.kept[0]?.text ?? "北京") : "北京";
+        const server = actions.state().source === "server";
+        const p = (temperature: number): string => {
+          const g = at(temperature);
+          return g === null || typeof g === "string" ? "…" : percent(glimpseP(g, answer));
+        };
+        wrap.textContent = server ? t("srv.myth3.wrap", { token: answer, p2: p(2), p1: p(1), p05: p(0.5) }) : t("lesson.myth3.wrap");
+        keyed(grid, glimpse.stamp(), () =>
           temperatures.map((temperature) => {
-            const g = glimpse(CAPITAL_PROMPT, { ...DEFAULT_PARAMS, temperature, top_p: 1 });
+            const g = at(temperature);
             const title = h("h4", {}, `T = ${num(temperature, 1)}`);
+            if (g === null) return h("div", { class: "lesson-side" }, title, h("p", {}, t("srv.lesson.loading")));
             if (typeof g === "string") return h("div", { class: "lesson-side" }, title, h("p", {}, g));
-            const right = glimpseP(g, "北京");
-            const others = g.kept.filter((c) => c.text !== "北京").slice(0, 2);
+            const right = glimpseP(g, answer);
+            const others = g.kept.filter((c) => c.text !== answer).slice(0, 2);
             return h(
               "div",
               { class: "lesson-side", attrs: { "data-t": String(temperature) } },
               title,
               bars(
-                [{ label: glossed("北京"), p: right, kind: "chosen" }, ...others.map((c) => ({ label: glossed(c.text), p: c.p })), { label: t("lesson.myth3.rest"), p: Math.max(0, 1 - right - others.reduce((sum, c) => sum + c.p, 0)) }],
+                [{ label: glossed(answer), p: right, kind: "chosen" }, ...others.map((c) => ({ label: glossed(c.text), p: c.p })), { label: t("lesson.myth3.rest"), p: Math.max(0, 1 - right - others.reduce((sum, c) => sum + c.p, 0)) }],
                 t("lesson.candidatesOf", { prompt: CAPITAL_PROMPT }),
                 "absolute",
               ),
@@ -179,17 +194,19 @@ export function temperatureNotSmarter(): Lesson {
 
 /** 误解四：greedy is not always best; on the tiny model its path falls into a loop. */
 export function greedyNotAlwaysBest(): Lesson {
-  const run = (actions: Actions, params: Partial<Params>): Promise<void> =>
-    actions.apply({ source: "model", presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
+  const run = (actions: Actions, params: Partial<Params>, on = liveSource(actions)): Promise<void> =>
+    actions.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
   return {
     prompts: [LOOP_PROMPT],
-    setUp: (actions) => run(actions, { strategy: "greedy" }),
+    setUp: (actions, on) => run(actions, { strategy: "greedy" }, on),
     build(body, env) {
       const { actions } = env;
       const text = h("p", { class: "lesson-context" });
       const verdict = h("p", { class: "lesson-feedback", attrs: { role: "status" } });
+      // "on this tiny model, greedy falls into a loop" is the embedded model's; a server's is seen, not told
+      const intro = h("p", { class: "lesson-text" });
       body.append(
-        para("lesson.myth4.intro"),
+        intro,
         text,
         verdict,
         h(
@@ -203,6 +220,7 @@ export function greedyNotAlwaysBest(): Lesson {
       );
       return () => {
         const state = actions.state();
+        intro.textContent = state.source === "server" ? t("srv.myth4.intro") : t("lesson.myth4.intro");
         const strategy = state.params.strategy === "greedy" ? t("strategy.greedy") : t("strategy.sample");
         text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
         const loop = loopAtEnd(state.path.map((e) => e.id));
@@ -222,16 +240,16 @@ export function topKIsNotTopP(): Lesson {
     { key: "k", params: { ...DEFAULT_PARAMS, temperature: 1, top_k: k, top_p: 1 } },
     { key: "p", params: { ...DEFAULT_PARAMS, temperature: 1, top_k: 0, top_p: p } },
   ];
-  const show = (actions: Actions, key: "k" | "p"): Promise<void> =>
+  const show = (actions: Actions, key: "k" | "p", on = liveSource(actions)): Promise<void> =>
     actions
-      .apply({ source: "model", presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: key === "k" ? { temperature: 1, top_k: k, top_p: 1 } : { temperature: 1, top_k: 0, top_p: p }, path: [] })
+      .apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: key === "k" ? { temperature: 1, top_k: k, top_p: 1 } : { temperature: 1, top_k: 0, top_p: p }, path: [] })
       .then(() => undefined);
   return {
     prompts: [PLUGIN_PROMPT],
-    setUp: (actions) => show(actions, "k"),
+    setUp: (actions, on) => show(actions, "k", on),
     build(body, env) {
       const { actions } = env;
-      const glimpse = glimpseCache(actions);
+      const glimpse = glimpseCache(actions, env.update);
       const table = h("table", { class: "lesson-table counts" });
       body.append(
         para("lesson.myth5.intro"),
@@ -254,10 +272,10 @@ export function topKIsNotTopP(): Lesson {
         ),
       );
       return () => {
-        keyed(table, "once", () => {
+        keyed(table, glimpse.stamp(), () => {
           const count = (prompt: string, params: Params): string => {
-            const g = glimpse(prompt, params);
-            return typeof g === "string" ? g : String(g.keptCount);
+            const g = glimpse.get(prompt, params);
+            return g === null ? "…" : typeof g === "string" ? g : String(g.keptCount);
           };
           return [
             h("caption", {}, t("lesson.myth5.caption")),
@@ -294,13 +312,15 @@ export function paramsDoNotFixFacts(): Lesson {
   ];
   return {
     prompts: [WRONG_PROMPT],
+    // its point needs a model that gets this wrong: the embedded one (a real model answers 柏林)
+    runsOn: "model",
     async setUp(actions) {
       await actions.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 6 }, path: [] });
-      runToEnd(actions);
+      await runToEnd(actions);
     },
     build(body, env) {
       const { actions } = env;
-      const glimpse = glimpseCache(actions);
+      const glimpse = glimpseCache(actions, env.update);
       const table = h("table", { class: "lesson-table" });
       const said = h("p", { class: "lesson-context" });
       body.append(
@@ -310,14 +330,15 @@ export function paramsDoNotFixFacts(): Lesson {
       return () => {
         const state = actions.state();
         said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
-        keyed(table, "once", () => [
+        keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),
           h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, "p(北京)", gloss("北京")), h("th", { attrs: { scope: "col" } }, "p(柏林)", gloss("柏林")), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
           h(
             "tbody",
             {},
             ...rows.map((row) => {
-              const g = glimpse(WRONG_PROMPT, { ...DEFAULT_PARAMS, ...row.params });
+              const g = glimpse.get(WRONG_PROMPT, { ...DEFAULT_PARAMS, ...row.params });
+              if (g === null) return h("tr", {}, h("th", { attrs: { scope: "row" } }, row.label), h("td", { attrs: { colspan: "3" } }, t("srv.lesson.loading")));
               if (typeof g === "string") return h("tr", {}, h("th", { attrs: { scope: "row" } }, row.label), h("td", { attrs: { colspan: "3" } }, g));
               return h(
                 "tr",

@@ -4,16 +4,17 @@
 // straight away, without typing.
 import type { Actions } from "../actions";
 import { t } from "../i18n/index";
+import { FIRST_VISIT } from "../state";
 import type { MessageKey } from "../i18n/index";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT, REACT_PROMPT } from "./experiments";
-import { button, h, runToEnd } from "./kit";
-import type { Lesson } from "./kit";
+import { button, h, liveSource, runToEnd } from "./kit";
+import type { Lesson, LessonSource } from "./kit";
 import { LOOP_PROMPT, TS_PROMPT, WRONG_PROMPT } from "./myths";
 
 interface Question {
   n: number;
-  /** Sets the page up for the question. */
-  tryIt(actions: Actions): Promise<void>;
+  /** Sets the page up for the question, on the lesson's model where the question allows it. */
+  tryIt(actions: Actions, on: LessonSource): Promise<void>;
   /** The control that shows the answer (a CSS selector). */
   control: string;
 }
@@ -21,31 +22,32 @@ interface Question {
 const QUESTIONS: readonly Question[] = [
   {
     n: 1,
-    tryIt: (a) => a.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1 }, path: [] }).then(() => undefined),
+    tryIt: (a) => a.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1, seed: FIRST_VISIT.seed }, path: [] }).then(() => undefined),
     control: '#stages figure[data-stage="logits"]',
   },
   {
     n: 2,
-    tryIt: (a) => a.apply({ source: "model", presetId: "ts-zh", prompt: LOOP_PROMPT, params: { strategy: "greedy", max_new_tokens: 24 }, path: [] }).then(() => runToEnd(a)),
+    tryIt: (a, on) => a.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { strategy: "greedy", max_new_tokens: 24 }, path: [] }).then(() => runToEnd(a)),
     control: "#strategy",
   },
   {
     n: 3,
-    tryIt: (a) => a.apply({ source: "model", presetId: "react-zh", prompt: REACT_PROMPT, params: { seed: 1 }, path: [] }).then(() => undefined),
+    tryIt: (a, on) => a.apply({ source: on, presetId: "react-zh", prompt: REACT_PROMPT, params: { seed: 1 }, path: [] }).then(() => undefined),
     control: "#new-seed",
   },
   {
     n: 4,
-    tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1 }, path: [] }).then(() => undefined),
+    tryIt: (a, on) => a.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1 }, path: [] }).then(() => undefined),
     control: "#temperature",
   },
   {
     n: 5,
-    tryIt: (a) => a.apply({ source: "model", presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: { temperature: 1, top_p: 0.9 }, path: [] }).then(() => undefined),
+    tryIt: (a, on) => a.apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: { temperature: 1, top_p: 0.9 }, path: [] }).then(() => undefined),
     control: "#top-p",
   },
   {
     n: 6,
+    // a factual error needs a model that makes it: the embedded one (the panel says so over a server)
     tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 6 }, path: [] }).then(() => runToEnd(a)),
     control: "#temperature",
   },
@@ -59,13 +61,16 @@ export function selfTest(): Lesson {
   let written: string[] = [];
   let tried: boolean[] = [];
   let shown: boolean[] = [];
+  /** The model the quiz was opened on (its "try it" stays on it where the question allows). */
+  let on: LessonSource = "model";
   return {
-    async setUp(actions) {
+    async setUp(actions, source) {
+      on = source;
       index = 0;
       written = [];
       tried = [];
       shown = [];
-      await actions.apply({ source: "model", presetId: "ts-zh", prompt: TS_PROMPT, path: [] });
+      await actions.apply({ source: on, presetId: "ts-zh", prompt: TS_PROMPT, path: [] });
     },
     build(body, env) {
       const { actions } = env;
@@ -103,7 +108,8 @@ export function selfTest(): Lesson {
           tried[i] = true;
           sync();
           env.run(async () => {
-            await q.tryIt(actions);
+            // on the quiz's model: a server stays in use while it is connected
+            await q.tryIt(actions, on === "server" && actions.server() !== null ? "server" : liveSource(actions));
             env.highlight(q.control);
           });
         });

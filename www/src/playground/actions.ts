@@ -6,6 +6,7 @@ import { ManualSource } from "../sources/manual";
 import type { TableRow } from "../sources/manual";
 import type { Params, SourceKind } from "../state";
 import { runCompare, sampleN } from "./extras";
+import { stopServerCompare } from "./compare-server";
 import { back, force, switchBranch } from "./paths";
 import type { Playground } from "./playground";
 
@@ -38,8 +39,10 @@ export type PlaygroundAction =
   | { type: "setLang"; lang: Lang }
   /** N draws of the next token (Sample N). */
   | { type: "sample"; n: number }
-  /** Generate under each comparison setting on a Generator of its own (model only). */
-  | { type: "compare" };
+  /** Generate under each comparison setting (the model's own Generator, or a server source of its own). */
+  | { type: "compare" }
+  /** Stop a comparison running over a model server (its columns so far stay). */
+  | { type: "stopCompare" };
 
 /** Do `action` on the playground (it notifies its view itself). */
 export function enact(pg: Playground, action: PlaygroundAction): void {
@@ -96,5 +99,7 @@ export function enact(pg: Playground, action: PlaygroundAction): void {
       return void sampleN(pg, action.n);
     case "compare":
       return runCompare(pg);
+    case "stopCompare":
+      return stopServerCompare(pg);
   }
 }

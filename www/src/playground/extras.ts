@@ -1,18 +1,17 @@
-// What the playground computes beside its path: Sample N (many draws of the next token), Compare
-// settings and a lesson's glimpse of another prompt (the last two on Generators of their own, so
-// the path on screen is untouched). Each one only reads the source and the core's traces.
+// What the playground computes beside its path: Sample N (many draws of the next token) and Compare
+// settings (on a Generator of its own, so the path on screen is untouched; over a model server,
+// compare-server.ts; a lesson's glimpse of another prompt is lesson-io.ts). Each one only reads the
+// source and the core's traces.
 import { messageOf, runStep } from "../core";
 import type { Generator } from "../core";
-import { visible } from "../format";
-import { t } from "../i18n/index";
-import type { Glimpse } from "../actions";
 import { generatedStop } from "../sources/model";
 import { stepConfig } from "../state";
-import type { Params, PathEntry, StopReason } from "../state";
+import type { PathEntry, StopReason } from "../state";
 import { COMPARE_SETTINGS } from "../views/compare";
 import type { CompareColumn, CompareToken } from "../views/compare";
 import { chipDisplay } from "../views/chip-display";
 import type { Playground } from "./playground";
+import { runServerCompare } from "./compare-server";
 
 /** N draws of the next token (draw = 0 … N−1 of the seed), in chunks so the page stays responsive. */
 export async function sampleN(pg: Playground, n: number): Promise<void> {
@@ -42,7 +41,12 @@ let compareGen: Generator | null = null;
  * so the main path is untouched. Every token is chosen in wasm (`next`); only the trace is kept.
  */
 export function runCompare(pg: Playground): void {
-  const { state, model } = pg;
+  const { state, model, server } = pg;
+  // over a model server: token by token, through the server and the core (compare-server.ts)
+  if (server !== null && pg.source === server) {
+    if (!pg.blocked() && pg.compareRun?.status.kind !== "running") void runServerCompare(pg, server);
+    return;
+  }
   if (model === null || pg.source !== model || model.promptError !== null) return;
   const source = model;
   compareGen ??= source.spawnGenerator();
@@ -69,32 +73,6 @@ export function runCompare(pg: Playground): void {
     }
     return { id: setting.id, tokens, stop, error: null };
   });
-  pg.compareRun = { prompt: state.prompt, seed: state.params.seed, maxNewTokens: state.params.max_new_tokens, columns };
+  pg.compareRun = { prompt: state.prompt, seed: state.params.seed, maxNewTokens: state.params.max_new_tokens, columns, source: "model", status: { kind: "done" } };
   pg.notify();
-}
-
-/** The model's glimpse Generator (made on first use). */
-let glimpseGen: Generator | null = null;
-
-/** The model's next-token distribution after another prompt, on its own generator. */
-export function glimpse(pg: Playground, prompt: string, params: Params): Glimpse | string {
-  const model = pg.model;
-  if (model === null) return t("url.noModel");
-  glimpseGen ??= model.spawnGenerator();
-  if (glimpseGen === null) return t("url.noModel");
-  try {
-    glimpseGen.setPrompt(prompt);
-    const out = runStep(glimpseGen.logits(), { ...stepConfig(params, [], 0, 0), trace_top: 64 });
-    if (!out.ok) return out.message;
-    const text = (id: number): string => visible(model.tokenText(id));
-    const byRaw = [...out.result.candidates].sort((a, b) => b.p_raw - a.p_raw);
-    return {
-      kept: out.result.candidates.filter((c) => c.kept).map((c) => ({ text: text(c.id), p: c.p })),
-      top: byRaw.slice(0, 10).map((c) => ({ text: text(c.id), p: c.p_raw, pTempered: c.p_tempered, kept: c.kept })),
-      keptCount: out.result.kept_count,
-      vocabSize: out.result.vocab_size,
-    };
-  } catch (err) {
-    return messageOf(err);
-  }
 }

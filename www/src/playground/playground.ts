@@ -27,6 +27,7 @@ import { enact } from "./actions";
 import type { PlaygroundAction } from "./actions";
 import { clearPaths } from "./paths";
 import { apply, snapshot } from "./scenarios";
+import { stopAfterAppend } from "./stops";
 import type { Problem } from "./scenarios";
 
 export class Playground {
@@ -201,16 +202,8 @@ export class Playground {
     if (out.pending !== undefined) entry.pending = out.pending;
     state.path = [...state.path, entry];
     this.syncBranch();
-    if (out.stop !== undefined) {
-      state.stopReason = this.stopOf(out.stop);
-    } else {
-      // the text only when there is a stop sequence to look for (it grows with the path)
-      const text = state.params.stop.length > 0 ? source.text() : "";
-      const matched = state.params.stop.find((s) => s !== "" && text.includes(s));
-      if (source.isEos(id)) state.stopReason = { kind: "eos" };
-      else if (matched !== undefined) state.stopReason = { kind: "stop_sequence", sequence: matched };
-      else if (state.path.length >= state.params.max_new_tokens) state.stopReason = { kind: "max_tokens", n: state.params.max_new_tokens };
-    }
+    const stop = stopAfterAppend(source, out, id, state.params, state.path.length);
+    if (stop !== null || out.stop !== undefined) state.stopReason = stop;
     this.branchStops.set(state.currentBranch, state.stopReason);
     state.viewing = null;
     return true;

@@ -1,8 +1,11 @@
 // "Compare settings": the same prompt and seed generated under a few decoding settings, side by
 // side, each token a chip tinted by the probability it had when chosen. The tokens come from a
-// separate wasm Generator (playground/extras.ts), so the main text never changes; this view only draws them.
+// separate wasm Generator (playground/extras.ts) or, over a model server, from a server source of
+// their own stepped by the core (playground/compare-server.ts), so the main text never changes;
+// this view only draws them (and, over a server, the run's progress and its Stop).
 import { chipParts, percent } from "../format";
 import { coreMessage, t } from "../i18n/index";
+import { compareStatusText } from "./compare-status";
 import type { MessageKey } from "../i18n/index";
 import type { Params, StopReason } from "../state";
 import { el } from "./controls";
@@ -31,14 +34,31 @@ export interface CompareColumn {
   tokens: CompareToken[];
   stop: StopReason | null;
   error: string | null;
+  /** The error is the source's (a server that stopped answering, already worded), not the core's. */
+  sourceFailed?: boolean;
 }
+
+/** Where a run stands: a server's columns arrive token by token (the model's at once). */
+export type CompareStatus =
+  | { kind: "done" }
+  | { kind: "running"; done: number; total: number }
+  /** Stopped before the end: by the user's Stop, or because the prompt, settings or source changed. */
+  | { kind: "cancelled"; why: "user" | "changed" }
+  /** The server failed: the failing column says how; no further request is made. */
+  | { kind: "failed" };
 
 export interface CompareRun {
   prompt: string;
   seed: number;
   maxNewTokens: number;
   columns: CompareColumn[];
+  /** Which source generated the columns (a run is shown only while the page is on it). */
+  source: "model" | "server";
+  status: CompareStatus;
 }
+
+/** What the page's source offers: the model or a server compares; the hand-made tables do not. */
+export type CompareMode = "model" | "server" | "manual";
 
 const LABELS: Record<CompareId, MessageKey> = {
   greedy: "compare.greedy",
@@ -47,23 +67,28 @@ const LABELS: Record<CompareId, MessageKey> = {
   current: "compare.current",
 };
 
-export function createCompare(handlers: { onRun(): void }): {
-  render(run: CompareRun | null, enabled: boolean, manual: boolean, stopText: (reason: StopReason) => string): void;
+export function createCompare(handlers: { onRun(): void; onStop(): void }): {
+  render(run: CompareRun | null, enabled: boolean, mode: CompareMode, stopText: (reason: StopReason) => string): void;
 } {
+  const section = el("compare");
   const button = el<HTMLButtonElement>("compare-run");
   const note = el("compare-note");
   const grid = el("compare-grid");
-  button.addEventListener("click", () => handlers.onRun());
+  let running = false;
+  button.addEventListener("click", () => (running ? handlers.onStop() : handlers.onRun()));
   return {
-    render(run, enabled, manual, stopText) {
-      button.disabled = !enabled || manual;
-      // manual logits: a lookup table does not write, so there is nothing to compare (and no columns)
-      if (manual) run = null;
-      note.textContent = manual
-        ? t("compare.manual")
-        : run === null
-          ? t("compare.empty")
-          : t("compare.ran", { prompt: run.prompt, seed: run.seed, n: run.maxNewTokens });
+    render(run, enabled, mode, stopText) {
+      // manual logits: a lookup table does not write, so there is nothing to compare (and no columns);
+      // a run is shown only beside the source that made it
+      if (mode === "manual" || run?.source !== mode) run = null;
+      running = run?.status.kind === "running";
+      // while a server run goes on, the button stops it
+      button.textContent = running ? t("srv.compare.stop") : t("compare.run");
+      button.disabled = !running && (!enabled || mode === "manual");
+      section.dataset["status"] = run === null ? "" : run.status.kind;
+      section.setAttribute("aria-busy", String(running));
+      const ran = run === null ? "" : t("compare.ran", { prompt: run.prompt, seed: run.seed, n: run.maxNewTokens });
+      note.textContent = mode === "manual" ? t("srv.compare.manual") : run === null ? t("compare.empty") : [ran, compareStatusText(run)].filter((s) => s !== "").join(" ");
       grid.hidden = run === null;
       if (run === null) {
         grid.replaceChildren();
@@ -117,8 +142,15 @@ export function createCompare(handlers: { onRun(): void }): {
           }
           const stop = document.createElement("p");
           stop.className = "stop-reason compare-stop";
+          // a server's failure is worded already (as the main view shows it); the core's gets its prefix
           stop.textContent =
-            column.error !== null ? `${t("error.prefix")} ${coreMessage(column.error)}` : column.stop === null ? "" : stopText(column.stop);
+            column.error !== null
+              ? column.sourceFailed === true
+                ? column.error
+                : `${t("error.prefix")} ${coreMessage(column.error)}`
+              : column.stop === null
+                ? ""
+                : stopText(column.stop);
           section.append(heading, list, stop);
           return section;
         }),

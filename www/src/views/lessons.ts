@@ -13,6 +13,7 @@ import type { Lesson, LessonEnv } from "../lessons/kit";
 import { greedyNotAlwaysBest, logitsNotProbabilities, noPlan, paramsDoNotFixFacts, temperatureNotSmarter, topKIsNotTopP } from "../lessons/myths";
 import { selfTest } from "../lessons/quiz";
 import { el } from "./controls";
+import { lessonServer } from "./lesson-server";
 
 export interface Lessons {
   /** Open a lesson (null closes the panel); `setUp` false keeps the page's state (a link restores it). */
@@ -60,6 +61,8 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   /** Move focus to the lesson's heading after the next build (its button was inside the old body). */
   let focusTitle = false;
   const status = h("p", { class: "lesson-error", attrs: { role: "alert" } });
+  // which model a lesson runs on when a server is connected, and the line that says so
+  const server = lessonServer(actions);
 
   const env: LessonEnv = {
     actions,
@@ -139,7 +142,9 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     close.setAttribute("aria-label", t("lesson.closeName"));
     const content = h("div", { class: "lesson-content" });
     const noModel = actions.modelReady() ? null : h("p", { class: "lesson-hint" }, t("lesson.noModel"));
-    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), again, close), noModel ?? "", content, status);
+    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), server.node, again, close), noModel ?? "", content, status);
+    // the note is redrawn for this lesson and language
+    delete server.node.dataset["key"];
     update = lessons[id].build(content, env);
   }
 
@@ -167,6 +172,10 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     toggle.setAttribute("aria-expanded", String(!folded));
     toggle.textContent = folded ? t("lesson.expand") : t("lesson.collapse");
     toggle.setAttribute("aria-label", folded ? t("lesson.expandName") : t("lesson.collapseName"));
+    const id = current;
+    server.render(id === null ? null : lessons[id], () => {
+      if (id !== null) open(id);
+    });
     update?.();
   }
 
@@ -192,8 +201,10 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     const wanted = lessons[id].prompts;
     if (!setUp && (wanted === undefined || wanted.includes(actions.state().prompt))) return;
     const inBody = focusTitle;
+    const on = server.sourceFor(lessons[id]);
     enqueue(async () => {
-      await lessons[id].setUp(actions);
+      await lessons[id].setUp(actions, on);
+      server.settled();
       // the lesson's own state was reset: draw it afresh
       builtFor = "";
       focusTitle = inBody;

@@ -66,7 +66,7 @@ export function createPage(
   const inspector = createInspector({ onForce: force, onBackToNext: () => pg.dispatch({ type: "inspectNext" }) });
   const sample = createSample({ onSample: (n) => pg.dispatch({ type: "sample", n }) });
   const tree = createTree({ onSwitch: (index) => pg.dispatch({ type: "switchBranch", index }) });
-  const compare = createCompare({ onRun: () => pg.dispatch({ type: "compare" }) });
+  const compare = createCompare({ onRun: () => pg.dispatch({ type: "compare" }), onStop: () => pg.dispatch({ type: "stopCompare" }) });
   const label = (id: number): string => chartLabel(pg.source, id);
   const lookup = createLookup({ inspected: () => inspectedStep(pg), idOf: (text) => pg.source.idOf(text), label });
   const exporter = createExport({ inspected: () => inspectedStep(pg), tokenText: (id) => pg.source.tokenText(id) });
@@ -142,8 +142,9 @@ export function createPage(
     showUndoReset();
     el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
     el("generated").dataset["finished"] = String(finished);
-    const model = pg.model !== null && source === pg.model;
-    compare.render(pg.compareRun, model && !pg.blocked() && !state.playing, !model, stopText);
+    // the embedded model or a connected server compares; the hand-made tables do not
+    const compareMode = pg.model !== null && source === pg.model ? "model" : pg.server !== null && source === pg.server ? "server" : "manual";
+    compare.render(pg.compareRun, !pg.blocked() && !state.playing, compareMode, stopText);
     if (document.body.dataset["ready"] === "true") {
       const query = pageQuery(true);
       writeUrl(query);

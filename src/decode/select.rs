@@ -1,0 +1,283 @@
+//! Selection without a full sort: the orders every filter ranks by, a sorted prefix extended
+//! block by block, the best k in one pass with a k-entry heap (block-skipping over contiguous
+//! logits), and the best removed tokens for the trace's listing.
+
+use super::candidates::KEPT;
+use super::softmax::scan;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Descending by processed logit, ties by lower id: the rank order every engine's filters use.
+#[inline]
+pub(crate) fn by_logit(processed: &[f32], a: u32, b: u32) -> Ordering {
+    let (la, lb) = (processed.get(a as usize), processed.get(b as usize));
+    match (la, lb) {
+        (Some(la), Some(lb)) => lb.total_cmp(la).then(a.cmp(&b)),
+        _ => a.cmp(&b),
+    }
+}
+
+/// Descending by a per-id key, ties by lower id.
+#[inline]
+pub(crate) fn by_key_desc(key: &[f64], a: u32, b: u32) -> Ordering {
+    let (ka, kb) = (key.get(a as usize), key.get(b as usize));
+    match (ka, kb) {
+        (Some(ka), Some(kb)) => kb.total_cmp(ka).then(a.cmp(&b)),
+        _ => a.cmp(&b),
+    }
+}
+
+/// Extends the sorted prefix of `ids` from `sorted` to `want` (clamped to the length) under `cmp`,
+/// by selecting the next block and sorting only it. Returns the new sorted length.
+pub(crate) fn extend_sorted<F>(ids: &mut [u32], sorted: usize, want: usize, mut cmp: F) -> usize
+where
+    F: FnMut(&u32, &u32) -> Ordering,
+{
+    let want = want.min(ids.len());
+    if sorted >= want {
+        return sorted;
+    }
+    let rest = &mut ids[sorted..];
+    let block = want - sorted;
+    if block < rest.len() {
+        rest.select_nth_unstable_by(block - 1, &mut cmp);
+    }
+    rest[..block].sort_unstable_by(&mut cmp);
+    want
+}
+
+/// The best k (id, logit) pairs seen so far by (logit desc, id asc), in a k-entry heap whose top
+/// is the worst of them. `floor` (the k-th logit once full) lets callers reject almost every
+/// entry with one float comparison.
+struct BestK {
+    heap: BinaryHeap<Ranked>,
+    k: usize,
+    floor: f32,
+}
+
+impl BestK {
+    fn new(k: usize) -> BestK {
+        BestK {
+            heap: BinaryHeap::with_capacity(k + 1),
+            k,
+            floor: f32::NEG_INFINITY,
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.heap.len() == self.k
+    }
+
+    #[inline]
+    fn offer(&mut self, id: u32, logit: f32) {
+        if self.k == 0 || logit < self.floor {
+            return;
+        }
+        let entry = Ranked { logit, id };
+        if self.heap.len() < self.k {
+            self.heap.push(entry);
+        } else if let Some(mut worst) = self.heap.peek_mut() {
+            if entry < *worst {
+                *worst = entry; // PeekMut sifts it down once on drop
+            } else {
+                return;
+            }
+        }
+        if self.full() {
+            self.floor = self.heap.peek().map_or(f32::NEG_INFINITY, |w| w.logit);
+        }
+    }
+
+    /// The ids, best first.
+    fn into_ids(self) -> Vec<u32> {
+        self.heap.into_sorted_vec().iter().map(|r| r.id).collect()
+    }
+}
+
+/// The k best (id, logit) pairs by (logit desc, id asc), best first: one pass with a k-entry heap.
+pub(crate) fn best_of(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<u32> {
+    let mut best = BestK::new(k);
+    for (id, logit) in items {
+        best.offer(id, logit);
+    }
+    best.into_ids()
+}
+
+/// `best_of` over a whole contiguous logits array (−inf entries never enter), skipping every block
+/// of 64 whose maximum is below the current k-th logit: after the heap fills, one vectorised max
+/// per block is all most of a peaked vocabulary costs.
+pub(crate) fn best_of_all(logits: &[f32], k: usize) -> Vec<u32> {
+    const BLOCK: usize = 64;
+    let mut best = BestK::new(k);
+    for (b, block) in logits.chunks(BLOCK).enumerate() {
+        if best.full() && scan(block).0 < best.floor {
+            continue;
+        }
+        for (j, &logit) in block.iter().enumerate() {
+            if logit != f32::NEG_INFINITY {
+                best.offer((b * BLOCK + j) as u32, logit);
+            }
+        }
+    }
+    best.into_ids()
+}
+
+/// The k best removed ids (`removed_by` ≠ KEPT, −inf inputs included) by raw logit (desc, ties by
+/// lower id), best first: `best_of_all`'s block skipping over the raw logits, so a greedy or
+/// top-k step that removed almost everything does not offer every id to the heap.
+pub(crate) fn best_removed(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u32> {
+    const BLOCK: usize = 64;
+    if k > HEAP_MAX {
+        return best_removed_by_selection(logits, removed_by, k);
+    }
+    let mut best = BestK::new(k);
+    for (b, (block, marks)) in logits
+        .chunks(BLOCK)
+        .zip(removed_by.chunks(BLOCK))
+        .enumerate()
+    {
+        if best.full() && scan(block).0 < best.floor {
+            continue;
+        }
+        for (j, (&logit, &mark)) in block.iter().zip(marks).enumerate() {
+            if mark != KEPT {
+                best.offer((b * BLOCK + j) as u32, logit);
+            }
+        }
+    }
+    best.into_ids()
+}
+
+/// Order key by (logit desc, id asc) as one integer: larger = earlier. The f32 bits become an
+/// unsigned integer ordered like the value (−inf lowest, −0 below +0, as `total_cmp`).
+#[inline(always)]
+pub(crate) fn logit_key(logit: f32, id: u32) -> u64 {
+    let bits = logit.to_bits();
+    let ordered = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 0x8000_0000
+    };
+    (u64::from(ordered) << 32) | u64::from(!id)
+}
+
+/// Beyond this many a heap costs more than selecting over the whole pool.
+const HEAP_MAX: usize = 256;
+
+/// `best_removed` for long lists (a full trace): integer keys (logit in total order, then lower
+/// id), one selection and a sort of the k selected.
+fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u32> {
+    let mut keys: Vec<u64> = Vec::with_capacity(logits.len().min(removed_by.len()));
+    keys.extend(
+        logits
+            .iter()
+            .zip(removed_by)
+            .enumerate()
+            .filter(|(_, (_, &mark))| mark != KEPT)
+            .map(|(id, (&l, _))| logit_key(l, id as u32)),
+    );
+    if k < keys.len() {
+        keys.select_nth_unstable_by(k, |a, b| b.cmp(a));
+        keys.truncate(k);
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+    } else {
+        // Every removed token listed (a full trace): still in id order, so a stable sort by the
+        // logit alone gives ties by lower id.
+        radix_sort_desc_high(&mut keys);
+    }
+    keys.iter().map(|&key| !(key as u32)).collect()
+}
+
+/// Sorts `keys` by their high 32 bits, descending, stably (equal ones keep their order): three
+/// LSD counting passes of 11 bits, each skipped when every key has the same digit there.
+fn radix_sort_desc_high(keys: &mut Vec<u64>) {
+    const BITS: u32 = 11;
+    const BUCKETS: usize = 1 << BITS;
+    const SHIFTS: [u32; 3] = [32, 32 + BITS, 32 + 2 * BITS];
+    // Complemented, so ascending digits are descending keys.
+    let digit = |k: u64, shift: u32| ((!k >> shift) as usize) & (BUCKETS - 1);
+    // Every pass's counts in one read of the keys.
+    let mut counts = [[0usize; BUCKETS]; 3];
+    for &k in keys.iter() {
+        for (count, &shift) in counts.iter_mut().zip(&SHIFTS) {
+            count[digit(k, shift)] += 1;
+        }
+    }
+    let mut from = std::mem::take(keys);
+    let mut to = vec![0u64; from.len()];
+    for (start, &shift) in counts.iter_mut().zip(&SHIFTS) {
+        if start.contains(&from.len()) {
+            continue;
+        }
+        let mut total = 0;
+        for slot in start.iter_mut() {
+            let count = *slot;
+            *slot = total;
+            total += count;
+        }
+        for &k in &from {
+            let slot = &mut start[digit(k, shift)];
+            to[*slot] = k;
+            *slot += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    *keys = from;
+}
+
+/// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.
+#[derive(Clone, Copy, PartialEq)]
+struct Ranked {
+    logit: f32,
+    id: u32,
+}
+impl Eq for Ranked {}
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // "Greater" = ranks worse: lower logit, or equal logit and higher id.
+        other
+            .logit
+            .total_cmp(&self.logit)
+            .then(self.id.cmp(&other.id))
+    }
+}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, failure_persistence: None, ..Default::default() })]
+
+        /// The best removed tokens as a full sort by (raw logit desc, id asc) lists them, for a
+        /// short list (heap), a long one (selection) and all of them (radix): ties, ±0, −inf.
+        #[test]
+        fn best_removed_equals_a_full_sort(
+            values in proptest::collection::vec(proptest::prop_oneof![
+                -40.0f32..40.0,
+                (0u8..5).prop_map(|q| f32::from(q) - 2.0),
+                proptest::strategy::Just(-0.0f32),
+                proptest::strategy::Just(0.0f32),
+                proptest::strategy::Just(f32::NEG_INFINITY),
+                proptest::strategy::Just(f32::MAX),
+                proptest::strategy::Just(-f32::MAX),
+            ], 1..1500),
+            marks in proptest::collection::vec(0u8..3, 1500),
+            k_pick in 0usize..4,
+        ) {
+            let n = values.len();
+            let removed_by: Vec<u8> = marks.iter().take(n).map(|&m| if m == 0 { KEPT } else { m }).collect();
+            let mut want: Vec<u32> = (0..n as u32).filter(|&id| removed_by[id as usize] != KEPT).collect();
+            want.sort_by(|&a, &b| values[b as usize].total_cmp(&values[a as usize]).then(a.cmp(&b)));
+            let k = match k_pick { 0 => 10, 1 => 300.min(n), 2 => want.len(), _ => n + 5 };
+            want.truncate(k);
+            proptest::prop_assert_eq!(best_removed(&values, &removed_by, k), want);
+        }
+    }
+}

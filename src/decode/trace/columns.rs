@@ -1,0 +1,283 @@
+//! The listed candidates as columns: one array per `Candidate` field, filled in a few passes over
+//! contiguous arrays (gathers first, then the exponentials, which vectorise), into buffers the
+//! Decoder keeps between calls. `Trace::candidates` is built from them (`Columns::candidate`); the
+//! wasm layer hands them to JavaScript as they are, so a full 8,000-candidate trace never becomes
+//! 8,000 objects on either side.
+//!
+//! Every number is computed exactly as a per-candidate description would: the same float32 exp of
+//! the same operands, divided by the same normaliser. A stage whose input distribution has the
+//! same scale (max, 1/T) as the "after temperature" one reuses those exponentials bit for bit.
+
+use super::{Candidate, StageKind};
+use crate::decode::candidates::{Work, KEPT, REMOVED_BY_INPUT};
+use crate::decode::listing::Listed;
+use crate::decode::pipeline::{Outcome, EARLY};
+use crate::decode::softmax::{at_most_one, exp_f32};
+
+/// `removed_by` in the columns: the removing stage's index in `Trace::stages`, or one of these.
+pub const REMOVED_BY_NONE: i8 = -1;
+/// `removed_by` of a token whose input logit was −inf (`"logits"`).
+pub const REMOVED_BY_LOGITS: i8 = -2;
+
+/// The listed candidates, one column per field, in listing (rank) order, and each stage's p_in /
+/// cum_in one after the other (`stage_lens[s]` values for stage s: the candidate count for an
+/// active stage with an input distribution, 0 otherwise).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Columns {
+    pub id: Vec<u32>,
+    /// Ranks are < 2^20 (`limits::MAX_LOGITS`).
+    pub rank: Vec<u32>,
+    pub logit: Vec<f32>,
+    pub logit_processed: Vec<f32>,
+    pub p_raw: Vec<f64>,
+    pub p_tempered: Vec<f64>,
+    pub p: Vec<f64>,
+    pub cum: Vec<f64>,
+    /// 1 kept, 0 removed.
+    pub kept: Vec<u8>,
+    /// The stage's index in `stages`, `REMOVED_BY_NONE` or `REMOVED_BY_LOGITS`.
+    pub removed_by: Vec<i8>,
+    pub stage_p_in: Vec<f64>,
+    pub stage_cum_in: Vec<f64>,
+    pub stage_lens: Vec<u32>,
+    /// Scratch: the core's removal code per candidate, and exponentials at two scales.
+    code: Vec<u8>,
+    e_tempered: Vec<f32>,
+    e_stage: Vec<f32>,
+}
+
+/// What the columns are computed from (build.rs gathers it).
+pub(crate) struct Scales<'a> {
+    pub logits: &'a [f32],
+    pub work: &'a Work,
+    pub order: &'a [StageKind],
+    pub ran: &'a Outcome,
+    /// Raw softmax: max and normaliser; `known_share` scales p_raw (rest.rs).
+    pub raw_max: f32,
+    pub raw_z: f64,
+    pub known_share: f64,
+    /// The "after temperature" distribution: max, 1/T, normaliser.
+    pub tmax: f32,
+    pub t_inv: f32,
+    pub tz: f64,
+    /// The final distribution's normaliser (weights are in `work.scratch`).
+    pub z: f64,
+}
+
+impl Columns {
+    /// How many candidates are listed.
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+
+    /// Candidate `i` as an object; `stage_names` are `Trace::stages`' names in order.
+    pub fn candidate(&self, i: usize, stage_names: &[&'static str]) -> Option<Candidate> {
+        let rb = *self.removed_by.get(i)?;
+        Some(Candidate {
+            id: *self.id.get(i)?,
+            rank: *self.rank.get(i)? as usize,
+            logit: *self.logit.get(i)?,
+            logit_processed: *self.logit_processed.get(i)?,
+            p_raw: *self.p_raw.get(i)?,
+            p_tempered: *self.p_tempered.get(i)?,
+            p: *self.p.get(i)?,
+            cum: *self.cum.get(i)?,
+            kept: *self.kept.get(i)? == 1,
+            removed_by: match rb {
+                REMOVED_BY_NONE => None,
+                REMOVED_BY_LOGITS => Some("logits"),
+                s => stage_names.get(s as usize).copied(),
+            },
+        })
+    }
+
+    /// Every candidate as an object, in order (`candidate` for each, in one pass over the columns).
+    pub fn candidates(&self, stage_names: &[&'static str]) -> Vec<Candidate> {
+        let removed_by = |rb: i8| match rb {
+            REMOVED_BY_NONE => None,
+            REMOVED_BY_LOGITS => Some("logits"),
+            s => stage_names.get(s as usize).copied(),
+        };
+        let ids = self.id.iter().zip(&self.rank);
+        let logits = self.logit.iter().zip(&self.logit_processed);
+        let ps = self.p_raw.iter().zip(&self.p_tempered).zip(&self.p);
+        let rest = self.cum.iter().zip(&self.kept).zip(&self.removed_by);
+        ids.zip(logits)
+            .zip(ps.zip(rest))
+            .map(
+                |(
+                    ((&id, &rank), (&logit, &processed)),
+                    (((&p_raw, &p_tempered), &p), ((&cum, &kept), &rb)),
+                )| {
+                    Candidate {
+                        id,
+                        rank: rank as usize,
+                        logit,
+                        logit_processed: processed,
+                        p_raw,
+                        p_tempered,
+                        p,
+                        cum,
+                        kept: kept == 1,
+                        removed_by: removed_by(rb),
+                    }
+                },
+            )
+            .collect()
+    }
+
+    /// Stage `s`'s p_in and cum_in.
+    pub fn stage(&self, s: usize) -> (&[f64], &[f64]) {
+        let start: usize = self.stage_lens.iter().take(s).map(|&n| n as usize).sum();
+        let len = self.stage_lens.get(s).map_or(0, |&n| n as usize);
+        (
+            self.stage_p_in.get(start..start + len).unwrap_or_default(),
+            self.stage_cum_in
+                .get(start..start + len)
+                .unwrap_or_default(),
+        )
+    }
+
+    fn clear(&mut self) {
+        self.id.clear();
+        self.rank.clear();
+        self.logit.clear();
+        self.logit_processed.clear();
+        self.p_raw.clear();
+        self.p_tempered.clear();
+        self.p.clear();
+        self.cum.clear();
+        self.kept.clear();
+        self.removed_by.clear();
+        self.stage_p_in.clear();
+        self.stage_cum_in.clear();
+        self.stage_lens.clear();
+        self.code.clear();
+    }
+
+    /// Describes `entries` (rank order) under `sc`, replacing what the columns held.
+    pub(crate) fn fill(&mut self, entries: &[Listed], sc: &Scales) {
+        self.clear();
+        let w = sc.work;
+        // Removal code → (column value, removed before temperature's distribution?).
+        let mut by_code = [(REMOVED_BY_NONE, false); 256];
+        by_code[usize::from(REMOVED_BY_INPUT)] = (REMOVED_BY_LOGITS, true);
+        for (index, kind) in sc.order.iter().enumerate() {
+            if let Some(slot) = by_code.get_mut(index + 1) {
+                *slot = (index as i8, EARLY.contains(kind));
+            }
+        }
+        // Gathers: everything read by id, once, into columns sized up front.
+        let n = entries.len();
+        self.id.extend(entries.iter().map(|e| e.id));
+        self.rank.extend(entries.iter().map(|e| e.rank as u32));
+        self.cum.extend(entries.iter().map(|e| e.cum));
+        let id_at = |i: u32| i as usize;
+        self.logit.extend(self.id.iter().map(|&id| {
+            sc.logits
+                .get(id_at(id))
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY)
+        }));
+        self.logit_processed.extend(self.id.iter().map(|&id| {
+            w.processed
+                .get(id_at(id))
+                .copied()
+                .unwrap_or(f32::NEG_INFINITY)
+        }));
+        self.code.extend(self.id.iter().map(|&id| {
+            w.removed_by
+                .get(id_at(id))
+                .copied()
+                .unwrap_or(REMOVED_BY_INPUT)
+        }));
+        self.kept
+            .extend(self.code.iter().map(|&rb| u8::from(rb == KEPT)));
+        self.removed_by
+            .extend(self.code.iter().map(|&rb| by_code[usize::from(rb)].0));
+        let z = sc.z;
+        self.p
+            .extend(self.id.iter().zip(&self.code).map(|(&id, &rb)| {
+                if rb == KEPT {
+                    w.scratch.get(id_at(id)).copied().unwrap_or(0.0) / z
+                } else {
+                    0.0
+                }
+            }));
+        // Contiguous passes: the exps vectorise, then one division pass per column.
+        exps_into(&self.logit, sc.raw_max, 1.0, &mut self.e_stage);
+        let (raw_z, share) = (sc.raw_z, sc.known_share);
+        self.p_raw.resize(n, 0.0);
+        for (out, &e) in self.p_raw.iter_mut().zip(&self.e_stage) {
+            *out = f64::from(e) / raw_z * share;
+        }
+        let (tmax, t_inv, tz) = (sc.tmax, sc.t_inv, sc.tz);
+        exps_into(&self.logit_processed, tmax, t_inv, &mut self.e_tempered);
+        self.p_tempered.resize(n, 0.0);
+        for ((out, &e), &rb) in self
+            .p_tempered
+            .iter_mut()
+            .zip(&self.e_tempered)
+            .zip(&self.code)
+        {
+            let p = f64::from(e) / tz;
+            *out = if by_code[usize::from(rb)].1 { 0.0 } else { p };
+        }
+        // e_stage holds the raw logits' exps at the raw scale: a stage's exps too when the
+        // processed logits are the raw ones (no bias or penalty changed them).
+        let unprocessed = self
+            .logit
+            .iter()
+            .zip(&self.logit_processed)
+            .all(|(a, b)| a.to_bits() == b.to_bits());
+        let mut stage_scale: Option<(u32, u32)> =
+            unprocessed.then(|| (sc.raw_max.to_bits(), 1.0f32.to_bits()));
+        for r in &sc.ran.stages {
+            let Some(inp) = r.input.filter(|_| r.active) else {
+                self.stage_lens.push(0);
+                continue;
+            };
+            let scale = (inp.max.to_bits(), inp.inv_t.to_bits());
+            let exps = if scale == (tmax.to_bits(), t_inv.to_bits()) {
+                &self.e_tempered
+            } else {
+                if stage_scale != Some(scale) {
+                    exps_into(&self.logit_processed, inp.max, inp.inv_t, &mut self.e_stage);
+                    stage_scale = Some(scale);
+                }
+                &self.e_stage
+            };
+            let start = self.stage_p_in.len();
+            let (code, inp_z) = (inp.code, inp.z);
+            self.stage_p_in.resize(start + n, 0.0);
+            self.stage_cum_in.resize(start + n, 0.0);
+            let p_in = self.stage_p_in.get_mut(start..).unwrap_or_default();
+            for ((out, &e), &rb) in p_in.iter_mut().zip(exps).zip(&self.code) {
+                // Alive at this stage: kept, or removed by this stage or a later one.
+                let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= code);
+                let p = f64::from(e) / inp_z;
+                *out = if alive { p } else { 0.0 };
+            }
+            let mut total = 0.0f64;
+            let cum_in = self.stage_cum_in.get_mut(start..).unwrap_or_default();
+            for (cum, &p) in cum_in.iter_mut().zip(&*p_in) {
+                total += p;
+                *cum = at_most_one(total);
+            }
+            self.stage_lens.push(n as u32);
+        }
+    }
+}
+
+/// e^((l − max)·inv_t) for each l, in float32 (the exp every probability in the core uses).
+fn exps_into(ls: &[f32], max: f32, inv_t: f32, out: &mut Vec<f32>) {
+    out.clear();
+    out.resize(ls.len(), 0.0);
+    for (o, &l) in out.iter_mut().zip(ls) {
+        *o = exp_f32((l - max) * inv_t);
+    }
+}

@@ -1,0 +1,86 @@
+// A library user's hostile values into `step` that the boundary suites (boundary*.test.mjs,
+// contract.test.mjs) do not pin: built-ins whose contents are not properties (a Map of logit
+// biases used to be read as {} — silently no bias), every kind of typed array named in the message,
+// a finite number past float32's range named as passed (not "inf"), sparse arrays, -0, frozen,
+// sealed and null-prototype configs, shared and offset buffers. After every refusal the next valid
+// call must work and give the same answer as before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { step } from "./load.mjs";
+
+const chapter = new Float32Array([3.2, 2.1, 1.7, 0.9, 0.4]);
+const baseline = step(chapter, { seed: 1 });
+
+function refuses(logits, config, message) {
+  assert.throws(() => step(logits, config), (e) => {
+    assert.ok(e instanceof Error && !(e instanceof WebAssembly.RuntimeError), `not an Error: ${e}`);
+    assert.match(e.message, message);
+    return true;
+  });
+  const again = step(chapter, { seed: 1 });
+  assert.equal(again.token, baseline.token, "the next valid call works, with the same answer");
+  assert.equal(again.u, baseline.u);
+}
+
+test("a Map, Set or Date where an object of settings belongs is refused by name, not read as {}", () => {
+  refuses(chapter, new Map([["top_p", 0.5]]), /^config must be a plain object \(\{…\}\), got a Map \(its entries are not properties\)$/);
+  refuses(chapter, { logit_bias: new Map([[0, -100]]) }, /^config\.logit_bias must be a plain object \(\{…\}\), got a Map/);
+  refuses(chapter, new Set(["greedy"]), /config must be a plain object .* got a Set/);
+  refuses(chapter, new Date(0), /config must be a plain object .* got a Date/);
+  refuses(chapter, /greedy/, /config must be a plain object .* got a RegExp/);
+  refuses(chapter, { top_p: new WeakMap() }, /config\.top_p must be a plain object .* got a WeakMap/);
+  // the same bias written as an object is applied
+  assert.equal(step(chapter, { strategy: "greedy", logit_bias: { 0: -100 } }).token, 1);
+});
+
+test("every kind of typed array (and DataView, ArrayBuffer) as logits is named in the message", () => {
+  const kinds = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float64Array, BigInt64Array, BigUint64Array];
+  for (const Kind of kinds) {
+    const article = /^[AEIO]/.test(Kind.name) ? "an" : "a";
+    refuses(new Kind(3), {}, new RegExp(`^logits must be a Float32Array or an array of numbers, got ${article} ${Kind.name}$`));
+  }
+  refuses(new DataView(new ArrayBuffer(12)), {}, /got a DataView$/);
+  refuses(new ArrayBuffer(12), {}, /got an ArrayBuffer$/);
+  refuses({ length: 3, 0: 1, 1: 2, 2: 3 }, {}, /got an object$/);
+  // a Float32Array over shared memory, or at an offset, is read as its elements
+  const shared = new Float32Array(new SharedArrayBuffer(16));
+  shared.set([0.5, 2, 1, 0]);
+  assert.equal(step(shared, { strategy: "greedy" }).token, 1);
+  assert.equal(step(new Float32Array([9, 1, 5, 2]).subarray(1), { strategy: "greedy" }).token, 1);
+});
+
+test("numbers at the edges: float32 overflow named as passed, -0, NaN and Infinity, sparse arrays, BigInt", () => {
+  refuses([1, 1e40], {}, /^logits\[1\] must be finite in float32 \(at most 3\.4028235e38\) or -inf, got 1e\+40$/);
+  refuses([1, NaN], {}, /^logits\[1\] must be finite or -inf, got NaN$/);
+  refuses([1, Infinity], {}, /^logits\[1\] must be finite or -inf, got inf$/);
+  refuses([3.2, , 1.7], {}, /^logits\[1\] must be a number, got undefined$/); // eslint-disable-line no-sparse-arrays
+  refuses([1, 2n], {}, /^logits\[1\] must be a number, got bigint 2$/);
+  refuses(chapter, { top_p: 1n }, /config\.top_p must be a number, string, boolean, array or object, got bigint 1/);
+  refuses(chapter, { seed: 2n ** 70n }, /config\.seed .* got bigint 1180591620717411303424/);
+  refuses(chapter, { temperature: NaN }, /^temperature must be 0 \(greedy\) or in \[1e-38, 1e6\], got NaN$/);
+  refuses(chapter, { top_p: -Infinity }, /^top_p must be in \[0, 1\], got -Infinity$/);
+  // -0 is 0: a logit of -0, top_k -0 (off), temperature -0 (greedy)
+  assert.equal(step([-0, -1], { strategy: "greedy" }).token, 0);
+  assert.deepEqual(step(chapter, { top_k: -0, seed: 1 }).token, baseline.token);
+  assert.equal(step(chapter, { temperature: -0 }).token, 0);
+  // a finite logit below float32's range is -inf: that token cannot be drawn
+  const r = step([1, -1e40], { seed: 3, trace_top: 2 });
+  assert.equal(r.token, 0);
+});
+
+test("frozen, sealed, null-prototype and symbol-keyed configs are read like plain ones; unknown keys are named", () => {
+  const want = step(chapter, { top_p: 0.5, seed: 9 });
+  for (const config of [
+    Object.freeze({ top_p: 0.5, seed: 9 }),
+    Object.seal({ top_p: 0.5, seed: 9 }),
+    Object.assign(Object.create(null), { top_p: 0.5, seed: 9 }),
+    { top_p: 0.5, seed: 9, [Symbol("x")]: 1 },
+  ]) {
+    const got = step(Object.freeze([...chapter]), config);
+    assert.equal(got.token, want.token);
+    assert.equal(got.u, want.u);
+  }
+  refuses(chapter, Object.freeze({ top_p: 0.5, colour: "red" }), /^unknown key "colour" in config$/);
+  refuses(chapter, { top_p: "0.5" }, /^top_p must be a number, got string "0\.5"$/);
+  refuses(chapter, { strategy: "GREEDY" }, /^strategy must be "sample" or "greedy", got string "GREEDY"$/);
+});
