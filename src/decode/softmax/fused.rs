@@ -1,0 +1,192 @@
+//! The one-read passes: when the final distribution is simple enough, the raw softmax's sums and
+//! the final weights, order keys and sums come from a single read of the logits. Each computes its
+//! numbers exactly as the separate passes in `softmax` do (same exp, lanes and blocks), so tokens
+//! and traces are bit for bit the same.
+
+use super::*;
+
+/// What [`raw_and_final`] measured in its one read of the logits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fused {
+    /// Σ e^(l − max) and Σ e^(l − max)·(l − max): the raw softmax's normaliser and entropy sum.
+    pub z_raw: f64,
+    pub weighted_raw: f64,
+    /// The same two at the final scale inv_t (equal to the raw ones when inv_t = 1).
+    pub z: f64,
+    pub weighted: f64,
+}
+
+/// When the final distribution is the whole vocabulary at one temperature (no filter, bias or
+/// penalty, no −inf logit), everything the step needs from the full array comes from one read of
+/// it: the raw sums, and the final weights e^((l − max)·inv_t) written to `out` with their order
+/// keys (draw.rs) and sums. Each number is computed exactly as `raw_sums`, `weights_into` and the
+/// tempered sum compute it (same exp, same float32 lanes and blocks), so the weights, z and the
+/// draw are bit for bit those of the separate passes. At inv_t = 1 one exp serves both.
+pub(crate) fn raw_and_final(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f64],
+    keys: &mut Vec<u64>,
+) -> Fused {
+    if inv_t == 1.0 {
+        fused::<false>(logits, max, inv_t, out, keys)
+    } else {
+        fused::<true>(logits, max, inv_t, out, keys)
+    }
+}
+
+#[inline(always)]
+fn fused<const TEMPERED: bool>(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f64],
+    keys: &mut Vec<u64>,
+) -> Fused {
+    keys.clear();
+    keys.resize(logits.len(), 0);
+    let (mut z_raw, mut weighted_raw, mut z, mut weighted) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    // (raw e, raw e·s, final e, final e·s) of one logit.
+    let term = |l: f32| {
+        let s = above(l - max, EXP_MIN - 1.0);
+        let e = exp_f32(s);
+        if TEMPERED {
+            let st = above((l - max) * inv_t, EXP_MIN - 1.0);
+            let et = exp_f32(st);
+            (e, e * s, et, et * st)
+        } else {
+            (e, e * s, e, e * s)
+        }
+    };
+    let mut base = 0usize;
+    for ((block, slots), kslots) in logits
+        .chunks(1024)
+        .zip(out.chunks_mut(1024))
+        .zip(keys.chunks_mut(1024))
+    {
+        let mut acc = [[0.0f32; LANES]; 4];
+        let mut lanes = block.chunks_exact(LANES);
+        let mut outs = slots.chunks_exact_mut(LANES);
+        let mut kouts = kslots.chunks_exact_mut(LANES);
+        let mut id = base as u32;
+        for ((group, dst), kdst) in (&mut lanes).zip(&mut outs).zip(&mut kouts) {
+            let mut es = [0.0f32; LANES];
+            for (j, (e_out, &l)) in es.iter_mut().zip(group).enumerate() {
+                let (e, es_raw, et, es_t) = term(l);
+                acc[0][j] += e;
+                acc[1][j] += es_raw;
+                acc[2][j] += et;
+                acc[3][j] += es_t;
+                *e_out = et;
+            }
+            for ((d, k), (j, &e)) in dst
+                .iter_mut()
+                .zip(kdst.iter_mut())
+                .zip(es.iter().enumerate())
+            {
+                *d = f64::from(e);
+                *k = crate::decode::draw::key(e, id + j as u32);
+            }
+            id += LANES as u32;
+        }
+        for ((&l, d), k) in lanes
+            .remainder()
+            .iter()
+            .zip(outs.into_remainder())
+            .zip(kouts.into_remainder())
+        {
+            let (e, es_raw, et, es_t) = term(l);
+            acc[0][0] += e;
+            acc[1][0] += es_raw;
+            acc[2][0] += et;
+            acc[3][0] += es_t;
+            *d = f64::from(et);
+            *k = crate::decode::draw::key(et, id);
+            id += 1;
+        }
+        z_raw += f64::from(acc[0].iter().sum::<f32>());
+        weighted_raw += f64::from(acc[1].iter().sum::<f32>());
+        z += f64::from(acc[2].iter().sum::<f32>());
+        weighted += f64::from(acc[3].iter().sum::<f32>());
+        base += block.len();
+    }
+    Fused {
+        z_raw,
+        weighted_raw,
+        z,
+        weighted,
+    }
+}
+
+/// `weights_into` plus the order keys and Σ e, for a final distribution whose normaliser is not
+/// known yet (penalties or a bias changed logits but removed nothing): one exp pass instead of a
+/// normaliser pass and a weights pass. Σ e is summed exactly as `sum_weights_all` sums it and Σ e·s
+/// as `weights_into` does, so both are bit for bit those of the separate passes.
+pub(crate) fn weights_keys_and_sums(
+    processed: &[f32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f64],
+    keys: &mut Vec<u64>,
+) -> (f64, f64) {
+    keys.clear();
+    keys.resize(processed.len(), 0);
+    let (mut z, mut weighted) = (0.0f64, 0.0f64);
+    let term = |l: f32| {
+        let s = above((l - max) * inv_t, EXP_MIN - 1.0);
+        let e = exp_f32(s);
+        (e, e * s)
+    };
+    let mut id = 0u32;
+    for ((block, slots), kslots) in processed
+        .chunks(1024)
+        .zip(out.chunks_mut(1024))
+        .zip(keys.chunks_mut(1024))
+    {
+        let (mut zs, mut ws) = ([0.0f32; LANES], [0.0f32; LANES]);
+        let mut lanes = block.chunks_exact(LANES);
+        let mut outs = slots.chunks_exact_mut(LANES);
+        let mut kouts = kslots.chunks_exact_mut(LANES);
+        for ((group, dst), kdst) in (&mut lanes).zip(&mut outs).zip(&mut kouts) {
+            let mut es = [0.0f32; LANES];
+            for (((za, wa), e_out), &l) in zs
+                .iter_mut()
+                .zip(ws.iter_mut())
+                .zip(es.iter_mut())
+                .zip(group)
+            {
+                let (e, es) = term(l);
+                *za += e;
+                *wa += es;
+                *e_out = e;
+            }
+            for ((d, k), (j, &e)) in dst
+                .iter_mut()
+                .zip(kdst.iter_mut())
+                .zip(es.iter().enumerate())
+            {
+                *d = f64::from(e);
+                *k = crate::decode::draw::key(e, id + j as u32);
+            }
+            id += LANES as u32;
+        }
+        let mut tail = 0.0f32;
+        for ((&l, d), k) in lanes
+            .remainder()
+            .iter()
+            .zip(outs.into_remainder())
+            .zip(kouts.into_remainder())
+        {
+            let (e, es) = term(l);
+            tail += e;
+            ws[0] += es;
+            *d = f64::from(e);
+            *k = crate::decode::draw::key(e, id);
+            id += 1;
+        }
+        z += f64::from(zs.iter().sum::<f32>() + tail);
+        weighted += f64::from(ws.iter().sum::<f32>());
+    }
+    (z, weighted)
+}

@@ -1,0 +1,108 @@
+use super::*;
+
+#[test]
+fn checked_log_sum_exp_refuses_what_step_refuses() {
+    let message = |l: &[f32]| checked_log_sum_exp(l).unwrap_err().to_string();
+    assert_eq!(
+        message(&[]),
+        "logits must have at least one entry, got an empty array"
+    );
+    assert_eq!(
+        message(&[0.0, f32::NAN]),
+        "logits[1] must be finite or -inf, got NaN"
+    );
+    assert!(message(&[f32::NEG_INFINITY]).contains("got all -inf"));
+    let got = checked_log_sum_exp(&[0.0, 0.0]).unwrap();
+    assert!((got - 2f64.ln()).abs() < 1e-6);
+}
+
+#[test]
+fn exp_f32_matches_libm_to_float32_precision() {
+    let mut worst = 0.0f64;
+    let mut x = -87.0f32;
+    while x < 20.0 {
+        let want = f64::from(x).exp();
+        let got = f64::from(exp_f32(x));
+        worst = worst.max(((got - want) / want).abs());
+        x += 0.001_3;
+    }
+    assert!(worst < 3e-7, "worst relative error {worst}");
+    assert_eq!(exp_f32(f32::NEG_INFINITY), 0.0);
+    assert_eq!(exp_f32(-200.0), 0.0);
+    assert_eq!(exp_f32(0.0), 1.0);
+}
+
+/// The fused first pass gives bit for bit what the separate passes give (weights, keys, z and
+/// the entropy sums), so draws and traces do not depend on which path ran.
+#[test]
+fn raw_and_final_equals_the_separate_passes() {
+    for n in [1usize, 7, 8, 1023, 1024, 1025, 5000] {
+        let logits: Vec<f32> = (0..n)
+            .map(|i| ((i * 7919 % 1000) as f32 * 0.037 - 20.0) * if i % 3 == 0 { 4.0 } else { 1.0 })
+            .collect();
+        let (max, _) = scan(&logits);
+        for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 1.5, 1.0 / 0.05, 1.0 / 5.0] {
+            let mut out = vec![0.0f64; n];
+            let mut keys = Vec::new();
+            let f = raw_and_final(&logits, max, inv_t, &mut out, &mut keys);
+            let (z, weighted, z_t) = raw_and_tempered_sums(&logits, max, inv_t);
+            let mut want = vec![0.0f64; n];
+            let want_weighted = weights_into(&logits, max, inv_t, &mut want);
+            assert_eq!(f.z_raw.to_bits(), z.to_bits());
+            assert_eq!(f.weighted_raw.to_bits(), weighted.to_bits());
+            assert_eq!(f.z.to_bits(), z_t.to_bits(), "n {n} inv_t {inv_t}");
+            assert_eq!(f.weighted.to_bits(), want_weighted.to_bits());
+            assert_eq!(out, want);
+            let want_keys: Vec<u64> = want
+                .iter()
+                .enumerate()
+                .map(|(i, &e)| super::super::draw::key(e as f32, i as u32))
+                .collect();
+            assert_eq!(keys, want_keys);
+        }
+    }
+}
+
+#[test]
+fn weights_keys_and_sums_equals_the_separate_passes() {
+    for n in [1usize, 7, 9, 1023, 1024, 1031, 5000] {
+        let logits: Vec<f32> = (0..n)
+            .map(|i| {
+                if i % 11 == 4 {
+                    f32::NEG_INFINITY
+                } else {
+                    (i * 7919 % 1000) as f32 * 0.031 - 15.0
+                }
+            })
+            .collect();
+        let (max, _) = scan(&logits);
+        for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 3.0] {
+            let (mut out, mut keys) = (vec![0.0f64; n], Vec::new());
+            let (z, weighted) = weights_keys_and_sums(&logits, max, inv_t, &mut out, &mut keys);
+            let mut want = vec![0.0f64; n];
+            assert_eq!(
+                weighted.to_bits(),
+                weights_into(&logits, max, inv_t, &mut want).to_bits()
+            );
+            assert_eq!(
+                z.to_bits(),
+                sum_weights_all(&logits, max, inv_t).to_bits(),
+                "n {n}"
+            );
+            assert_eq!(out, want);
+            let want_keys: Vec<u64> = want
+                .iter()
+                .enumerate()
+                .map(|(i, &e)| super::super::draw::key(e as f32, i as u32))
+                .collect();
+            assert_eq!(keys, want_keys);
+        }
+    }
+}
+
+#[test]
+fn log_sum_exp_is_stable_for_huge_logits() {
+    // ln(e^1000 + e^1000) = 1000 + ln 2, far beyond f32's exp range.
+    let got = log_sum_exp(&[1000.0, 1000.0, f32::NEG_INFINITY]);
+    assert!((got - (1000.0 + 2f64.ln())).abs() < 1e-5);
+}
