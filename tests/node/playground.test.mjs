@@ -5,55 +5,19 @@
 // sharing this process's wasm package, so the core's `step` is the real one.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import "./load.mjs";
+import { importTs } from "./ts.mjs";
 
-const www = fileURLToPath(new URL("../../www/", import.meta.url));
-const esbuild = createRequire(join(www, "package.json"))("esbuild");
-const pkgPath = join(www, "pkg", "nexttoken.js");
 
-/** The controller's modules as one ES module; the wasm package stays this process's (initialised by load.mjs). */
-async function loadPlayground() {
-  const out = await esbuild.build({
-    stdin: {
-      contents: `
-        export { Playground } from "./playground/playground";
-        export { replayScenario, snapshot } from "./playground/scenarios";
-        export { ManualSource } from "./sources/manual";
-        export { PRESETS } from "./presets";
-        export { initialState } from "./state";`,
-      resolveDir: join(www, "src"),
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    write: false,
-    logLevel: "silent",
-    plugins: [
-      {
-        name: "page-only",
-        setup(build) {
-          build.onResolve({ filter: /\/pkg\/nexttoken\.js$/ }, () => ({ path: pathToFileURL(pkgPath).href, external: true }));
-          // the model's file URLs (payload.ts): not used without a browser
-          build.onResolve({ filter: /\?url$/ }, (args) => ({ path: args.path, namespace: "url-stub" }));
-          build.onLoad({ filter: /.*/, namespace: "url-stub" }, () => ({ contents: 'export default "";', loader: "js" }));
-        },
-      },
-    ],
-  });
-  const file = join(mkdtempSync(join(tmpdir(), "nexttoken-playground-")), "playground.mjs");
-  writeFileSync(file, out.outputFiles[0].text);
-  // the controller's timers are the page's (window.setTimeout)
-  globalThis.window ??= globalThis;
-  return import(pathToFileURL(file).href);
-}
-
-const mod = await loadPlayground();
+const mod = await importTs(
+  "playground",
+  `export { Playground } from "./playground/playground";
+   export { replayScenario, snapshot } from "./playground/scenarios";
+   export { ManualSource } from "./sources/manual";
+   export { PRESETS } from "./presets";
+   export { initialState } from "./state";`,
+  { page: true },
+);
 
 /**
  * The same tables as a source whose logits come later: `nextLogits()` is null after every change

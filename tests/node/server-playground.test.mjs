@@ -6,54 +6,21 @@
 // TypeScript with esbuild, over this process's wasm package (the real core).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Generator, step, weights, tokenizer } from "./load.mjs";
 import { startLlamaServer } from "./llama-server.mjs";
+import { importTs } from "./ts.mjs";
 
-const www = fileURLToPath(new URL("../../www/", import.meta.url));
-const esbuild = createRequire(join(www, "package.json"))("esbuild");
-const pkgPath = join(www, "pkg", "nexttoken.js");
 
-async function loadModules() {
-  const out = await esbuild.build({
-    stdin: {
-      contents: `
-        export { Playground } from "./playground/playground";
-        export { ServerSource } from "./sources/server";
-        export { ServerClient } from "./server/client";
-        export { PRESETS } from "./presets";
-        export { initialState } from "./state";
-        export { setLang } from "./i18n";`,
-      resolveDir: join(www, "src"),
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    write: false,
-    logLevel: "silent",
-    plugins: [
-      {
-        name: "page-only",
-        setup(build) {
-          build.onResolve({ filter: /\/pkg\/nexttoken\.js$/ }, () => ({ path: pathToFileURL(pkgPath).href, external: true }));
-          build.onResolve({ filter: /\?url$/ }, (args) => ({ path: args.path, namespace: "url-stub" }));
-          build.onLoad({ filter: /.*/, namespace: "url-stub" }, () => ({ contents: 'export default "";', loader: "js" }));
-        },
-      },
-    ],
-  });
-  const file = join(mkdtempSync(join(tmpdir(), "nexttoken-server-playground-")), "modules.mjs");
-  writeFileSync(file, out.outputFiles[0].text);
-  globalThis.window ??= globalThis;
-  return import(pathToFileURL(file).href);
-}
-
-const mod = await loadModules();
+const mod = await importTs(
+  "server-playground",
+  `export { Playground } from "./playground/playground";
+   export { ServerSource } from "./sources/server";
+   export { ServerClient } from "./server/client";
+   export { PRESETS } from "./presets";
+   export { initialState } from "./state";
+   export { setLang } from "./i18n";`,
+  { page: true },
+);
 mod.setLang("en");
 let server;
 before(async () => {

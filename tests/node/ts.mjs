@@ -8,8 +8,26 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const esbuild = createRequire(`${root}www/package.json`)("esbuild");
 
-/** @param {string} name a file name for the bundle @param {string} entry ES-module source, paths relative to www/src */
-export async function importTs(name, entry) {
+/**
+ * The page's own modules over this process's wasm package (initialised by load.mjs): the package
+ * stays external, so the core's `step` is the real one and shared; the model's file URLs
+ * (payload.ts's `?url` imports) are stubbed, as nothing is fetched without a browser.
+ */
+const pageOnly = {
+  name: "page-only",
+  setup(build) {
+    const pkg = pathToFileURL(`${root}www/pkg/nexttoken.js`).href;
+    build.onResolve({ filter: /\/pkg\/nexttoken\.js$/ }, () => ({ path: pkg, external: true }));
+    build.onResolve({ filter: /\?url$/ }, (args) => ({ path: args.path, namespace: "url-stub" }));
+    build.onLoad({ filter: /.*/, namespace: "url-stub" }, () => ({ contents: 'export default "";', loader: "js" }));
+  },
+};
+
+/**
+ * @param {string} name a file name for the bundle @param {string} entry ES-module source, paths relative to www/src
+ * @param {{ page?: boolean }} [options] page: the controller's modules (see `pageOnly`); its timers are `window`'s
+ */
+export async function importTs(name, entry, options = {}) {
   const out = `${root}target/node-ts/${name}.mjs`;
   mkdirSync(`${root}target/node-ts`, { recursive: true });
   const result = await esbuild.build({
@@ -20,8 +38,10 @@ export async function importTs(name, entry) {
     target: "es2022",
     write: false,
     logLevel: "silent",
+    plugins: options.page ? [pageOnly] : [],
   });
   writeFileSync(out, result.outputFiles[0].contents);
+  if (options.page) globalThis.window ??= globalThis;
   return import(`${pathToFileURL(out).href}?t=${Date.now()}`);
 }
 
