@@ -7,7 +7,7 @@
 
 use super::select::{best_of, best_of_all};
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{larger, scan, sum_weights, sum_weights_all};
+use super::softmax::{larger, logit_of, scan, sum_weights, sum_weights_all};
 
 /// `removed_by` value of a token still kept.
 pub(crate) const KEPT: u8 = 0;
@@ -224,18 +224,7 @@ impl Work {
             best_of_all(&self.processed, k)
         } else {
             let processed = &self.processed;
-            best_of(
-                self.kept.iter().map(|&id| {
-                    (
-                        id,
-                        processed
-                            .get(id as usize)
-                            .copied()
-                            .unwrap_or(f32::NEG_INFINITY),
-                    )
-                }),
-                k,
-            )
+            best_of(self.kept.iter().map(|&id| (id, logit_of(processed, id))), k)
         };
         self.aux.clear();
         self.aux.extend(ranked);

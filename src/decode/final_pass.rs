@@ -3,7 +3,7 @@
 
 use super::candidates::Work;
 use super::draw::{key, key_id};
-use super::softmax::{exp_f32, weights_into, weights_keys_and_sums};
+use super::softmax::{exp_f32, logit_of, weights_into, weights_keys_and_sums};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -52,11 +52,7 @@ pub(crate) fn final_pass(
         keys.clear();
         keys.reserve(work.kept.len());
         for &id in &work.kept {
-            let l = work
-                .processed
-                .get(id as usize)
-                .copied()
-                .unwrap_or(f32::NEG_INFINITY);
+            let l = logit_of(&work.processed, id);
             let sc = (l - max) * inv_t;
             let e = exp_f32(sc);
             if e > 0.0 {

@@ -8,7 +8,7 @@
 use super::candidates::KEPT;
 use super::draw::{key, key_id};
 use super::select::{best_removed, by_key_desc, by_logit, logit_key};
-use super::softmax::at_most_one;
+use super::softmax::{at_most_one, logit_of};
 use std::cmp::Ordering;
 
 /// One listed candidate: its id, its position in the full order, and the cumulative final
@@ -135,15 +135,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
         removed_extra.sort_unstable_by(|&a, &b| by_logit(logits, a, b));
         let target_keys: Vec<u64> = removed_extra
             .iter()
-            .map(|&id| {
-                logit_key(
-                    logits
-                        .get(id as usize)
-                        .copied()
-                        .unwrap_or(f32::NEG_INFINITY),
-                    id,
-                )
-            })
+            .map(|&id| logit_key(logit_of(logits, id), id))
             .collect();
         // One contiguous pass: removed ids' keys, kept ones as 0 (below every target's key).
         let pool = logits

@@ -70,6 +70,15 @@ pub(crate) fn at_most_one(x: f64) -> f64 {
     }
 }
 
+/// Token `id`'s logit in `logits`, −inf past the end (an id no stage can keep: it weighs 0).
+#[inline]
+pub(crate) fn logit_of(logits: &[f32], id: u32) -> f32 {
+    logits
+        .get(id as usize)
+        .copied()
+        .unwrap_or(f32::NEG_INFINITY)
+}
+
 /// The unnormalised weight of a logit: e^((l − max)·inv_t), as f64 for summing.
 #[inline(always)]
 pub(crate) fn weight(l: f32, max: f32, inv_t: f32) -> f64 {
@@ -245,25 +254,13 @@ pub(crate) fn entropy_sum(processed: &[f32], ids: Option<&[u32]>, max: f32, inv_
                 let mut lanes = block.chunks_exact(LANES);
                 for group in &mut lanes {
                     for (a, &id) in acc.iter_mut().zip(group) {
-                        *a += term(
-                            processed
-                                .get(id as usize)
-                                .copied()
-                                .unwrap_or(f32::NEG_INFINITY),
-                        );
+                        *a += term(logit_of(processed, id));
                     }
                 }
                 let tail: f32 = lanes
                     .remainder()
                     .iter()
-                    .map(|&id| {
-                        term(
-                            processed
-                                .get(id as usize)
-                                .copied()
-                                .unwrap_or(f32::NEG_INFINITY),
-                        )
-                    })
+                    .map(|&id| term(logit_of(processed, id)))
                     .sum();
                 total += f64::from(acc.iter().sum::<f32>()) + f64::from(tail);
             }
@@ -286,10 +283,7 @@ pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) 
         for group in &mut lanes {
             let mut v = [f32::NEG_INFINITY; LANES];
             for (slot, &id) in v.iter_mut().zip(group) {
-                *slot = processed
-                    .get(id as usize)
-                    .copied()
-                    .unwrap_or(f32::NEG_INFINITY);
+                *slot = logit_of(processed, id);
             }
             for (a, &l) in acc.iter_mut().zip(&v) {
                 *a += exp_f32((l - max) * inv_t);
@@ -298,16 +292,7 @@ pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) 
         let tail: f32 = lanes
             .remainder()
             .iter()
-            .map(|&id| {
-                exp_f32(
-                    (processed
-                        .get(id as usize)
-                        .copied()
-                        .unwrap_or(f32::NEG_INFINITY)
-                        - max)
-                        * inv_t,
-                )
-            })
+            .map(|&id| exp_f32((logit_of(processed, id) - max) * inv_t))
             .sum();
         total += f64::from(acc.iter().sum::<f32>() + tail);
     }

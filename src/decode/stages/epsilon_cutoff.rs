@@ -3,7 +3,7 @@
 
 use super::super::candidates::Work;
 use super::super::config::Settings;
-use super::super::softmax::weight;
+use super::super::softmax::{logit_of, weight};
 use super::Applied;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
@@ -25,10 +25,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         .unwrap_or(f32::INFINITY);
     let processed = std::mem::take(&mut work.processed);
     work.retain(stage, |id| {
-        let l = processed
-            .get(id as usize)
-            .copied()
-            .unwrap_or(f32::NEG_INFINITY);
+        let l = logit_of(&processed, id);
         l >= protected_floor || weight(l, max, inv_t) / z >= eps
     });
     work.processed = processed;

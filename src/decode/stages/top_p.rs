@@ -8,7 +8,7 @@
 
 use super::super::candidates::{by_logit, extend_sorted, Work};
 use super::super::config::Settings;
-use super::super::softmax::weight;
+use super::super::softmax::{logit_of, weight};
 use super::Applied;
 
 /// Below this many candidates the pre-filter costs more than it saves.
@@ -45,14 +45,7 @@ fn walk(
                 return Walk { keep, mass, sorted };
             }
             let id = ids.get(keep).copied().unwrap_or_default();
-            mass += weight(
-                processed
-                    .get(id as usize)
-                    .copied()
-                    .unwrap_or(f32::NEG_INFINITY),
-                max,
-                inv_t,
-            );
+            mass += weight(logit_of(processed, id), max, inv_t);
             keep += 1;
         }
         if sorted >= ids.len() {

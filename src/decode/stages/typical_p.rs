@@ -17,7 +17,7 @@ use super::super::candidates::Work;
 use super::super::config::Settings;
 use super::super::crossing::first_crossing;
 use super::super::engine::Engine;
-use super::super::softmax::{entropy_sum, exp_f32};
+use super::super::softmax::{entropy_sum, exp_f32, logit_of};
 use super::Applied;
 
 /// Score buckets: below 2^-16, then 16 per binade up to 2^8, then the rest.
@@ -61,11 +61,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     let mut bucket_mass = vec![0.0f64; BUCKETS];
     let mut bucket_count = vec![0usize; BUCKETS];
     for &id in &work.kept {
-        let l = work
-            .processed
-            .get(id as usize)
-            .copied()
-            .unwrap_or(f32::NEG_INFINITY);
+        let l = logit_of(&work.processed, id);
         let sc = (l - max) * inv_t;
         let score = (-(f64::from(sc) - ln_z) - entropy).abs();
         if let Some(slot) = work.scratch.get_mut(id as usize) {
@@ -158,11 +154,7 @@ fn items_where(
             if !wanted(score) {
                 return None;
             }
-            let l = work
-                .processed
-                .get(id as usize)
-                .copied()
-                .unwrap_or(f32::NEG_INFINITY);
+            let l = logit_of(&work.processed, id);
             Some((score, id, f64::from(exp_f32((l - max) * inv_t)) / z))
         })
         .collect()
