@@ -8,7 +8,7 @@ use nexttoken::decode::{Config, Decoder};
 
 #[path = "support/mod.rs"]
 mod support;
-use support::{matrix, peaked_logits as peaked};
+use support::{matrix, more_stages, peaked_logits as peaked};
 
 /// Quantised logits: many exact ties, a few −inf.
 fn tied(n: usize) -> Vec<f32> {
@@ -79,6 +79,58 @@ fn the_same_seed_and_draw_give_the_same_token_as_before() {
     }
     assert_eq!(got, PINNED.trim());
 }
+
+/// The other stages (tests/support `more_stages`), pinned when they joined the benchmark, before
+/// any change made them faster: the same `(seed, draw)` must keep giving the same token.
+#[test]
+fn the_other_stages_give_the_same_token_as_recorded() {
+    let sets: [(&str, Vec<f32>); 4] = [
+        ("peaked 1000", peaked(1000)),
+        ("peaked 32000", peaked(32_000)),
+        ("uniform 3000", vec![0.25; 3000]),
+        ("tied 2000", tied(2000)),
+    ];
+    let mut decoder = Decoder::default();
+    let mut got = Vec::new();
+    for (set, logits) in &sets {
+        for (name, config) in more_stages(logits.len()) {
+            let (first, hash) = fingerprint(&mut decoder, logits, &config);
+            got.push(format!("{set} | {name} | {first:?} | {hash:#018x}"));
+        }
+    }
+    let got = got.join("\n");
+    if std::env::var_os("PRINT_PINS").is_some() {
+        println!("{got}");
+    }
+    assert_eq!(got, PINNED_MORE.trim());
+}
+
+const PINNED_MORE: &str = "
+peaked 1000 | epsilon 3e-5 | [919, 352, 0, 757, 676, 0, 0, 0] | 0x56aa5de3a6b7c0f5
+peaked 1000 | hf T 1.3 top-p 0.95 rep 1.1 (512) eps 3e-5 | [838, 271, 0, 676, 595, 0, 0, 0] | 0x4a51b61fc71203f2
+peaked 1000 | llama.cpp rep 1.1 freq 0.5 pres 0.5 (last 64) | [919, 352, 0, 757, 676, 0, 0, 0] | 0x56aa5de3a6b7c0f5
+peaked 1000 | llama.cpp dynatemp 0.8 ± 0.5 | [919, 676, 0, 919, 838, 0, 0, 0] | 0xd96e4700ed6a993b
+peaked 1000 | logit_bias 32 ids (8 bans) | [919, 352, 0, 757, 676, 0, 0, 0] | 0x4d7b5353a5f10054
+peaked 1000 | min_new_tokens 8 (eos 0) | [838, 271, 919, 676, 595, 919, 919, 919] | 0xe3e8b90446112b72
+peaked 32000 | epsilon 3e-5 | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0xfda5cd71eb13752f
+peaked 32000 | hf T 1.3 top-p 0.95 rep 1.1 (512) eps 3e-5 | [15838, 15190, 0, 31676, 7595, 0, 0, 0] | 0xe43198c28e8df1b1
+peaked 32000 | llama.cpp rep 1.1 freq 0.5 pres 0.5 (last 64) | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x3468e9e135b0f353
+peaked 32000 | llama.cpp dynatemp 0.8 ± 0.5 | [0, 31676, 0, 7919, 15838, 0, 0, 0] | 0xf08ff203a78314d9
+peaked 32000 | logit_bias 32 ids (8 bans) | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x93e062eaf26c9e50
+peaked 32000 | min_new_tokens 8 (eos 0) | [15838, 7271, 7919, 31676, 7595, 7919, 7919, 7919] | 0xda8419d1b257f9bc
+uniform 3000 | epsilon 3e-5 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+uniform 3000 | hf T 1.3 top-p 0.95 rep 1.1 (512) eps 3e-5 | [1842, 1502, 54, 2498, 2856, 822, 541, 608] | 0x02a986db19b36fae
+uniform 3000 | llama.cpp rep 1.1 freq 0.5 pres 0.5 (last 64) | [1626, 2916, 47, 2207, 2521, 726, 478, 537] | 0x8509a510f4190c04
+uniform 3000 | llama.cpp dynatemp 0.8 ± 0.5 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+uniform 3000 | logit_bias 32 ids (8 bans) | [1386, 2874, 302, 2057, 2420, 350, 63, 132] | 0x25383674c13541a4
+uniform 3000 | min_new_tokens 8 (eos 0) | [1612, 2892, 46, 2189, 2501, 721, 474, 533] | 0x103e56787ff9109b
+tied 2000 | epsilon 3e-5 | [1148, 342, 78, 1237, 1083, 1203, 798, 897] | 0xaf1cbb6f381c74f9
+tied 2000 | hf T 1.3 top-p 0.95 rep 1.1 (512) eps 3e-5 | [752, 559, 105, 1399, 1119, 1671, 1095, 1230] | 0xe381160eeb9217bc
+tied 2000 | llama.cpp rep 1.1 freq 0.5 pres 0.5 (last 64) | [1175, 414, 87, 1246, 1011, 1239, 843, 933] | 0xf87b6f53260e34aa
+tied 2000 | llama.cpp dynatemp 0.8 ± 0.5 | [1697, 1809, 87, 111, 263, 1392, 924, 1032] | 0x00d9b77e19f6fa9e
+tied 2000 | logit_bias 32 ids (8 bans) | [1689, 1378, 104, 1850, 1732, 84, 1292, 1490] | 0xe66943168e30aec5
+tied 2000 | min_new_tokens 8 (eos 0) | [1148, 342, 78, 1237, 1083, 1203, 798, 897] | 0x67059ff9487e8539
+";
 
 const PINNED: &str = "
 peaked 1000 | greedy | [0, 0, 0, 0, 0, 0, 0, 0] | 0x79b4da79586cdf65

@@ -2,8 +2,14 @@
 // half (tests/bench/step.rs) lists the same ones under the same names. `tj`: the
 // transformers.js GenerationConfig with the same meaning, where it has one (it has no top-p,
 // min-p, typical-p or repetition penalty in its sampler).
+// After issue 10's rows: every other stage the config accepts, and the HF configuration a user
+// meets with the penalties on (tests/support/mod.rs `more_stages`).
 export function matrix(n) {
-  const history = Array.from({ length: 256 }, (_, i) => (i * 7919 + 17) % n);
+  const historyOf = (len) => Array.from({ length: len }, (_, i) => (i * 7919 + 17) % n);
+  const history = historyOf(256);
+  const bias = Object.fromEntries(
+    Array.from({ length: 32 }, (_, i) => [(i * 4099 + 5) % n, i % 4 === 0 ? -Infinity : 3]),
+  );
   const combined = (engine) => ({ engine, temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05 });
   return [
     { name: "greedy", config: { temperature: 0 }, tj: { do_sample: false } },
@@ -18,5 +24,17 @@ export function matrix(n) {
     { name: "combined hf", config: combined("hf") },
     { name: "combined llama.cpp", config: combined("llama.cpp") },
     { name: "combined vllm", config: combined("vllm") },
+    { name: "epsilon 3e-5", config: { epsilon_cutoff: 3e-5 } },
+    {
+      name: "hf T 1.3 top-p 0.95 rep 1.1 (512) eps 3e-5",
+      config: { temperature: 1.3, top_p: 0.95, repetition_penalty: 1.1, history: historyOf(512), epsilon_cutoff: 3e-5 },
+    },
+    {
+      name: "llama.cpp rep 1.1 freq 0.5 pres 0.5 (last 64)",
+      config: { engine: "llama.cpp", repetition_penalty: 1.1, frequency_penalty: 0.5, presence_penalty: 0.5, penalty_last_n: 64, history },
+    },
+    { name: "llama.cpp dynatemp 0.8 ± 0.5", config: { engine: "llama.cpp", temperature: 0.8, dynatemp_range: 0.5 } },
+    { name: "logit_bias 32 ids (8 bans)", config: { logit_bias: bias } },
+    { name: "min_new_tokens 8 (eos 0)", config: { min_new_tokens: 8, eos_token_id: [0] } },
   ];
 }

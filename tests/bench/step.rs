@@ -12,11 +12,14 @@ use std::time::Duration;
 
 #[path = "../support/mod.rs"]
 mod support;
-use support::{matrix, peaked_logits};
+use support::{history, matrix, more_stages, peaked_logits};
 
-/// The matrix at vocabulary `n`: its repetition history as tests/bench/matrix.mjs makes it.
+/// The matrix at vocabulary `n` (its repetition history as tests/bench/matrix.mjs makes it),
+/// then every other stage the config accepts.
 fn matrix_at(n: usize) -> Vec<(&'static str, Config)> {
-    matrix((0..256u32).map(|i| (i * 7919 + 17) % n as u32).collect())
+    let mut rows = matrix(history(256, n));
+    rows.extend(more_stages(n));
+    rows
 }
 
 const SIZES: [usize; 3] = [1_000, 32_000, 151_936];

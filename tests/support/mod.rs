@@ -101,3 +101,78 @@ pub fn matrix(history: Vec<u32>) -> Vec<(&'static str, Config)> {
         ("combined vllm", combined("vllm")),
     ]
 }
+
+/// A history of `len` ids at vocabulary `n`, as tests/bench/matrix.mjs makes it.
+pub fn history(len: u32, n: usize) -> Vec<u32> {
+    (0..len).map(|i| (i * 7919 + 17) % n as u32).collect()
+}
+
+/// Every other stage the config accepts (issue 10's matrix has none of them), and the HF
+/// configuration a user meets with the penalties on, at vocabulary `n`; named as in
+/// tests/bench/matrix.mjs. Not part of `matrix` so that its pins (tests/draw_pins.rs) stay as
+/// recorded; these have pins of their own.
+pub fn more_stages(n: usize) -> Vec<(&'static str, Config)> {
+    let base = Config::default();
+    let bias: Vec<(u32, f64)> = (0..32u32)
+        .map(|i| {
+            let id = (i * 4099 + 5) % n as u32;
+            (id, if i % 4 == 0 { f64::NEG_INFINITY } else { 3.0 })
+        })
+        .collect();
+    vec![
+        (
+            "epsilon 3e-5",
+            Config {
+                epsilon_cutoff: Some(3e-5),
+                ..base.clone()
+            },
+        ),
+        (
+            "hf T 1.3 top-p 0.95 rep 1.1 (512) eps 3e-5",
+            Config {
+                temperature: Some(1.3),
+                top_p: Some(0.95),
+                repetition_penalty: Some(1.1),
+                history: Some(history(512, n)),
+                epsilon_cutoff: Some(3e-5),
+                ..base.clone()
+            },
+        ),
+        (
+            "llama.cpp rep 1.1 freq 0.5 pres 0.5 (last 64)",
+            Config {
+                engine: Engine::from_name("llama.cpp"),
+                repetition_penalty: Some(1.1),
+                frequency_penalty: Some(0.5),
+                presence_penalty: Some(0.5),
+                penalty_last_n: Some(64),
+                history: Some(history(256, n)),
+                ..base.clone()
+            },
+        ),
+        (
+            "llama.cpp dynatemp 0.8 ± 0.5",
+            Config {
+                engine: Engine::from_name("llama.cpp"),
+                temperature: Some(0.8),
+                dynatemp_range: Some(0.5),
+                ..base.clone()
+            },
+        ),
+        (
+            "logit_bias 32 ids (8 bans)",
+            Config {
+                logit_bias: Some(bias),
+                ..base.clone()
+            },
+        ),
+        (
+            "min_new_tokens 8 (eos 0)",
+            Config {
+                min_new_tokens: Some(8),
+                eos_token_id: Some(vec![0]),
+                ..base
+            },
+        ),
+    ]
+}
