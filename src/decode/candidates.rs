@@ -25,6 +25,8 @@ pub(crate) struct Work {
     pub sorted: usize,
     /// Per id scratch (exp values, typical scores). Not zeroed between calls: written before read.
     pub scratch: Vec<f64>,
+    /// Per id second scratch (typical-p's probabilities). Not zeroed: written before read.
+    pub p: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, top-k's best).
     pub aux: Vec<u32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
@@ -187,6 +189,15 @@ impl Work {
             self.kept_changed();
         }
         before - write
+    }
+
+    /// `retain` after the caller marked `removed_by` itself (a contiguous pass over every id):
+    /// drops the kept ids no longer marked `KEPT`, in order, keeping the sorted-prefix invariant.
+    pub fn retain_marked(&mut self) -> usize {
+        let removed_by = std::mem::take(&mut self.removed_by);
+        let removed = self.retain(KEPT, |id| removed_by.get(id as usize) == Some(&KEPT));
+        self.removed_by = removed_by;
+        removed
     }
 
     /// Keeps exactly the first `n` of the logit order (n ≥ 1).

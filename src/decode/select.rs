@@ -190,7 +190,7 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
 
 /// Sorts `keys` by their high 32 bits, descending, stably (equal ones keep their order): three
 /// LSD counting passes of 11 bits, each skipped when every key has the same digit there.
-fn radix_sort_desc_high(keys: &mut Vec<u64>) {
+pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>) {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
     const SHIFTS: [u32; 3] = [32, 32 + BITS, 32 + 2 * BITS];

@@ -1,9 +1,13 @@
 //! epsilon_cutoff ε in [0, 1); 0 = off (HF only, EpsilonLogitsWarper): removes tokens with
 //! probability below ε, except the top `min_keep` (and everything tied with the last of them).
+//!
+//! With every token still kept, the test runs as one contiguous pass that marks `removed_by`
+//! (the exps vectorise), then the kept list is compacted in its order: the same test on the
+//! same numbers as per token, so the same kept set in the same order.
 
-use super::super::candidates::Work;
+use super::super::candidates::{Work, KEPT};
 use super::super::config::Settings;
-use super::super::softmax::{logit_of, weight};
+use super::super::softmax::{exp_f32, logit_of, weight};
 use super::Applied;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
@@ -23,6 +27,19 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         .and_then(|&id| work.processed.get(id as usize))
         .copied()
         .unwrap_or(f32::INFINITY);
+    if let (true, Some(lowest)) = (work.all_kept, lowest_passing_weight(z, eps)) {
+        let marks = work.removed_by.iter_mut().zip(&work.processed);
+        for (mark, &l) in marks {
+            // `weight(l, max, inv_t) / z >= eps` as a float32 comparison: the loop vectorises.
+            let keep = l >= protected_floor || exp_f32((l - max) * inv_t) >= lowest;
+            *mark = if *mark == KEPT && !keep { stage } else { *mark };
+        }
+        work.retain_marked();
+        return Applied {
+            value: Some(eps),
+            threshold: Some(eps),
+        };
+    }
     let processed = std::mem::take(&mut work.processed);
     work.retain(stage, |id| {
         let l = logit_of(&processed, id);
@@ -32,5 +49,48 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     Applied {
         value: Some(eps),
         threshold: Some(eps),
+    }
+}
+
+/// The smallest float32 weight e with `f64(e) / z >= eps`: an f64 division by z > 0 rounds
+/// monotonically, so `e >= lowest` is the same test for every weight. None if a few ulps of
+/// adjustment do not settle it (then each token is tested as before).
+fn lowest_passing_weight(z: f64, eps: f64) -> Option<f32> {
+    let passes = |e: f32| f64::from(e) / z >= eps;
+    let mut c = (eps * z) as f32;
+    for _ in 0..64 {
+        if !passes(c) {
+            c = c.next_up();
+        } else if passes(c.next_down()) {
+            c = c.next_down();
+        } else {
+            return Some(c);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The float32 cut is the f64 test for every weight, including the ulps around it.
+        #[test]
+        fn the_float32_cut_is_the_f64_test(
+            z in prop_oneof![1.0f64..2.0, 1.0f64..200_000.0, 1e-30f64..1.0],
+            eps in prop_oneof![1e-9f64..0.999, Just(3e-5), Just(1e-4)],
+            weights in prop::collection::vec(0.0f32..1.0, 1..50),
+        ) {
+            let passes = |e: f32| f64::from(e) / z >= eps;
+            let c = super::lowest_passing_weight(z, eps).unwrap();
+            let mut probes = weights;
+            probes.extend([c, c.next_up(), c.next_down(), c.next_down().next_down(), 0.0, 1.0]);
+            for e in probes {
+                prop_assert_eq!(e >= c, passes(e), "e {} c {}", e, c);
+            }
+        }
     }
 }

@@ -5,14 +5,82 @@
 //! one token (vLLM rejects 0: config). Applies to the current, renormalised distribution.
 //!
 //! The walk extends a sorted prefix block by block, so a peaked distribution sorts only its head.
+//! When many tokens survive the pre-filter (a flat distribution: T > 1, p near 1), counts in
+//! buckets of the logit's float bits bound where the mass crosses p, and only the tokens in that
+//! bucket and above are sorted (a radix sort of integer keys) and walked: the same walk over the
+//! same order, so the same sums and the same cut, bit for bit.
 
 use super::super::candidates::{by_logit, extend_sorted, Work};
 use super::super::config::Settings;
+use super::super::draw::key_id;
+use super::super::select::{logit_key, radix_sort_desc_high};
 use super::super::softmax::{logit_of, weight};
 use super::Applied;
 
 /// Below this many candidates the pre-filter costs more than it saves.
 const PREFILTER_MIN: usize = 1024;
+/// Above this many pre-filtered candidates the crossing is located by buckets before sorting.
+const BUCKET_MIN: usize = 4096;
+/// Buckets of the ordered logit's top 16 bits (128 per binade), taken from the logit key's high
+/// half: they order like the logits.
+const BUCKET_SHIFT: u32 = 48;
+const BUCKETS: usize = 1 << 16;
+
+/// The smallest logit whose ordered bits fall in bucket `b` (NaN patterns, which hold no logit,
+/// give −inf).
+fn lowest_in_bucket(b: usize) -> f32 {
+    let ordered = (b as u32) << 16;
+    let bits = if ordered & 0x8000_0000 != 0 {
+        ordered & 0x7fff_ffff
+    } else {
+        !ordered
+    };
+    let l = f32::from_bits(bits);
+    if l.is_nan() {
+        f32::NEG_INFINITY
+    } else {
+        l
+    }
+}
+
+/// `head` (ids in id order) through the bucket where the running mass (logit order) surely
+/// reaches `target`, sorted by (logit desc, id asc); None if no bucket does. Every token of a
+/// higher bucket ranks before every token of a lower one, so this is exactly the sorted head's
+/// first part. Buckets are only counted: each one's mass is bounded below by its count times the
+/// weight of its lowest logit, so the bucket found is at or below the one the walk crosses in.
+fn through_crossing_bucket(
+    head: &[u32],
+    processed: &[f32],
+    max: f32,
+    inv_t: f32,
+    target: f64,
+) -> Option<Vec<u32>> {
+    let mut count = vec![0u32; BUCKETS];
+    for &id in head {
+        let b = (logit_key(logit_of(processed, id), id) >> BUCKET_SHIFT) as usize;
+        if let Some(c) = count.get_mut(b) {
+            *c += 1;
+        }
+    }
+    // The slack covers the float32 exp's rounding (not exactly monotone) and the walk's own
+    // summation order; if the walk over the part still falls short, the caller walks the head.
+    let (mut cum, want) = (0.0f64, target * (1.0 + 1e-6));
+    let lowest = (0..BUCKETS).rev().find(|&b| {
+        let c = count.get(b).copied().unwrap_or(0);
+        if c > 0 {
+            cum += f64::from(c) * weight(lowest_in_bucket(b), max, inv_t);
+        }
+        cum >= want
+    })? as u64;
+    let mut keys: Vec<u64> = head
+        .iter()
+        .map(|&id| logit_key(logit_of(processed, id), id))
+        .filter(|&k| k >> BUCKET_SHIFT >= lowest)
+        .collect();
+    // In id order, so a stable sort by the logit alone leaves ties by lower id.
+    radix_sort_desc_high(&mut keys);
+    Some(keys.into_iter().map(key_id).collect())
+}
 
 /// Where a walk down the logit order stopped.
 struct Walk {
@@ -75,6 +143,21 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     if n > PREFILTER_MIN && s.min_keep <= 1 {
         let cut = f64::from(max) + ((1.0 - p) / (n - 1) as f64 * z).ln() / f64::from(inv_t);
         let mut head = work.candidates_above(cut);
+        if head.len() > BUCKET_MIN {
+            let prefix = through_crossing_bucket(&head, &work.processed, max, inv_t, target);
+            if let Some(mut prefix) = prefix {
+                let sorted = prefix.len();
+                let w = walk(&mut prefix, sorted, &work.processed, max, inv_t, target, 1);
+                if w.mass >= target {
+                    prefix.truncate(w.keep);
+                    work.keep_exactly(stage, &prefix, false, |_, _| false);
+                    return Applied {
+                        value,
+                        threshold: Some((w.mass / z).min(1.0)),
+                    };
+                }
+            }
+        }
         let w = walk(&mut head, 0, &work.processed, max, inv_t, target, 1);
         if !head.is_empty() && (w.mass >= target || w.keep < head.len()) {
             head.truncate(w.keep);

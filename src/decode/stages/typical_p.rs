@@ -60,17 +60,47 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     // bucket's mass and count.
     let mut bucket_mass = vec![0.0f64; BUCKETS];
     let mut bucket_count = vec![0usize; BUCKETS];
-    for &id in &work.kept {
-        let l = logit_of(&work.processed, id);
-        let sc = (l - max) * inv_t;
-        let score = (-(f64::from(sc) - ln_z) - entropy).abs();
-        if let Some(slot) = work.scratch.get_mut(id as usize) {
-            *slot = score;
+    let n = work.processed.len();
+    // Every id kept, in id order: the scores and probabilities in contiguous passes that
+    // vectorise, then the buckets in the same order as below (so the same sums, bit for bit).
+    let in_id_order = work.all_kept
+        && work.input_removed == 0
+        && work.kept.len() == n
+        && work
+            .kept
+            .iter()
+            .enumerate()
+            .all(|(i, &id)| id as usize == i);
+    if in_id_order {
+        let mut p = std::mem::take(&mut work.p);
+        p.resize(n, 0.0);
+        let scores = work.scratch.get_mut(..n).unwrap_or_default();
+        for ((score, p), &l) in scores.iter_mut().zip(p.iter_mut()).zip(&work.processed) {
+            let sc = (l - max) * inv_t;
+            *score = (-(f64::from(sc) - ln_z) - entropy).abs();
+            *p = f64::from(exp_f32(sc)) / z;
         }
-        let b = bucket(score);
-        if let (Some(m), Some(c)) = (bucket_mass.get_mut(b), bucket_count.get_mut(b)) {
-            *m += f64::from(exp_f32(sc)) / z;
-            *c += 1;
+        for (&score, &p) in scores.iter().zip(&p) {
+            let b = bucket(score);
+            if let (Some(m), Some(c)) = (bucket_mass.get_mut(b), bucket_count.get_mut(b)) {
+                *m += p;
+                *c += 1;
+            }
+        }
+        work.p = p;
+    } else {
+        for &id in &work.kept {
+            let l = logit_of(&work.processed, id);
+            let sc = (l - max) * inv_t;
+            let score = (-(f64::from(sc) - ln_z) - entropy).abs();
+            if let Some(slot) = work.scratch.get_mut(id as usize) {
+                *slot = score;
+            }
+            let b = bucket(score);
+            if let (Some(m), Some(c)) = (bucket_mass.get_mut(b), bucket_count.get_mut(b)) {
+                *m += f64::from(exp_f32(sc)) / z;
+                *c += 1;
+            }
         }
     }
     let llama = s.engine == Engine::LlamaCpp;
@@ -123,12 +153,25 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     // The first n in (score, id) order: HF keeps every token whose score ties the boundary too,
     // llama.cpp exactly n. One comparison per kept token.
     let hf = !llama;
-    let scratch = std::mem::take(&mut work.scratch);
-    work.retain(stage, |id| {
-        let score = scratch.get(id as usize).copied().unwrap_or(f64::INFINITY);
-        score < boundary || (score == boundary && (hf || id <= boundary_id))
-    });
-    work.scratch = scratch;
+    let keep =
+        |score: f64, id: u32| score < boundary || (score == boundary && (hf || id <= boundary_id));
+    if in_id_order {
+        // One contiguous marking pass, then the kept list compacted in order.
+        let marks = work.removed_by.iter_mut().zip(&work.scratch);
+        for (i, (mark, &score)) in marks.enumerate() {
+            *mark = if keep(score, i as u32) { *mark } else { stage };
+        }
+        work.retain_marked();
+    } else {
+        let scratch = std::mem::take(&mut work.scratch);
+        work.retain(stage, |id| {
+            keep(
+                scratch.get(id as usize).copied().unwrap_or(f64::INFINITY),
+                id,
+            )
+        });
+        work.scratch = scratch;
+    }
     Applied {
         value: Some(mass),
         threshold: Some(entropy),
