@@ -49,3 +49,73 @@ describe("a phone: Step follows the prompt, the settings come after the text", (
     await embed.context.close();
   });
 });
+
+describe("an English-speaking learner", () => {
+  test("误解六: the gloss of greedy's wrong answer covers the answer, not only the prompt", async () => {
+    const { page, context } = await open("?lang=en&lesson=myth6", { viewport: { width: 1280, height: 900 } });
+    const said = page.locator(".lesson-body q", { hasText: "德国的首都是" }).first();
+    await page.waitForFunction(() => /德国的首都是.+/.test(document.querySelector(".lesson-body q mark")?.textContent ? document.querySelector(".lesson-body q").textContent : ""));
+    const line = await said.evaluate((q) => q.parentElement.textContent);
+    assert.match(line, /德国的首都是北京。 \(“The capital of Germany is Beijing\.”\)/, line);
+    await context.close();
+  });
+
+  test("实验一: the live context's gloss follows the words the learner adds", async () => {
+    const { page, context } = await open("?lang=en&lesson=exp1", { viewport: { width: 1280, height: 900 } });
+    const body = page.locator(".lesson-body");
+    await body.getByRole("button", { name: /用户/ }).first().click();
+    await body.getByRole("button", { name: /^Step/ }).click();
+    await page.waitForFunction(() => /React 是一个用于构建用户 \(“React is a … for building user”\)/.test(document.querySelector(".lesson-body").textContent));
+    await context.close();
+  });
+
+  test("the language button is marked as Chinese in English (and English in Chinese), so it is read in its own voice", async () => {
+    const { page, context } = await open("?lang=en");
+    assert.equal(await page.locator("#lang-toggle").getAttribute("lang"), "zh-CN");
+    await page.locator("#lang-toggle").click();
+    await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+    assert.equal(await page.locator("#lang-toggle").getAttribute("lang"), "en");
+    await context.close();
+  });
+});
+
+describe("a teacher's own sentence", () => {
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: 2,200 characters say what to do, mark the box, and a shorter prompt steps again`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}`);
+      const box = page.locator("#prompt");
+      await box.fill("我们今天学习语言模型。".repeat(200));
+      await box.press("Enter");
+      const alert = page.locator("#error");
+      await alert.waitFor();
+      const text = await alert.textContent();
+      if (lang === "zh") assert.equal(text, "模型无法读取这个提示词：提示词最多 127 个 Token，现在有 1200 个。请缩短提示词，再按回车。");
+      else assert.equal(text, "The model could not read the prompt: prompt must be at most 127 tokens, got 1200. Shorten the prompt, then press Enter.");
+      assert.equal(await box.getAttribute("aria-invalid"), "true");
+      assert.match((await box.getAttribute("aria-describedby")) ?? "", /\berror\b/);
+      assert.equal(await page.locator("#step").isDisabled(), true);
+      await box.fill("中国的首都是");
+      await box.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      assert.equal(await alert.isHidden(), true);
+      assert.equal(await box.getAttribute("aria-invalid"), null);
+      assert.doesNotMatch((await box.getAttribute("aria-describedby")) ?? "", /\berror\b/);
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+
+  test("emoji, </s>, spaces only and CRLF: each steps, and the text keeps what was typed", async () => {
+    const { page, context, problems } = await open("?lang=en");
+    const box = page.locator("#prompt");
+    for (const [typed, shown] of [["今天天气😀真好🎉", "今天天气😀真好🎉"], ["中国的首都是</s>", "中国的首都是</s>"], ["     ", "     "], ["第一行\r\n第二行", "第一行\n第二行"]]) {
+      await box.fill(typed);
+      await box.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      assert.equal(await page.locator("#prompt-echo").textContent(), shown);
+      assert.equal(await page.locator("#error").isHidden(), true, `${JSON.stringify(typed)}: no error`);
+    }
+    assert.deepEqual(problems, { console: [], foreign: [] });
+    await context.close();
+  });
+});
