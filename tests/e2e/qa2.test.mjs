@@ -119,3 +119,38 @@ describe("a teacher's own sentence", () => {
     await context.close();
   });
 });
+
+describe("a course author's embed frame, by keyboard", () => {
+  for (const [width, height] of [[640, 480], [800, 600]]) {
+    test(`${width}×${height}: tabbing out of the Settings drawer closes it, so no focused control is hidden under it`, async () => {
+      const { page, context } = await open("?lang=en&embed=1", { viewport: { width, height } });
+      await page.locator("#settings-toggle").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.body.dataset.settings === "open");
+      const hidden = [];
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press("Tab");
+        const r = await page.evaluate(() => {
+          const e = document.activeElement;
+          if (e === null || e === document.body) return null;
+          const b = e.getBoundingClientRect();
+          const points = [[b.left + 2, b.top + 2], [b.right - 2, b.top + 2], [b.left + 2, b.bottom - 2], [b.right - 2, b.bottom - 2], [b.left + b.width / 2, b.top + b.height / 2]];
+          const seen = points.some(([x, y]) => {
+            const hit = document.elementFromPoint(x, y);
+            return hit !== null && (e.contains(hit) || hit.contains(e) || [...(e.labels ?? [])].some((l) => l.contains(hit)));
+          });
+          return { name: `${e.tagName}#${e.id}`, seen, inDrawer: e.closest("aside") !== null, open: document.body.dataset.settings === "open" };
+        });
+        if (r === null) break;
+        if (!r.seen) hidden.push(r.name);
+        if (!r.inDrawer) assert.equal(r.open, false, `${r.name}: the drawer closed when focus left it`);
+      }
+      assert.deepEqual(hidden, [], "focused controls hidden under the drawer");
+      // a click beside the open drawer (Step, to try a setting) keeps it open
+      await page.locator("#settings-toggle").click();
+      await page.locator("#step").click();
+      assert.equal(await page.evaluate(() => document.body.dataset.settings), "open");
+      await context.close();
+    });
+  }
+});
