@@ -12,6 +12,7 @@ import { linkEn } from "./link.en";
 import { serverLessonsEn } from "./server-lessons.en";
 import { qaEn } from "./qa.en";
 import { serverRestEn } from "./server-rest.en";
+import { teachEn } from "./teach.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -165,6 +166,7 @@ export const en = {
   ...classroomEn,
   ...inspectEn,
   ...qaEn,
+  ...teachEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

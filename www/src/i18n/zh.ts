@@ -12,6 +12,7 @@ import { linkZh } from "./link.zh";
 import { serverLessonsZh } from "./server-lessons.zh";
 import { qaZh } from "./qa.zh";
 import { serverRestZh } from "./server-rest.zh";
+import { teachZh } from "./teach.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -166,4 +167,5 @@ export const zh: Record<MessageKey, string> = {
   ...classroomZh,
   ...inspectZh,
   ...qaZh,
+  ...teachZh,
 };
