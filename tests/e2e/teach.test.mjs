@@ -151,21 +151,30 @@ describe("teaching with the page", () => {
       assert.equal(await chips(page).last().isVisible(), true);
       assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), []);
       await screenshot(page, `teach-strip-myth1-${lang}-1024x768.png`);
-      // a prompt longer than the strip keeps its start and the newest tokens; outside projector mode all comes back
-      const long = "从前有一座山，山里有一座庙，庙里有一个老和尚在给小和尚讲故事，讲的是什么呢？";
-      const again = await open(`?lang=${lang}&projector=1&prompt=${encodeURIComponent(long)}&strategy=greedy&max_new_tokens=24`, { viewport: XGA });
-      for (let n = 1; n <= 12; n++) {
-        await again.page.keyboard.press("ArrowRight");
-        await again.page.waitForFunction((n) => document.querySelectorAll("#chips > li").length >= n || document.getElementById("step").disabled, n);
-      }
+      // 误解四's 24 tokens of 状态 overflow the one line: the oldest fold behind "…", the prompt and the newest stay
+      await pickLesson(page, lang, "myth4");
+      const loop = await page.evaluate(stripView);
+      assert.equal(loop.echo, "状态");
+      assert.equal(loop.echoInside && loop.lastInside && loop.shownInside, true, JSON.stringify(loop));
+      const folded = await page.locator("#chips > li.pj-folded").count();
+      assert.ok(folded > 0 && folded < 24, `folded ${folded}`);
+      assert.equal(await page.locator("#chips > li.pj-after-fold").evaluate((li) => getComputedStyle(li, "::before").content), '"…"');
+      await screenshot(page, `teach-strip-myth4-${lang}-1024x768.png`);
+      // a prompt longer than the strip keeps its start, cut with "…", and the newest token
+      const long = "从前有一座山，山里有一座庙，庙里有一个老和尚在给小和尚讲故事，讲的是什么呢？".repeat(2);
+      const again = await open(`?lang=${lang}&projector=1&prompt=${encodeURIComponent(long)}&strategy=greedy&max_new_tokens=4`, { viewport: XGA });
+      await again.page.keyboard.press("ArrowRight");
+      await again.page.locator("#chips > li").first().waitFor();
       const longView = await again.page.evaluate(stripView);
-      assert.ok(longView.echo.startsWith("从前有一座山"), longView.echo);
+      assert.ok(longView.echo.startsWith("从前有一座山") && longView.echo.endsWith("…") && longView.echo.length < long.length, longView.echo);
       assert.equal(longView.echoInside && longView.lastInside && longView.shownInside, true, JSON.stringify(longView));
       await screenshot(again.page, `teach-strip-long-${lang}-1024x768.png`);
       await again.page.keyboard.press("p");
       assert.equal(await again.page.locator("#chips > li.pj-folded").count(), 0);
       assert.equal(await again.page.locator("#prompt-echo").textContent(), long);
       await again.context.close();
+      await page.locator("#projector-toggle").click();
+      assert.equal(await page.locator("#chips > li.pj-folded").count(), 0, "nothing folded outside projector mode");
       await context.close();
     });
   }

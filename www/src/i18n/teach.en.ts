@@ -3,6 +3,7 @@
 export const teachEn = {
   "prompt.manual": "The hand-made table ignores the prompt: here it is only the table's title. To continue your own sentence, switch the logits source to the embedded model.",
   "pjPrompt.edit": "Edit prompt",
+  "pjPrompt.editShort": "Prompt",
   "pjPrompt.label": "Prompt",
   "pjPrompt.apply": "Apply",
   "pjPrompt.cancel": "Cancel",

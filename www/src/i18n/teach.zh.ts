@@ -4,6 +4,7 @@ import type { teachEn } from "./teach.en";
 export const teachZh: Record<keyof typeof teachEn, string> = {
   "prompt.manual": "手写的分数表不读提示词：这里的提示词只是表格的标题。要让模型续写你自己的句子，请把 logits 来源换成内置模型。",
   "pjPrompt.edit": "改提示词",
+  "pjPrompt.editShort": "提示词",
   "pjPrompt.label": "提示词",
   "pjPrompt.apply": "应用",
   "pjPrompt.cancel": "取消",

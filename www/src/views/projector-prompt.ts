@@ -1,5 +1,5 @@
-// Projector mode's prompt editor: the sidebar (and its prompt box) is hidden in projector mode, so an
-// "Edit prompt" button beside the transport opens a large one-line editor in the text strip's place.
+// Projector mode's prompt editor: the sidebar (and its prompt box) is hidden in projector mode, so a
+// "✎ Prompt" button at the start of the text strip opens a large one-line editor in the strip's place.
 // Enter applies the prompt and takes one step (as the sidebar's box does), Apply only applies, Esc or
 // Cancel leave it unchanged. Over the hand-made tables, which never read a prompt, the editor says so
 // and offers the embedded model instead of a box that would silently do nothing. The editor exists in
@@ -28,11 +28,11 @@ export interface PromptEditor {
 
 export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
   const card = document.querySelector<HTMLElement>(".text-card");
-  const transport = card?.querySelector<HTMLElement>(".transport") ?? null;
   const generated = document.getElementById("generated");
   const edit = h("button", { id: "pj-prompt-edit", class: "pj-prompt-edit", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "pj-prompt" } });
   edit.addEventListener("click", () => (form === null ? open() : close(edit)));
-  transport?.insertBefore(edit, transport.querySelector(".speed"));
+  // at the start of the text strip, before the prompt it edits (it reads as the prompt's label there)
+  generated?.insertBefore(edit, document.getElementById("prompt-echo"));
   let form: HTMLElement | null = null;
   /** The language and source the open editor was built for (rebuilt when either changes). */
   let builtFor = "";
@@ -123,7 +123,9 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
   }
 
   function render(): void {
-    edit.textContent = t("pjPrompt.edit");
+    // short on screen (it shares the strip's line with the text), named in full
+    edit.replaceChildren(h("span", { attrs: { "aria-hidden": "true" } }, "✎ "), t("pjPrompt.editShort"));
+    edit.setAttribute("aria-label", t("pjPrompt.edit"));
     if (form === null) return;
     if (!projectorOn()) close(null);
     else if (builtFor !== key()) rebuild();

@@ -5,6 +5,8 @@
 // written. Nothing is folded outside projector mode (the classes act only under body[data-projector]).
 
 const FOLDED = "pj-folded";
+/** The shortest start of a prompt worth showing (「中国的首都是」 whole, "TypeScri…"). */
+const MIN_PROMPT = 8;
 /** The first chip shown after folded ones: it carries the "…" (styles/teach.css). */
 const AFTER_FOLD = "pj-after-fold";
 
@@ -43,12 +45,18 @@ export function fitProjectorText(on: boolean, prompt: string): void {
     }
   }
 
-  // still too long: the longest start of the prompt that fits, then "…"
+  // still too long: the longest start of the prompt that fits, then "…" (never under MIN_PROMPT
+  // characters: a box too small even for that scrolls to its newest line, as before)
   const chars = Array.from(prompt);
   const cut = (n: number): void => {
     echo.textContent = `${chars.slice(0, n).join("")}…`;
+    echo.dataset["cut"] = "true";
   };
-  let lo = 1;
+  const least = Math.min(chars.length, MIN_PROMPT);
+  if (least >= chars.length) return;
+  cut(least);
+  if (!fits()) return;
+  let lo = least;
   let hi = chars.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
@@ -56,6 +64,5 @@ export function fitProjectorText(on: boolean, prompt: string): void {
     if (fits()) lo = mid;
     else hi = mid - 1;
   }
-  cut(Math.max(1, lo));
-  echo.dataset["cut"] = "true";
+  cut(lo);
 }
