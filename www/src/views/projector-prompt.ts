@@ -123,9 +123,9 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
   }
 
   function render(): void {
-    // short on screen (it shares the strip's line with the text), named in full
-    edit.replaceChildren(h("span", { attrs: { "aria-hidden": "true" } }, "✎ "), t("pjPrompt.editShort"));
-    edit.setAttribute("aria-label", t("pjPrompt.edit"));
+    // short on screen (it shares the strip's line with the text), named in full by its content (not
+    // aria-label: a field's label search for "Prompt" must find the sidebar's box alone)
+    edit.replaceChildren(h("span", { attrs: { "aria-hidden": "true" } }, `✎ ${t("pjPrompt.editShort")}`), h("span", { class: "visually-hidden" }, t("pjPrompt.edit")));
     if (form === null) return;
     if (!projectorOn()) close(null);
     else if (builtFor !== key()) rebuild();
