@@ -11,7 +11,7 @@ const open = browserSuite();
 const XGA = { width: 1024, height: 768 };
 const L = {
   zh: { edit: "改提示词", label: "提示词", apply: "应用", cancel: "取消", useModel: "换成内置模型", menu: "课程", manual: /不读提示词/ },
-  en: { edit: "Edit prompt", label: "Prompt", apply: "Apply", cancel: "Cancel", useModel: "Use the embedded model", menu: "Lesson", manual: /ignores the prompt/ },
+  en: { edit: "Edit prompt", label: "Prompt", apply: "Apply", cancel: "Cancel", useModel: "Use the model", menu: "Lesson", manual: /ignores the prompt/ },
 };
 /** The prompt a page opens with (the first preset of its language). */
 const PRESET = { zh: "TypeScript 是 JavaScript 的", en: "TypeScript is a" };

@@ -9,5 +9,5 @@ export const teachEn = {
   "pjPrompt.cancel": "Cancel",
   "pjPrompt.keys": "Enter: apply and take one step · Shift+Enter: new line · Esc: cancel",
   "pjPrompt.manual": "The hand-made table ignores the prompt: it looks up the last token.",
-  "pjPrompt.useModel": "Use the embedded model",
+  "pjPrompt.useModel": "Use the model",
 } as const;
