@@ -13,6 +13,7 @@ import { serverLessonsEn } from "./server-lessons.en";
 import { qaEn } from "./qa.en";
 import { qa2En } from "./qa2.en";
 import { serverRestEn } from "./server-rest.en";
+import { teachEn } from "./teach.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -167,6 +168,7 @@ export const en = {
   ...inspectEn,
   ...qaEn,
   ...qa2En,
+  ...teachEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -13,6 +13,7 @@ import { serverLessonsZh } from "./server-lessons.zh";
 import { qaZh } from "./qa.zh";
 import { qa2Zh } from "./qa2.zh";
 import { serverRestZh } from "./server-rest.zh";
+import { teachZh } from "./teach.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -168,4 +169,5 @@ export const zh: Record<MessageKey, string> = {
   ...inspectZh,
   ...qaZh,
   ...qa2Zh,
+  ...teachZh,
 };

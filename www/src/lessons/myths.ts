@@ -144,6 +144,8 @@ export function temperatureNotSmarter(): Lesson {
   return {
     prompts: [CAPITAL_PROMPT],
     async setUp(actions, on) {
+      // seed 42 on purpose: its first u (0.955) draws a rare token at T = 2 on the first Step — the
+      // lesson's point, shown (tests/e2e/teach.test.mjs pins it)
       await actions.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1, seed: 42 }, path: [] });
     },
     build(body, env) {
@@ -196,6 +198,8 @@ export function temperatureNotSmarter(): Lesson {
 /** 误解四：greedy is not always best; on the tiny model its path falls into a loop. */
 export function greedyNotAlwaysBest(): Lesson {
   const run = (actions: Actions, params: Partial<Params>, on = liveSource(actions)): Promise<void> =>
+    // seed 42 (named on the sampling button): its sampled text leaves 状态 at once and never loops;
+    // the first-visit seed 84 starts with 状态 again, which reads like the loop (teach.test.mjs pins it)
     actions.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
   return {
     prompts: [LOOP_PROMPT],
@@ -243,7 +247,9 @@ export function topKIsNotTopP(): Lesson {
   ];
   const show = (actions: Actions, key: "k" | "p", on = liveSource(actions)): Promise<void> =>
     actions
-      .apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: key === "k" ? { temperature: 1, top_k: k, top_p: 1 } : { temperature: 1, top_k: 0, top_p: p }, path: [] })
+      // seed 42 on purpose: its first u (0.955) draws the 10th of top-k's 10 (top-p: far down its
+      // many), so the first Step shows that every kept candidate can be drawn, and none past the cut
+      .apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: { temperature: 1, seed: 42, ...(key === "k" ? { top_k: k, top_p: 1 } : { top_k: 0, top_p: p }) }, path: [] })
       .then(() => undefined);
   return {
     prompts: [PLUGIN_PROMPT],

@@ -106,6 +106,10 @@ export function createPage(
     controls.render(state.params);
     const prompt = el<HTMLTextAreaElement>("prompt");
     if (document.activeElement !== prompt) prompt.value = state.prompt;
+    // a hand-made table never reads the prompt (it is the table's title): not editable, and it says why
+    const manual = source instanceof ManualSource;
+    prompt.readOnly = manual;
+    prompt.setAttribute("aria-describedby", manual ? "prompt-manual" : "prompt-hint prompt-keys");
     showPreset();
     // "Model server" stays chosen in the list while it waits for Connect
     const chosen = pg.serverChosen ? "server" : state.source;
