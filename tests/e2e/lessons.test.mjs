@@ -64,7 +64,7 @@ const EXPECTED = {
   myth4: { prompt: "状态", strategy: "greedy", max_new: 24 },
   myth5: { prompt: "给一个代码编辑器插件起名：", temperature: 1, top_k: 10, top_p: 1, tokens: 0 },
   myth6: { prompt: "德国的首都是", strategy: "greedy", max_new: 6 },
-  quiz: { prompt: "TypeScript 是 JavaScript 的", tokens: 0 },
+  quiz: { prompt: "TypeScript 是 JavaScript 的", seed: 84, tokens: 0 },
 };
 
 describe("lessons", () => {

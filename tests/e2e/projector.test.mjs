@@ -328,7 +328,8 @@ describe("keyboard shortcuts", () => {
   });
 
   test("shortcuts are ignored while typing and with Ctrl / Alt held", async () => {
-    const { page, context } = await open("?lang=en&source=manual");
+    // on the model: over a hand-made table the prompt box is read-only (teach.test.mjs)
+    const { page, context } = await open("?lang=en");
     const prompt = page.getByLabel("Prompt", { exact: true });
     await prompt.fill("");
     await prompt.focus();

@@ -8,12 +8,16 @@ export interface Commands {
   toggleFullscreen(): void;
   /** Open the lesson at this 0-based index (keys 1–9; 0 opens the self-test, the last lesson). */
   openLesson(index: number): void;
+  /** Esc: close the open lesson (focus goes back where it was); false when none is open. */
+  closeLesson(): boolean;
 }
 
 /** Elements where keys are text: every shortcut is off inside them. */
 const TYPING = "input, textarea, select, [contenteditable]:not([contenteditable='false']), [role='textbox'], [role='combobox'], [role='searchbox'], [role='spinbutton']";
 /** Widgets whose own keys include the arrows (a slider, tabs, a list box …). */
 const ARROW_WIDGETS = "[role='slider'], [role='tablist'], [role='tab'], [role='listbox'], [role='option'], [role='menu'], [role='menuitem'], [role='radiogroup'], [role='radio'], [role='tree'], [role='treeitem'], [role='grid']";
+/** Fields where Esc may mean something to the person typing (an answer being written, a prompt). */
+const TEXT_ENTRY = "textarea, input:not([type='range'], [type='checkbox'], [type='radio'], [type='button'], [type='submit'], [type='reset'], [type='color']), [contenteditable]:not([contenteditable='false']), [role='textbox'], [role='searchbox'], [role='combobox']";
 /** Controls that Space presses: there Space keeps its own meaning. */
 const SPACE_CONTROLS = "button, a[href], summary, label, [role='button'], [role='link'], [role='checkbox'], [role='switch'], [role='menuitem'], [role='tab'], [role='option'], [role='radio']";
 
@@ -29,9 +33,27 @@ export function shortcutTarget(event: KeyboardEvent): boolean {
   return document.querySelector("dialog:modal") === null;
 }
 
+/**
+ * Whether Esc may close a lesson: nobody else took it first (a tooltip, the settings drawer, an open
+ * select's list), no input method is composing, no modal dialog owns the keyboard (it closes itself),
+ * and focus is not in a text field. A menu (the header's lesson picker) does not stop it.
+ */
+function escapeCloses(event: KeyboardEvent): boolean {
+  if (event.key !== "Escape" || event.defaultPrevented || event.isComposing || event.keyCode === 229) return false;
+  if (event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return false;
+  const target = event.target instanceof Element ? event.target : null;
+  if (target !== null && target.closest(TEXT_ENTRY) !== null) return false;
+  if (target instanceof HTMLElement && target.isContentEditable) return false;
+  return document.querySelector("dialog:modal") === null;
+}
+
 export function installShortcuts(actions: Actions, commands: Commands): void {
   const help = createHelp();
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      if (escapeCloses(event) && commands.closeLesson()) event.preventDefault();
+      return;
+    }
     // `?` also closes its own overlay (the dialog would otherwise swallow every key)
     if (event.key === "?" && help.isOpen() && !event.ctrlKey && !event.altKey && !event.metaKey) {
       event.preventDefault();

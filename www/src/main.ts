@@ -19,9 +19,12 @@ import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
 import { createLessons } from "./views/lessons";
 import { createProjector } from "./views/projector";
+import { createPromptEditor } from "./views/projector-prompt";
+import { ManualSource } from "./sources/manual";
 import { createShare } from "./views/share";
 import { el } from "./views/controls";
 import { createSettingsDrawer } from "./views/settings-drawer";
+import { installPhoneLayout } from "./views/phone-layout";
 import { installTips } from "./charts/tooltip";
 import { problemText } from "./views/notice";
 import { createPage, fillPresets } from "./views/page";
@@ -85,6 +88,19 @@ const projector = createProjector(actions, {
   },
 });
 const settingsDrawer = createSettingsDrawer();
+installPhoneLayout();
+// projector mode's own prompt box (the sidebar's is hidden there): Enter applies and steps, as there
+const promptEditor = createPromptEditor({
+  prompt: () => pg.state.prompt,
+  manual: () => pg.source instanceof ManualSource,
+  modelReady: () => pg.model !== null,
+  apply(prompt, step) {
+    if (prompt !== pg.state.prompt) pg.dispatch({ type: "setPrompt", prompt });
+    if (step) pg.dispatch({ type: "step" });
+  },
+  useModel: () => pg.dispatch({ type: "selectSource", kind: "model" }),
+});
+page.onRender(() => promptEditor.render());
 
 function switchLang(next: Lang): void {
   setLang(next);
@@ -206,6 +222,7 @@ async function boot(): Promise<void> {
       const id = LESSON_IDS[index];
       if (id !== undefined) lessons.open(id);
     },
+    closeLesson: () => lessons.dismiss(),
   });
   const loadingText = el("loading-text");
   loadingText.textContent = t("loading");

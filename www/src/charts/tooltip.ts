@@ -169,6 +169,8 @@ export function rove(nodes: Element[], preferred: number): void {
 function onKey(event: KeyboardEvent): void {
   const target = event.target instanceof Element ? event.target : null;
   if (event.key === "Escape" && shownFor !== null && tip?.hidden === false) {
+    // the tooltip takes this Esc (a second one closes an open lesson: keyboard.ts)
+    event.preventDefault();
     hide();
     return;
   }

@@ -11,7 +11,9 @@ import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
 import { serverLessonsEn } from "./server-lessons.en";
 import { qaEn } from "./qa.en";
+import { qa2En } from "./qa2.en";
 import { serverRestEn } from "./server-rest.en";
+import { teachEn } from "./teach.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -165,6 +167,8 @@ export const en = {
   ...classroomEn,
   ...inspectEn,
   ...qaEn,
+  ...qa2En,
+  ...teachEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -30,5 +30,5 @@ export const projectorEn = {
   "help.lessons": "Open lesson 1–9",
   "help.charts": "Projector mode: previous / next chart",
   "help.help": "Show this list",
-  "help.esc": "Close this list; leave full screen",
+  "help.esc": "Close this list or the open lesson; leave full screen",
 } as const;

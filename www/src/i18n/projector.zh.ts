@@ -31,5 +31,5 @@ export const projectorZh: Record<keyof typeof projectorEn, string> = {
   "help.lessons": "打开第 1–9 课",
   "help.charts": "投影模式：上一张 / 下一张图",
   "help.help": "显示这份列表",
-  "help.esc": "关闭这份列表；退出全屏",
+  "help.esc": "关闭这份列表或打开的课程；退出全屏",
 };

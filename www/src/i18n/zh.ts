@@ -11,7 +11,9 @@ import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
 import { serverLessonsZh } from "./server-lessons.zh";
 import { qaZh } from "./qa.zh";
+import { qa2Zh } from "./qa2.zh";
 import { serverRestZh } from "./server-rest.zh";
+import { teachZh } from "./teach.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -166,4 +168,6 @@ export const zh: Record<MessageKey, string> = {
   ...classroomZh,
   ...inspectZh,
   ...qaZh,
+  ...qa2Zh,
+  ...teachZh,
 };

@@ -7,6 +7,7 @@ import { DEFAULT_PARAMS, FIRST_VISIT } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
 import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
+import { glossWithText } from "./gloss-text";
 
 export const TS_PROMPT = "TypeScript 是 JavaScript 的";
 /** A prompt on which the tiny model's greedy path falls into a loop. */
@@ -143,6 +144,8 @@ export function temperatureNotSmarter(): Lesson {
   return {
     prompts: [CAPITAL_PROMPT],
     async setUp(actions, on) {
+      // seed 42 on purpose: its first u (0.955) draws a rare token at T = 2 on the first Step — the
+      // lesson's point, shown (tests/e2e/teach.test.mjs pins it)
       await actions.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1, seed: 42 }, path: [] });
     },
     build(body, env) {
@@ -195,6 +198,8 @@ export function temperatureNotSmarter(): Lesson {
 /** 误解四：greedy is not always best; on the tiny model its path falls into a loop. */
 export function greedyNotAlwaysBest(): Lesson {
   const run = (actions: Actions, params: Partial<Params>, on = liveSource(actions)): Promise<void> =>
+    // seed 42 (named on the sampling button): its sampled text leaves 状态 at once and never loops;
+    // the first-visit seed 84 starts with 状态 again, which reads like the loop (teach.test.mjs pins it)
     actions.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
   return {
     prompts: [LOOP_PROMPT],
@@ -222,7 +227,7 @@ export function greedyNotAlwaysBest(): Lesson {
         const state = actions.state();
         intro.textContent = state.source === "server" ? t("srv.myth4.intro") : t("lesson.myth4.intro");
         const strategy = state.params.strategy === "greedy" ? t("strategy.greedy") : t("strategy.sample");
-        text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
+        text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         const loop = loopAtEnd(state.path.map((e) => e.id));
         const block = loop === null ? "" : generatedText(actions, state.path.slice(state.path.length - loop.period));
         verdict.textContent = loop === null ? t("lesson.myth4.noLoop") : t("lesson.myth4.loop", { block, n: loop.times });
@@ -242,7 +247,9 @@ export function topKIsNotTopP(): Lesson {
   ];
   const show = (actions: Actions, key: "k" | "p", on = liveSource(actions)): Promise<void> =>
     actions
-      .apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: key === "k" ? { temperature: 1, top_k: k, top_p: 1 } : { temperature: 1, top_k: 0, top_p: p }, path: [] })
+      // seed 42 on purpose: its first u (0.955) draws the 10th of top-k's 10 (top-p: far down its
+      // many), so the first Step shows that every kept candidate can be drawn, and none past the cut
+      .apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: { temperature: 1, seed: 42, ...(key === "k" ? { top_k: k, top_p: 1 } : { top_k: 0, top_p: p }) }, path: [] })
       .then(() => undefined);
   return {
     prompts: [PLUGIN_PROMPT],
@@ -329,7 +336,7 @@ export function paramsDoNotFixFacts(): Lesson {
       );
       return () => {
         const state = actions.state();
-        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
+        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),
           h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, "p(北京)", gloss("北京")), h("th", { attrs: { scope: "col" } }, "p(柏林)", gloss("柏林")), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),

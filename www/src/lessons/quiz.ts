@@ -37,12 +37,14 @@ const QUESTIONS: readonly Question[] = [
   },
   {
     n: 4,
-    tryIt: (a, on) => a.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1 }, path: [] }).then(() => undefined),
+    // seed 42 as in 误解三: at T = 2 its first Step draws a rare token, which is the answer's point
+    tryIt: (a, on) => a.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 2, top_p: 1, seed: 42 }, path: [] }).then(() => undefined),
     control: "#temperature",
   },
   {
     n: 5,
-    tryIt: (a, on) => a.apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: { temperature: 1, top_p: 0.9 }, path: [] }).then(() => undefined),
+    // seed 42 as in 误解五: the first draw lands deep in what top-p keeps on a flat distribution
+    tryIt: (a, on) => a.apply({ source: on, presetId: "plugin-zh", prompt: PLUGIN_PROMPT, params: { temperature: 1, top_p: 0.9, seed: 42 }, path: [] }).then(() => undefined),
     control: "#top-p",
   },
   {
@@ -70,7 +72,9 @@ export function selfTest(): Lesson {
       written = [];
       tried = [];
       shown = [];
-      await actions.apply({ source: on, presetId: "ts-zh", prompt: TS_PROMPT, path: [] });
+      // the first visit's seed: a Step on the opening page draws typical tokens (seed 42's first u,
+      // 0.955, wrote 「JavaScript 的 JavaScript 代码。」)
+      await actions.apply({ source: on, presetId: "ts-zh", prompt: TS_PROMPT, params: { seed: FIRST_VISIT.seed }, path: [] });
     },
     build(body, env) {
       const { actions } = env;

@@ -19,6 +19,8 @@ export interface Lessons {
   /** Open a lesson (null closes the panel); `setUp` false keeps the page's state (a link restores it). */
   open(id: LessonId | null, setUp?: boolean): void;
   current(): LessonId | null;
+  /** Close the open lesson from the keyboard (Esc) and give focus back; false when none is open. */
+  dismiss(): boolean;
 }
 
 const title = (id: LessonId): MessageKey => `lesson.${id}.title` as MessageKey;
@@ -60,6 +62,8 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   let navLang = "";
   /** Move focus to the lesson's heading after the next build (its button was inside the old body). */
   let focusTitle = false;
+  /** The button the lesson was opened from (a lesson button in the list); null = elsewhere. */
+  let returnTo: HTMLElement | null = null;
   const status = h("p", { class: "lesson-error", attrs: { role: "alert" } });
   // which model a lesson runs on when a server is connected, and the line that says so
   const server = lessonServer(actions);
@@ -192,6 +196,9 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   function open(id: LessonId | null, setUp = true): void {
     // a button inside the old body (again, close) disappears: focus goes to the new heading
     focusTitle = body.contains(document.activeElement);
+    const active = document.activeElement;
+    // a button is worth returning to; a menu is not (its arrows would pick another lesson)
+    if (id !== null && !focusTitle) returnTo = active instanceof HTMLElement && active.matches("button, a[href]") ? active : null;
     current = id;
     if (id !== null && collapsed === true) collapsed = false;
     handlers.onLesson(id);
@@ -211,8 +218,28 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     }, true);
   }
 
+  /**
+   * Esc: the lesson closes and focus goes back to the button it was opened from, else to the closed
+   * lesson's button in the list when it is shown; in projector mode (no list; the header's menu is
+   * left, its arrows would pick another lesson) to the page itself, where Space and the arrows drive
+   * the text again.
+   */
+  function dismiss(): boolean {
+    const id = current;
+    if (id === null) return false;
+    const back = returnTo;
+    returnTo = null;
+    open(null);
+    const listed = list.querySelector<HTMLElement>(`button[data-lesson="${id}"]`);
+    const target = [back, listed].find((node) => node?.isConnected === true && node.checkVisibility()) ?? null;
+    if (target !== null) target.focus();
+    else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+    return true;
+  }
+
   return {
     open,
     current: () => current,
+    dismiss,
   };
 }

@@ -9,6 +9,7 @@ import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import { shortcutTarget } from "../keyboard";
 import type { Params } from "../state";
+import { fitProjectorText } from "./projector-text";
 import { keptShort } from "./rest-text";
 
 export interface Projector {
@@ -170,7 +171,8 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     prev.disabled = next.disabled = list.length < 2;
 
     fitChartText();
-    // the newest token stays in view when the text outgrows its box
+    // the prompt and the newest tokens stay in view when the text outgrows its box (projector-text.ts)
+    fitProjectorText(on, actions.state().prompt);
     if (on) {
       const text = document.getElementById("generated");
       if (text !== null) {
