@@ -56,6 +56,8 @@ export class Playground {
   backfill: Backfill | null = null;
   /** While a scenario replays, notify nothing (one notification at the end). */
   replaying = false;
+  /** While the page opens its link: nothing is drawn until it is ready, then once. */
+  holding = false;
   /** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
   beforeReset: Scenario | null = null;
   readonly firstPreset: ManualPreset;
@@ -82,7 +84,7 @@ export class Playground {
   }
 
   notify(): void {
-    if (this.replaying) return;
+    if (this.replaying || this.holding) return;
     for (const listener of this.listeners) listener();
   }
 

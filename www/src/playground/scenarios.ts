@@ -38,6 +38,9 @@ export function resolveToken(pg: Playground, token: number | string): number | u
  * an async source is waited for before each token.
  */
 async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): Promise<boolean> {
+  // the embedded model runs over every token at once (one batched forward pass); each step below
+  // then reads the logits that run gave for its position
+  if (!pg.finished()) pg.source.prefill?.(knownPrefix(pg, tokens));
   for (const [i, token] of tokens.entries()) {
     const id = resolveToken(pg, token.token);
     const at = (): string => `${where()} ${t("url.token", { n: i + 1 })}`;
@@ -64,6 +67,17 @@ async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems
     }
   }
   return true;
+}
+
+/** The ids of `tokens` up to the first that is not a token of the source. */
+function knownPrefix(pg: Playground, tokens: readonly ScenarioToken[]): number[] {
+  const ids: number[] = [];
+  for (const token of tokens) {
+    const id = resolveToken(pg, token.token);
+    if (id === undefined) break;
+    ids.push(id);
+  }
+  return ids;
 }
 
 /** Links with more tokens than this replay the path on screen first and the others in the background. */
