@@ -58,6 +58,13 @@ export class Playground {
   replaying = false;
   /** While the page opens its link: nothing is drawn until it is ready, then once. */
   holding = false;
+  /**
+   * Bumped by every reset and every scenario replayed: a replay that finds it changed after
+   * waiting (a server's answer, the prompt read) stops there, and the later action wins.
+   */
+  epoch = 0;
+  /** The epoch of the scenario replay that set `replaying` (only it clears the flag). */
+  replayingEpoch = -1;
   /** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
   beforeReset: Scenario | null = null;
   readonly firstPreset: ManualPreset;
@@ -292,6 +299,7 @@ export class Playground {
   }
 
   reset(): void {
+    this.epoch += 1;
     this.pause();
     clearPaths(this);
     this.preview = null;
