@@ -101,6 +101,32 @@ pub fn stop_sequences_arg(value: &Value) -> Result<Vec<String>, GenerateError> {
     Ok(out)
 }
 
+/// Token ids a caller gave (`forceMany`): an array of at most [`MAX_FORCED_TOKENS`] integers in
+/// [0, `max_id`].
+///
+/// # Errors
+/// `GenerateError::Argument` naming `name` or the entry (`tokens[3]`).
+pub fn token_ids_arg(name: &str, value: &Value, max_id: u64) -> Result<Vec<u32>, GenerateError> {
+    let Value::Array(items) = value else {
+        return Err(GenerateError::Argument {
+            name: name.into(),
+            allowed: format!("an array of at most {MAX_FORCED_TOKENS} token ids"),
+            got: value.describe(),
+        });
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let n = match item {
+                Value::Number(n) => Ok(*n),
+                other => Err(other.describe()),
+            };
+            integer_arg(&format!("{name}[{i}]"), n, max_id).map(|id| id as u32)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,30 +206,4 @@ mod tests {
             .to_string()
             .contains("at most 256 characters, got 257 characters"));
     }
-}
-
-/// Token ids a caller gave (`forceMany`): an array of at most [`MAX_FORCED_TOKENS`] integers in
-/// [0, `max_id`].
-///
-/// # Errors
-/// `GenerateError::Argument` naming `name` or the entry (`tokens[3]`).
-pub fn token_ids_arg(name: &str, value: &Value, max_id: u64) -> Result<Vec<u32>, GenerateError> {
-    let Value::Array(items) = value else {
-        return Err(GenerateError::Argument {
-            name: name.into(),
-            allowed: format!("an array of at most {MAX_FORCED_TOKENS} token ids"),
-            got: value.describe(),
-        });
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let n = match item {
-                Value::Number(n) => Ok(*n),
-                other => Err(other.describe()),
-            };
-            integer_arg(&format!("{name}[{i}]"), n, max_id).map(|id| id as u32)
-        })
-        .collect()
 }

@@ -1,6 +1,7 @@
 // Loading the embedded model's bytes (same-origin files, streamed for a progress bar, or the
 // single-file build's inline bytes) into a `ModelSource`.
 import { createGenerator } from "../core";
+import { INLINE } from "../payload";
 import type { ModelFiles } from "../payload";
 import { ModelSource } from "./model";
 
@@ -60,6 +61,8 @@ export async function fetchModel(files: ModelFiles, onProgress: (progress: LoadP
     onProgress({ loaded: size, total: size });
     return { weights, tokenizerJson: files.tokenizerJson };
   }
+  // (a build-time constant: the single-file build drops the fetching below, and names no fetch)
+  if (INLINE) throw new Error("the page carries its model: nothing to fetch");
   let loaded = 0;
   const totals: Array<number | null | undefined> = [undefined, undefined];
   const report = (): void => {
