@@ -95,9 +95,9 @@ bench: dist
 # while resuming (--steps sets the LR schedule). The tokenizer is the committed first edition's
 # www/model/tokenizer.json, unchanged (not rebuilt: see the model card). `make train` = run (or
 # resume) to the end, export the int8 weights to $(TRAIN_DIR)/model.safetensors, then evaluate
-# the shipped weights (before) and
-# the new ones (after) on the same targets; copy them into www/model/ only when every target,
-# tests/model.rs (NEXTTOKEN_MODEL=...) and the lessons hold. `make train-eval WEIGHTS=...`
+# the shipped weights (before) and the new ones (after) on the same targets; copy them into
+# www/model/ only when every target, tests/model.rs, generator.rs and model_loading.rs
+# (NEXTTOKEN_MODEL=...) and the lessons hold. `make train-eval WEIGHTS=...`
 # evaluates any weights (held-out loss per file vs the Kneser-Ney 3-gram fitted on the same
 # training stream; greedy fluency on src/train/eval_prompts.txt).
 TRAIN_DIR ?= ../train-v2/run

@@ -6,7 +6,7 @@
 //! per block `x += out(attn(qkv(rms(x))))`, `x += down(gelu(up(rms(x))))`;
 //! a final RMSNorm; logits from the tied token embedding. Linear weights are
 //! `[out, in]`, no biases. The trainer (`train::nn`) implements the same
-//! function for whole batches; `tests/model.rs` compares the two.
+//! function for whole batches; `tests/generator.rs` compares the two.
 
 mod batch;
 mod matrix;

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // train-only tool code; failures abort the run with a message
 
 mod attention;
+mod backward;
 pub mod bpe;
 pub mod data;
 pub mod export;

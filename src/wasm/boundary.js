@@ -17,6 +17,12 @@ const isArray = Array.isArray;
 const Float32ArrayCtor = Float32Array;
 const Uint8ArrayCtor = Uint8Array;
 const createObject = Object.create;
+const NumberCtor = Number;
+const BigIntCtor = BigInt;
+const regexExec = RegExp.prototype.exec;
+// a UTF-16 surrogate without its pair: Rust would read it as U+FFFD, so a stop sequence "\uD800"
+// would silently stop at any replacement character the model writes
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const stringify = JSON.stringify;
 const ECHO = 40;
 
@@ -192,9 +198,24 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
         if (v.length > maxString) {
           fail(`${path} must be a string of at most ${maxString} characters, got ${v.length} characters`);
         }
+        {
+          const lone = call.call(regexExec, LONE_SURROGATE, v);
+          if (lone !== null) {
+            const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
+            fail(`${path} must be well-formed Unicode text, got a lone surrogate U+${unit} at index ${lone.index}`);
+          }
+        }
         return v;
       case "undefined":
         return null;
+      case "bigint":
+        // An integer written as a BigInt (seed: 5n) is that number, range-checked by Rust like any
+        // other ("seed must be an integer in [0, 4294967295], got …"); one no number holds exactly
+        // is past every setting's range and is refused here rather than rounded.
+        if (depth === 0) fail(`${what} must be an object, got ${describe(v)}`);
+        if (BigIntCtor(NumberCtor(v)) === v) return NumberCtor(v);
+        fail(`${path} must be a number, got ${describe(v)}, which no number holds exactly`);
+        break;
       case "object":
         if (v === null) return null;
         break;

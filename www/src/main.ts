@@ -22,6 +22,7 @@ import { createProjector } from "./views/projector";
 import { createShare } from "./views/share";
 import { el } from "./views/controls";
 import { createSettingsDrawer } from "./views/settings-drawer";
+import { installPhoneLayout } from "./views/phone-layout";
 import { installTips } from "./charts/tooltip";
 import { problemText } from "./views/notice";
 import { createPage, fillPresets } from "./views/page";
@@ -98,6 +99,7 @@ const projector = createProjector(actions, {
   },
 });
 const settingsDrawer = createSettingsDrawer();
+installPhoneLayout();
 
 function switchLang(next: Lang): void {
   setLang(next);

@@ -11,6 +11,7 @@ import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
 import { serverLessonsEn } from "./server-lessons.en";
 import { qaEn } from "./qa.en";
+import { qa2En } from "./qa2.en";
 import { serverRestEn } from "./server-rest.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
@@ -165,6 +166,7 @@ export const en = {
   ...classroomEn,
   ...inspectEn,
   ...qaEn,
+  ...qa2En,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -38,6 +38,9 @@ export function translateDocument(root: ParentNode = document): void {
     el.setAttribute("aria-label", t(el.dataset["i18nLabel"] as MessageKey));
   }
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
+  // the language button is written in the other language (中文 / English): a screen reader reads
+  // it in that language's voice only if it says so
+  document.getElementById("lang-toggle")?.setAttribute("lang", current === "zh" ? "en" : "zh-CN");
   document.title = t("doc.title");
 }
 

@@ -11,6 +11,7 @@ import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
 import { serverLessonsZh } from "./server-lessons.zh";
 import { qaZh } from "./qa.zh";
+import { qa2Zh } from "./qa2.zh";
 import { serverRestZh } from "./server-rest.zh";
 
 export const zh: Record<MessageKey, string> = {
@@ -166,4 +167,5 @@ export const zh: Record<MessageKey, string> = {
   ...classroomZh,
   ...inspectZh,
   ...qaZh,
+  ...qa2Zh,
 };

@@ -6,6 +6,7 @@ import { t } from "../i18n/index";
 import type { Params } from "../state";
 import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, liveSource, ownSliders, para, pointer } from "./kit";
 import type { Bar, Lesson, LessonSource } from "./kit";
+import { glossWithText } from "./gloss-text";
 
 export const REACT_PROMPT = "React 是一个用于构建";
 export const CAPITAL_PROMPT = "中国的首都是";
@@ -68,7 +69,7 @@ export function greedyByHand(): Lesson {
         const top = topCandidates(actions, 5);
         const pick = actions.preview();
         const greedyId = pick?.ok === true ? pick.result.token : undefined;
-        context.replaceChildren(t("lesson.context"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
+        context.replaceChildren(t("lesson.context"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         question.textContent = done ? t("lesson.exp1.finished") : t("lesson.exp1.question", { n: n + 1 });
         keyed(table, `${n}|${done}`, () =>
           done ? [] : [h("p", { class: "lesson-caption" }, t("lesson.candidates")), bars(top.map((c) => ({ label: glossed(c.text), p: c.p })), t("lesson.candidates"))],

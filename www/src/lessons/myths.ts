@@ -7,6 +7,7 @@ import { DEFAULT_PARAMS, FIRST_VISIT } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
 import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
+import { glossWithText } from "./gloss-text";
 
 export const TS_PROMPT = "TypeScript 是 JavaScript 的";
 /** A prompt on which the tiny model's greedy path falls into a loop. */
@@ -222,7 +223,7 @@ export function greedyNotAlwaysBest(): Lesson {
         const state = actions.state();
         intro.textContent = state.source === "server" ? t("srv.myth4.intro") : t("lesson.myth4.intro");
         const strategy = state.params.strategy === "greedy" ? t("strategy.greedy") : t("strategy.sample");
-        text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
+        text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         const loop = loopAtEnd(state.path.map((e) => e.id));
         const block = loop === null ? "" : generatedText(actions, state.path.slice(state.path.length - loop.period));
         verdict.textContent = loop === null ? t("lesson.myth4.noLoop") : t("lesson.myth4.loop", { block, n: loop.times });
@@ -329,7 +330,7 @@ export function paramsDoNotFixFacts(): Lesson {
       );
       return () => {
         const state = actions.state();
-        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), gloss(state.prompt) ?? "");
+        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),
           h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, "p(北京)", gloss("北京")), h("th", { attrs: { scope: "col" } }, "p(柏林)", gloss("柏林")), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),

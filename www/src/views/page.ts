@@ -24,6 +24,7 @@ import { createSample } from "./sample";
 import { createTable } from "./table";
 import { createTokens } from "./tokens";
 import { createTree } from "./tree";
+import { markPrompt, promptErrorText } from "./prompt-error";
 
 export interface PageView {
   /** Draw everything from the playground (also called for changes outside it: modes, language). */
@@ -120,9 +121,10 @@ export function createPage(
     error.hidden = preview === null || preview.ok;
     if (preview !== null && !preview.ok) {
       // a source's failure (a server that stopped answering, a token it never listed) is worded already: not the core's rejection
-      const prefix = pg.blocked() ? t("error.prompt") : pg.sourceFailed ? "" : t("error.prefix");
-      error.textContent = prefix === "" ? preview.message : `${prefix} ${coreMessage(preview.message)}`;
+      if (pg.blocked()) error.textContent = promptErrorText(preview.message);
+      else error.textContent = pg.sourceFailed ? preview.message : `${t("error.prefix")} ${coreMessage(preview.message)}`;
     }
+    markPrompt(preview !== null && !preview.ok && pg.blocked());
     el<HTMLFormElement>("force-form").hidden = input === null;
 
     if (input === null && preview !== null && !preview.ok) inspector.clear();

@@ -1,7 +1,8 @@
 // Embed mode's Settings drawer: in an iframe the sidebar is folded away, and one header button
 // ("Settings" / 「设置」) opens it over the page as a drawer. The button says whether it is open
 // (aria-expanded); opening moves focus into the drawer, Esc or the button closes it and focus goes
-// back to the button. Outside embed mode the button is hidden and the sidebar is always shown.
+// back to the button; tabbing out of it closes it. Outside embed mode the button is hidden and the
+// sidebar is always shown.
 import { t } from "../i18n/index";
 
 export interface SettingsDrawer {
@@ -43,6 +44,14 @@ export function createSettingsDrawer(): SettingsDrawer {
       event.preventDefault();
       set(false, true);
     }
+  });
+  // Tabbing out of the drawer closes it: the drawer sits over the page, so the next focused control
+  // (Speed, Copy text, a chart's bars) would be hidden under it. Only keyboard focus (:focus-visible)
+  // closes it; a click on Step beside the open drawer keeps it open for the next setting.
+  document.addEventListener("focusin", (event) => {
+    const target = event.target;
+    if (!isOpen() || !(target instanceof Element) || sidebar.contains(target) || target === toggle) return;
+    if (target.matches(":focus-visible")) set(false, false);
   });
   render();
   return { render };
