@@ -75,7 +75,12 @@ export class ModelSource implements LogitsSource {
   prefill(ids: readonly number[]): void {
     this.settle();
     if (ids.length === 0 || this.gen.stopped != null) return;
-    this.ahead = { run: this.gen.forceMany(Uint32Array.from(ids)), used: 0 };
+    try {
+      this.ahead = { run: this.gen.forceMany(Uint32Array.from(ids)), used: 0 };
+    } catch {
+      // a refused list changes nothing: the tokens go one by one, and the one refused is named there
+      this.ahead = null;
+    }
   }
 
   /** A separate Generator over the same weights and tokenizer (its own KV cache), or null. */
