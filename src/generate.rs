@@ -16,11 +16,12 @@
 //! sliding: a slide would silently change what the model sees.
 
 mod args;
+mod batch;
 mod error;
 
 pub use args::{
-    check_text, integer_arg, stop_sequences_arg, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS,
-    MAX_TEXT_CHARS, MAX_TOKENIZER_JSON_CHARS,
+    check_text, integer_arg, stop_sequences_arg, token_ids_arg, MAX_FORCED_TOKENS,
+    MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS, MAX_TOKENIZER_JSON_CHARS,
 };
 pub use error::GenerateError;
 
@@ -232,15 +233,16 @@ impl Generator {
         self.pending.clear();
         self.stopped = None;
         self.prompt_len = 0;
-        for &id in ids {
-            if let Err(e) = self.model.forward(id, &mut self.cache, &mut self.logits) {
-                // Back to "no prompt" rather than half a prompt.
-                self.cache.truncate(0);
-                self.tokens.clear();
-                return Err(e.into());
-            }
-            self.tokens.push(id);
+        // the whole prompt in one batch (the logits of its last position only)
+        if let Err(e) = self
+            .model
+            .forward_many(ids, &mut self.cache, &mut self.logits)
+        {
+            // Back to "no prompt" rather than half a prompt.
+            self.cache.truncate(0);
+            return Err(e.into());
         }
+        self.tokens.extend_from_slice(ids);
         self.prompt_len = ids.len();
         Ok(())
     }
@@ -344,6 +346,18 @@ impl Generator {
     }
 
     fn append(&mut self, token: u32, trace: Option<Trace>) -> Result<StepOutput, GenerateError> {
+        let out = self.record(token, trace);
+        if self.tokens.len() < self.model.config().seq_len {
+            self.model
+                .forward(token, &mut self.cache, &mut self.logits)?;
+        }
+        self.stopped = out.stop.clone();
+        Ok(out)
+    }
+
+    /// What appending `token` changes but the model: the ids, the text, and whether it stops
+    /// generation. The caller runs the model over it (`append`, `force_many`).
+    fn record(&mut self, token: u32, trace: Option<Trace>) -> StepOutput {
         let context = self.model.config().seq_len;
         self.tokens.push(token);
         let mut bytes = std::mem::take(&mut self.pending);
@@ -364,19 +378,14 @@ impl Generator {
         } else if self.tokens.len() >= context {
             stop = Some(StopReason::ContextFull);
         }
-        if self.tokens.len() < context {
-            self.model
-                .forward(token, &mut self.cache, &mut self.logits)?;
-        }
-        self.stopped = stop.clone();
-        Ok(StepOutput {
+        StepOutput {
             token,
             token_text: self.tokenizer.token(token).unwrap_or_default().to_owned(),
             piece,
             pending: self.pending.clone(),
             trace,
             stop,
-        })
+        }
     }
 
     /// A stop sequence that ends in the text added since byte `before`

@@ -209,3 +209,103 @@ fn forward_matches_the_trainers_forward() {
     println!("max |Δlogit| over {} positions: {max_d:e}", ids.len());
     assert!(max_d <= 1e-3, "max |Δlogit| {max_d}");
 }
+
+/// A link's forced tokens go through the model in one batch (`forward_many`): every position's
+/// logits must be those of feeding the tokens one at a time, bit for bit, and the cache after it
+/// the same (the next token's logits agree too). A batch that does not fit changes nothing.
+#[test]
+fn a_batch_of_tokens_gives_the_logits_of_one_at_a_time_bit_for_bit() {
+    let (m, t) = shipped();
+    let v = m.config().vocab_size;
+    let prompt = t.encode("中国的首都是");
+    let forced: Vec<u32> = (0..100u32).map(|i| (i * 7919) % 7700 + 300).collect();
+    let mut one = m.new_cache();
+    let mut single = vec![0.0; v];
+    for &id in &prompt {
+        m.forward(id, &mut one, &mut single).unwrap();
+    }
+    let mut batch = one.clone();
+    let mut rows = vec![0.0; forced.len() * v];
+    m.forward_many(&forced, &mut batch, &mut rows).unwrap();
+    for (i, &id) in forced.iter().enumerate() {
+        m.forward(id, &mut one, &mut single).unwrap();
+        let row = &rows[i * v..(i + 1) * v];
+        assert!(
+            row.iter()
+                .zip(&single)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "position {i} differs"
+        );
+    }
+    assert_eq!(batch.len(), one.len());
+    let (mut after_one, mut after_batch) = (vec![0.0; v], vec![0.0; v]);
+    m.forward(500, &mut one, &mut after_one).unwrap();
+    m.forward(500, &mut batch, &mut after_batch).unwrap();
+    assert_eq!(after_one, after_batch);
+
+    // refused whole: a token outside the vocabulary, or more tokens than the context holds
+    let mut cache = m.new_cache();
+    m.forward(prompt[0], &mut cache, &mut single).unwrap();
+    let mut out = vec![0.0; 3 * v];
+    assert!(m
+        .forward_many(&[300, v as u32, 301], &mut cache, &mut out)
+        .is_err());
+    let too_many = vec![300; m.config().seq_len];
+    let mut big = vec![0.0; too_many.len() * v];
+    assert!(m.forward_many(&too_many, &mut cache, &mut big).is_err());
+    assert_eq!(cache.len(), 1);
+}
+
+/// A link's forced tokens in one call (`force_many`, one batched forward pass): the same outputs,
+/// the same logits before each token, and the same generator afterwards as `force` one by one;
+/// it ends at the first stop (the rest are not appended) and fills the context as `force` does.
+#[test]
+fn force_many_is_force_one_by_one() {
+    let forced: Vec<u32> = (0..200u32).map(|i| (i * 7919) % 7700 + 300).collect();
+    let v = generator().tokenizer().vocab_size();
+    // (max new tokens, stop sequences): the context fills at 127; max_new_tokens stops at 40
+    for (max, stop) in [(1000, None), (40, None), (1000, Some("的"))] {
+        use nexttoken::decode::Value;
+        let stops = Value::Array(stop.map(|s| Value::String(s.into())).into_iter().collect());
+        let mut one = generator();
+        let mut many = generator();
+        for g in [&mut one, &mut many] {
+            g.set_prompt("a").unwrap();
+            g.max_new_tokens = max;
+            g.set_stop_sequences(&stops).unwrap();
+        }
+        let mut expected = Vec::new();
+        let mut before = Vec::new();
+        for &id in &forced {
+            if one.stopped().is_some() {
+                break;
+            }
+            before.extend_from_slice(one.logits());
+            expected.push(one.force(id).unwrap());
+        }
+        let (outs, rows) = many.force_many(&forced).unwrap();
+        assert_eq!(outs, expected, "max {max}, stop {stop:?}");
+        assert!(outs.len() < forced.len(), "a stop inside the tokens");
+        assert_eq!(rows.len(), outs.len() * v);
+        assert!(rows
+            .iter()
+            .zip(&before)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert_eq!(many.tokens(), one.tokens());
+        assert_eq!(many.text(), one.text());
+        assert_eq!(many.logits(), one.logits());
+        assert_eq!(many.stopped(), one.stopped());
+        // and both go on (or refuse) alike after a rewind
+        one.rewind(3).unwrap();
+        many.rewind(3).unwrap();
+        assert_eq!(many.force(500).unwrap(), one.force(500).unwrap());
+        assert_eq!(many.logits(), one.logits());
+    }
+    // refused with nothing changed: a token outside the vocabulary
+    let mut g = generator();
+    g.set_prompt("a").unwrap();
+    let logits = g.logits().to_vec();
+    assert!(g.force_many(&[300, v as u32]).is_err());
+    assert_eq!(g.tokens().len(), 1);
+    assert_eq!(g.logits(), &logits[..]);
+}

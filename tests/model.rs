@@ -229,6 +229,24 @@ fn bench_native_tokens_per_second() {
         n as f64 / s,
         m.param_count()
     );
+    // the same tokens 127 at a time after a one-token prompt (a link's forced tokens)
+    let seq = m.config().seq_len;
+    let mut rows = vec![0.0; (seq - 1) * m.config().vocab_size];
+    let start = std::time::Instant::now();
+    for round in 0..20u32 {
+        let mut cache = m.new_cache();
+        m.forward(300 + round, &mut cache, &mut logits).unwrap();
+        let ids: Vec<u32> = (1..seq as u32)
+            .map(|i| (i * 31 + round) % 7000 + 300)
+            .collect();
+        m.forward_many(&ids, &mut cache, &mut rows).unwrap();
+    }
+    let b = start.elapsed().as_secs_f64();
+    println!(
+        "native forward_many: {n} tokens in {b:.2} s = {:.0} tokens/s ({:.2}× one at a time)",
+        n as f64 / b,
+        s / b
+    );
 }
 
 #[test]

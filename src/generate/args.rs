@@ -14,6 +14,8 @@ pub const MAX_TOKENIZER_JSON_CHARS: usize = 1 << 23;
 pub const MAX_STOP_SEQUENCES: usize = 64;
 /// Longest stop sequence, in characters.
 pub const MAX_STOP_SEQUENCE_CHARS: usize = 256;
+/// Most tokens one `forceMany` call takes: the longest context a model may have (`seq_len`).
+pub const MAX_FORCED_TOKENS: usize = 1 << 16;
 
 /// An integer argument in [0, `max`]: `value` is the number the caller passed, or (when it was not
 /// a number) a description of what it was (`string "abc"`, `undefined`). NaN, fractions, negatives and values past `max` are
@@ -97,6 +99,32 @@ pub fn stop_sequences_arg(value: &Value) -> Result<Vec<String>, GenerateError> {
         }
     }
     Ok(out)
+}
+
+/// Token ids a caller gave (`forceMany`): an array of at most [`MAX_FORCED_TOKENS`] integers in
+/// [0, `max_id`].
+///
+/// # Errors
+/// `GenerateError::Argument` naming `name` or the entry (`tokens[3]`).
+pub fn token_ids_arg(name: &str, value: &Value, max_id: u64) -> Result<Vec<u32>, GenerateError> {
+    let Value::Array(items) = value else {
+        return Err(GenerateError::Argument {
+            name: name.into(),
+            allowed: format!("an array of at most {MAX_FORCED_TOKENS} token ids"),
+            got: value.describe(),
+        });
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let n = match item {
+                Value::Number(n) => Ok(*n),
+                other => Err(other.describe()),
+            };
+            integer_arg(&format!("{name}[{i}]"), n, max_id).map(|id| id as u32)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -39,33 +39,53 @@ impl Matrix {
         self.rows * self.cols
     }
 
-    /// out[o] = W[o, :] · x for o < out.len() (≤ rows). `scratch` holds the
-    /// quantised input between calls (no allocation per token).
-    pub(super) fn matvec(&self, x: &[f32], out: &mut [f32], scratch: &mut Vec<i16>) {
+    /// W times `n` input vectors at once (`xs` is `n × cols`): out[t·stride + o] = W[o, :] · x_t
+    /// for o < width (≤ rows). Each weight row is read once for all `n` vectors (a link's forced
+    /// tokens), and each output does not depend on `n`: every vector is quantised to int16 with
+    /// its own scale, and its sums are the same. `scratch` holds the quantised inputs between
+    /// calls (no allocation per token).
+    pub(super) fn matmat(
+        &self,
+        xs: &[f32],
+        n: usize,
+        out: &mut [f32],
+        (stride, width): (usize, usize),
+        scratch: &mut Vec<i16>,
+    ) {
+        let cols = self.cols.max(1);
         match &self.w {
             Weights::F32(w) => {
-                for (o, row) in out.iter_mut().zip(w.chunks_exact(self.cols.max(1))) {
-                    *o = dot(row, x);
+                for (o, row) in w.chunks_exact(cols).take(width).enumerate() {
+                    for t in 0..n {
+                        out[t * stride + o] = dot(row, &xs[t * cols..(t + 1) * cols]);
+                    }
                 }
             }
             Weights::I8 { q, scale } => {
-                let max = x.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-                if max == 0.0 || !max.is_finite() {
-                    // A zero input gives zeros; a non-finite one gives NaN, as f32 would.
-                    let v = if max == 0.0 { 0.0 } else { f32::NAN };
-                    out.iter_mut().for_each(|o| *o = v);
-                    return;
-                }
-                let s = int16_max(self.cols) / max;
+                // per vector: 1/s, or the value every output takes (0 for a zero input, NaN
+                // for a non-finite one, as f32 would)
+                let mut inv: Vec<Result<f32, f32>> = Vec::with_capacity(n);
                 scratch.clear();
-                scratch.extend(x.iter().map(|v| (v * s).round() as i16));
-                let inv = 1.0 / s;
-                for ((o, row), sc) in out
-                    .iter_mut()
-                    .zip(q.chunks_exact(self.cols.max(1)))
-                    .zip(scale)
-                {
-                    *o = dot_i8(row, scratch) as f32 * sc * inv;
+                for x in xs.chunks_exact(cols).take(n) {
+                    let max = x.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+                    if max == 0.0 || !max.is_finite() {
+                        inv.push(Err(if max == 0.0 { 0.0 } else { f32::NAN }));
+                        scratch.extend(std::iter::repeat_n(0, cols));
+                        continue;
+                    }
+                    let s = int16_max(self.cols) / max;
+                    scratch.extend(x.iter().map(|v| (v * s).round() as i16));
+                    inv.push(Ok(1.0 / s));
+                }
+                for (o, (row, sc)) in q.chunks_exact(cols).zip(scale).take(width).enumerate() {
+                    for (t, inv) in inv.iter().enumerate() {
+                        out[t * stride + o] = match *inv {
+                            Ok(inv) => {
+                                dot_i8(row, &scratch[t * cols..(t + 1) * cols]) as f32 * sc * inv
+                            }
+                            Err(v) => v,
+                        };
+                    }
                 }
             }
         }

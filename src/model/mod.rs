@@ -8,10 +8,11 @@
 //! `[out, in]`, no biases. The trainer (`train::nn`) implements the same
 //! function for whole batches; `tests/generator.rs` compares the two.
 
+mod batch;
 mod matrix;
 mod safetensors;
 
-use matrix::{dot, load_matrix, Matrix};
+use matrix::{load_matrix, Matrix};
 
 pub use safetensors::{f16_to_f32, Dtype, LoadError, SafeTensors, MAX_MODEL_BYTES};
 
@@ -235,92 +236,15 @@ impl Model {
     }
 
     /// Feeds one token at position `cache.len()` and writes the next-token
-    /// logits into `logits` (length `vocab_size`).
+    /// logits into `logits` (length `vocab_size`): `forward_many` (batch.rs)
+    /// over one token, so one token at a time and many at once agree bit for bit.
     pub fn forward(
         &self,
         token: u32,
         cache: &mut Cache,
         logits: &mut [f32],
     ) -> Result<(), ForwardError> {
-        let c = &self.config;
-        if token as usize >= c.vocab_size {
-            return Err(ForwardError::TokenOutOfRange {
-                token,
-                vocab_size: c.vocab_size,
-            });
-        }
-        let pos = cache.len;
-        if pos >= c.seq_len {
-            return Err(ForwardError::ContextFull { context: c.seq_len });
-        }
-        let d = c.dim;
-        let hd = d / c.n_heads;
-        let scale = 1.0 / (hd as f32).sqrt();
-        let t = token as usize;
-        // x = tok_emb[token] + pos_emb[pos]        (dim,)
-        let mut x = vec![0.0; d];
-        let mut pe = vec![0.0; d];
-        self.tok_emb.row(t, &mut x);
-        self.pos_emb.row(pos, &mut pe);
-        for (xi, pi) in x.iter_mut().zip(&pe) {
-            *xi += pi;
-        }
-        let mut n = vec![0.0; d];
-        let mut qkv = vec![0.0; 3 * d];
-        let mut y = vec![0.0; d];
-        let mut o = vec![0.0; d];
-        let mut h = vec![0.0; 4 * d];
-        let mut att = vec![0.0; pos + 1];
-        let mut xq = Vec::with_capacity(4 * d);
-        for (l, b) in self.blocks.iter().enumerate() {
-            rmsnorm(&x, &b.norm1, &mut n);
-            b.attn_qkv.matvec(&n, &mut qkv, &mut xq);
-            cache.k[l][pos * d..(pos + 1) * d].copy_from_slice(&qkv[d..2 * d]);
-            cache.v[l][pos * d..(pos + 1) * d].copy_from_slice(&qkv[2 * d..]);
-            let (kc, vc) = (&cache.k[l], &cache.v[l]);
-            for hi in 0..c.n_heads {
-                let q = &qkv[hi * hd..(hi + 1) * hd];
-                let mut max = f32::NEG_INFINITY;
-                for (s, a) in att.iter_mut().enumerate() {
-                    *a = dot(q, &kc[s * d + hi * hd..s * d + (hi + 1) * hd]) * scale;
-                    max = max.max(*a);
-                }
-                let mut sum = 0.0;
-                for a in att.iter_mut() {
-                    *a = (*a - max).exp();
-                    sum += *a;
-                }
-                let yh = &mut y[hi * hd..(hi + 1) * hd];
-                yh.fill(0.0);
-                for (s, a) in att.iter().enumerate() {
-                    let p = a / sum;
-                    for (yj, vj) in yh
-                        .iter_mut()
-                        .zip(&vc[s * d + hi * hd..s * d + (hi + 1) * hd])
-                    {
-                        *yj += p * vj;
-                    }
-                }
-            }
-            b.attn_out.matvec(&y, &mut o, &mut xq);
-            for (xi, oi) in x.iter_mut().zip(&o) {
-                *xi += oi;
-            }
-            rmsnorm(&x, &b.norm2, &mut n);
-            b.mlp_up.matvec(&n, &mut h, &mut xq);
-            for v in h.iter_mut() {
-                *v = gelu(*v);
-            }
-            b.mlp_down.matvec(&h, &mut o, &mut xq);
-            for (xi, oi) in x.iter_mut().zip(&o) {
-                *xi += oi;
-            }
-        }
-        rmsnorm(&x, &self.norm_f, &mut n);
-        let v = c.vocab_size.min(logits.len());
-        self.tok_emb.matvec(&n, &mut logits[..v], &mut xq);
-        cache.len = pos + 1;
-        Ok(())
+        self.forward_many(&[token], cache, logits)
     }
 }
 

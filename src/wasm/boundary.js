@@ -44,17 +44,27 @@ if (typeof SharedArrayBuffer === "function") {
 }
 const call = Function.prototype.call;
 
+const ErrorCtor = Error;
+
 /** The name of a built-in object that is not a plain object (a Map, a Date…), or undefined. */
 function brandOf(value) {
-  for (const [name, check] of BRANDS) {
-    try {
-      call.call(check, value, value);
-      return name;
-    } catch (_) {
-      // not this built-in
+  // A plain object fails every check, each with a TypeError: without a stack trace to capture
+  // (V8) they cost a tenth as much. They were two thirds of a small `step`'s time (a config each).
+  const limit = ErrorCtor.stackTraceLimit;
+  ErrorCtor.stackTraceLimit = 0;
+  try {
+    for (const [name, check] of BRANDS) {
+      try {
+        call.call(check, value, value);
+        return name;
+      } catch (_) {
+        // not this built-in
+      }
     }
+    return undefined;
+  } finally {
+    ErrorCtor.stackTraceLimit = limit;
   }
-  return undefined;
 }
 
 /** The built-in name of a typed array ("Float32Array"), or undefined for anything else. */

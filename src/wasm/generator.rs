@@ -124,6 +124,38 @@ impl JsGenerator {
         generated(&out)
     }
 
+    /// `force` over `tokens` (token ids) in order with one batched forward pass, ending after the
+    /// first that stops generation: `{ tokens, logits }`, each appended token as `force` gives it
+    /// and, row after row (`vocab_size` each), the logits each one was forced at (the first row
+    /// is what `logits()` gave before the call). The same state as forcing them one by one.
+    #[wasm_bindgen(js_name = forceMany, unchecked_return_type = "ForcedTokens")]
+    pub fn force_many(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] tokens: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let max = {
+            let vocab = self.state("forceMany")?.tokenizer().vocab_size();
+            vocab.saturating_sub(1) as u64
+        };
+        let tokens = read::token_ids(&tokens, max)?;
+        let (outs, rows) = self
+            .state("forceMany")?
+            .force_many(&tokens)
+            .map_err(to_js_error)?;
+        let list = js_sys::Array::new();
+        for out in &outs {
+            list.push(&generated(out)?);
+        }
+        let result = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| {
+            js_sys::Reflect::set(&result, &JsValue::from_str(key), value)
+        };
+        set("tokens", &list)
+            .and_then(|_| set("logits", &js_sys::Float32Array::from(&rows[..]).into()))
+            .map_err(|_| JsError::new("forceMany: the result could not be built"))?;
+        Ok(result.into())
+    }
+
     /// Removes the last `n` generated tokens and restores the exact state before them.
     pub fn rewind(
         &self,

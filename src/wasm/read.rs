@@ -6,7 +6,9 @@
 
 use crate::decode::limits::{MAX_HISTORY, MAX_LOGITS};
 use crate::decode::{Config, StepError, Value, KEYS};
-use crate::generate::{self, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS};
+use crate::generate::{
+    self, MAX_FORCED_TOKENS, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS,
+};
 use crate::model::MAX_MODEL_BYTES;
 use js_sys::{Float32Array, JsString, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -162,6 +164,14 @@ pub fn stop_sequences(value: &JsValue) -> Result<Vec<String>, JsError> {
     );
     let parsed = tree("stop sequences", value, "", limits)?;
     generate::stop_sequences_arg(&parsed).map_err(super::to_js_error)
+}
+
+/// Token ids (`forceMany`): an array (or typed array) of at most `MAX_FORCED_TOKENS` integers in
+/// [0, max_id].
+pub fn token_ids(value: &JsValue, max_id: u64) -> Result<Vec<u32>, JsError> {
+    let n = MAX_FORCED_TOKENS as u32;
+    let parsed = tree("tokens", value, "", (2, n, n + 1, 64))?;
+    generate::token_ids_arg("tokens", &parsed, max_id).map_err(super::to_js_error)
 }
 
 /// An integer argument in [0, max], taken as f64: never wrapped, truncated or coerced.

@@ -216,3 +216,11 @@ export interface GeneratedToken {
   stop: "eos" | "max_new_tokens" | "stop_sequence" | "user" | "context_full" | null;
   stop_sequence: string | null;
 }
+
+/** What `Generator.forceMany(tokens)` returns: the tokens appended (up to the first stop). */
+export interface ForcedTokens {
+  /** Each appended token, as `force()` returns it. */
+  tokens: GeneratedToken[];
+  /** `tokens.length` rows of `vocab_size`: the logits each token was forced at. */
+  logits: Float32Array;
+}

@@ -8,6 +8,7 @@
 // when every path is in (the paths not on screen are rebuilt after ready, replay.ts's Backfill).
 // The same page without paths is measured alongside, in alternating runs; medians.
 // Needs `make dist` first. BENCH_QUICK=1 runs 3 rounds instead of 7.
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { CSP, DIST, launch, openPage, seededRandom, serveDist } from "../e2e/harness.mjs";
 
@@ -44,6 +45,8 @@ async function markReady(page) {
 async function measure(browser, url, query, paths) {
   const { page, context, problems } = await openPage(browser, url, { query, beforeGoto: markReady });
   const readyAt = await page.evaluate(() => window.readyAt);
+  // the page's own marks (main.ts): the core compiled, the model's bytes in, the model made, the link replayed, drawn
+  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").filter((m) => m.name.startsWith("nexttoken:")).map((m) => [m.name.slice(10), m.startTime])));
   let allAt = readyAt;
   let tree = 0;
   let chips = 0;
@@ -56,7 +59,7 @@ async function measure(browser, url, query, paths) {
   }
   if (problems.console.length > 0) throw new Error(`console errors: ${problems.console.join(" | ")}`);
   await context.close();
-  return { readyAt, allAt, tree, chips };
+  return { readyAt, allAt, tree, chips, marks };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -68,7 +71,9 @@ try {
   const query = link();
   const plain = [];
   const linked = [];
+  const loads = [];
   for (let round = 0; round < ROUNDS; round++) {
+    loads.push(loadavg()[0].toFixed(1));
     plain.push(await measure(browser, server.url, "?lang=en&source=model&prompt=a", false));
     linked.push(await measure(browser, server.url, query, true));
   }
@@ -78,6 +83,9 @@ try {
   const alone = median(plain.map((r) => r.readyAt));
   console.log(`\npage link (${PATHS} paths × ${TOKENS} forced tokens, model source, ${query.length.toLocaleString("en")}-character link; Chromium, medians of ${ROUNDS}${quick ? ", BENCH_QUICK" : ""})`);
   console.log(`ready ${ms(ready)} (target ≤ 1,000 ms: ${ready <= 1000 ? "met" : "not met"}); the page alone ${ms(alone)}; link − alone ${ms(ready - alone)}; every path in ${ms(median(linked.map((r) => r.allAt)))}`);
+  const phases = (runs) => ["core", "model-bytes", "model", "link", "ready"].map((name) => `${name} ${ms(median(runs.map((r) => r.marks[name] ?? NaN)))}`).join(", ");
+  console.log(`marks (medians, from navigation start): link ${phases(linked)}; alone ${phases(plain)}`);
+  console.log(`load average (1 min) at each round: ${loads.join(", ")}`);
   console.log(`runs: ready ${linked.map((r) => Math.round(r.readyAt)).join(", ")} ms; alone ${plain.map((r) => Math.round(r.readyAt)).join(", ")} ms`);
 } finally {
   await browser.close();

@@ -93,7 +93,7 @@ function hostile(api, gen, depth = 0) {
 /** One random call into the instance's API. */
 function call(api, gen) {
   const h = () => hostile(api, gen);
-  switch (int(14)) {
+  switch (int(15)) {
     case 0: case 1: case 2: return api.step(rand() < 0.5 ? h() : good, h());
     case 3: return api.logSumExp(h());
     case 4: case 5: return gen.next(rand() < 0.3 ? { seed: int(5), trace_top: pick([5, 1e8]) } : h());
@@ -104,6 +104,7 @@ function call(api, gen) {
     case 10: return gen.setMaxNewTokens(rand() < 0.3 ? 64 : h());
     case 11: return gen.encode(h());
     case 12: return [gen.logits(), gen.tokens(), gen.text(), gen.stopped, gen.promptLength, gen.stop()];
+    case 13: return gen.forceMany(rand() < 0.3 ? Array.from({ length: int(4) }, () => int(8000)) : h());
     default: return new api.Generator(rand() < 0.5 ? weights.subarray(0, int(weights.length)) : h(), rand() < 0.5 ? tokenizer : h());
   }
 }

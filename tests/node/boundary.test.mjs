@@ -239,6 +239,20 @@ boundary("numbers crossing into Rust are range-checked, never wrapped, truncated
   refuses(() => gen.force(undefined), new RegExp(`${force.source}undefined`));
   refuses(() => gen.force({ valueOf: () => 5 }), new RegExp(`${force.source}an object`));
   assert.equal(gen.tokens().length, gen.promptLength, "no refused force appended a token");
+  // forceMany: the whole list is read and checked before any token is appended
+  const logits = gen.logits();
+  refuses(() => gen.forceMany([5, 8000]), /tokens\[1\] must be an integer in \[0, 7999\], got 8000/);
+  refuses(() => gen.forceMany([5, 1.5]), /tokens\[1\] must be an integer in \[0, 7999\], got 1\.5/);
+  refuses(() => gen.forceMany([5, "6"]), /tokens\[1\] must be an integer .* got string "6"/);
+  refuses(() => gen.forceMany(5), /tokens must be an array of at most 65536 token ids, got 5/);
+  refuses(() => gen.forceMany(new Map()), /tokens must be a plain object|Map/);
+  assert.equal(gen.tokens().length, gen.promptLength, "no refused forceMany appended a token");
+  assert.deepEqual(gen.logits(), logits);
+  const run = gen.forceMany(new Uint32Array([300, 301]));
+  assert.deepEqual(run.tokens.map((t) => t.token), [300, 301]);
+  assert.equal(run.logits.length, 2 * 8000);
+  assert.deepEqual(run.logits.slice(0, 8000), logits);
+  gen.rewind(2);
   refuses(() => gen.rewind(2 ** 32), /rewind n must be an integer in \[0, 4294967295\], got 4294967296/);
   refuses(() => gen.rewind(-1), /rewind n must be an integer in \[0, 4294967295\], got -1/);
   refuses(() => gen.rewind("1"), /rewind n must be an integer .* got string "1"/);

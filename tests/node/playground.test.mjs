@@ -192,3 +192,27 @@ test("a step waiting for an async source's logits is dropped when the path chang
   assert.equal(pg.step(), true);
   await until(() => pg.state.path.length === 1 && !pg.waiting);
 });
+
+test("a prompt changed while a link replays over an async source wins: the replay stops quietly, nothing of the link lands on it", async () => {
+  const made = await playground(preset, false);
+  for (let i = 0; i < 4; i++) made.step();
+  const link = mod.snapshot(made);
+  // every answer takes 20 ms: the replay waits for each of its tokens
+  const pg = await playground(preset, true, () => 20);
+  pg.state.params = link.params;
+  const problems = [];
+  const replaying = mod.replayScenario(pg, link, problems);
+  await until(() => pg.state.path.length === 1);
+  pg.dispatch({ type: "setPrompt", prompt: "another prompt" });
+  await replaying;
+  await until(() => !pg.waiting && pg.preview !== null);
+  assert.equal(pg.state.prompt, "another prompt");
+  assert.equal(pg.state.path.length, 0, "no token of the link after the new prompt");
+  assert.deepEqual(pg.source.history().slice(pg.source.promptLength()), []);
+  assert.deepEqual(problems.map((say) => say()), [], "nothing said: the later action won");
+  assert.equal(pg.preview.ok, true, "the new prompt's next step, not a failure");
+  assert.equal(pg.replaying, false);
+  // and the page steps on the new prompt
+  assert.equal(pg.step(), true);
+  await until(() => pg.state.path.length === 1 && !pg.waiting);
+});

@@ -109,3 +109,31 @@ test("a failed request rejects with the page's worded message (what to run), not
     return true;
   });
 });
+
+test("append asks for the next answer at once, unless prefetch is off (Compare's columns: none after the token they stop at)", async () => {
+  const client = new M.ServerClient(server.url);
+  const source = await M.ServerSource.connect(client);
+  await source.reset("中国的首都是");
+  const first = (await source.loadNextLogits()).logits;
+  const [best, second] = step(first, { strategy: "greedy", trace_top: 2 }).candidates.map((c) => c.id);
+  let asked = 0;
+  const next = client.next.bind(client);
+  client.next = (...args) => {
+    asked += 1;
+    return next(...args);
+  };
+  source.prefetch = false;
+  source.append(best);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(asked, 0, "no answer asked for after the append");
+  assert.equal(source.nextLogits(), null);
+  await source.loadNextLogits();
+  assert.equal(asked, 1, "asked when stepped");
+  source.rewind(1);
+  source.prefetch = true;
+  source.append(second);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(asked, 2, "the page's path asks at once");
+  await source.loadNextLogits();
+  assert.equal(asked, 2, "and the step reads that answer");
+});

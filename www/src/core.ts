@@ -8,6 +8,7 @@ import { INLINE, wasmBytes } from "./payload";
 export type {
   Candidate,
   Engine,
+  ForcedTokens,
   GeneratedToken,
   RestTrace,
   StageName,

@@ -8,8 +8,8 @@ import type { Lang } from "./i18n/index";
 import { MODEL_FILES } from "./payload";
 import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
-import { loadModel } from "./sources/load";
-import type { LoadProgress } from "./sources/load";
+import { fetchModel, modelSource } from "./sources/load";
+import type { LoadProgress, ModelBytes } from "./sources/load";
 import { FIRST_VISIT, initialState } from "./state";
 import type { SourceKind } from "./state";
 import { browserLang, readUrl } from "./url";
@@ -33,6 +33,19 @@ import type { ScenarioRequest } from "./scenario";
 import { glimpse, stepWhenReady } from "./playground/lesson-io";
 import { Playground } from "./playground/playground";
 import { apply, applyScenario, snapshot } from "./playground/scenarios";
+
+// The core's download and compile (streaming) and the model's download start before anything
+// else, side by side: the page's own set-up below runs while the bytes arrive.
+const coreLoading = initCore();
+let lastProgress: LoadProgress | null = null;
+let progressShown = false;
+const modelLoading: Promise<ModelBytes> = fetchModel(MODEL_FILES, (progress) => {
+  lastProgress = progress;
+  if (progressShown) showProgress(progress);
+});
+// awaited in boot(); until then a failure must not count as unhandled
+coreLoading.catch(() => undefined);
+modelLoading.catch(() => undefined);
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
@@ -235,7 +248,8 @@ async function boot(): Promise<void> {
   document.body.dataset["source"] = initialUrl.source ?? "model";
   page.renderControls();
   try {
-    await initCore();
+    await coreLoading;
+    performance.mark("nexttoken:core");
   } catch (err) {
     el("loading").hidden = true;
     delete document.body.dataset["loading"];
@@ -245,9 +259,13 @@ async function boot(): Promise<void> {
     return;
   }
   loadingText.textContent = t("loading.model");
-  showProgress({ loaded: 0, total: null });
+  progressShown = true;
+  showProgress(lastProgress ?? { loaded: 0, total: null });
   try {
-    pg.model = await loadModel(MODEL_FILES, showProgress);
+    const bytes = await modelLoading;
+    performance.mark("nexttoken:model-bytes");
+    pg.model = modelSource(bytes);
+    performance.mark("nexttoken:model");
   } catch (err) {
     const alert = el("model-error");
     alert.hidden = false;
@@ -279,8 +297,11 @@ async function boot(): Promise<void> {
   };
   // a server link's tokens are the server's ids: kept for Connect, not replayed on the embedded model
   const serverLink = initialUrl.source === "server";
+  // drawn once, when ready (the preset's page, then the link's, were each a full render before)
+  pg.holding = true;
   const shown: ScenarioRequest = serverLink ? { source: "model", presetId: fromLink.presetId, prompt: fromLink.prompt, params: fromLink.params } : fromLink;
   await applyScenario(pg, shown, pg.linkProblems, true);
+  performance.mark("nexttoken:link");
   // a server link fills in the Server address and waits for Connect: the embedded model meanwhile
   if (serverLink) server.holdLink(fromLink, initialUrl.server, initialUrl.api ?? null, new URLSearchParams(location.search));
   el("url-notice").hidden = pg.linkProblems.length === 0;
@@ -290,8 +311,11 @@ async function boot(): Promise<void> {
   // element's lesson attribute alone does not: the lesson sets its page up (误解一 needs greedy, 误解二
   // the chapter's hand-made table; on the default page they showed nothing, or the model's logits)
   if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, !linkHasState(initialUrl));
+  pg.holding = false;
   document.body.dataset["ready"] = "true";
   page.render();
+  // the phases of opening the page, for benchmarks (tests/bench/page-link.mjs) and the browser's profiler
+  performance.mark("nexttoken:ready");
 }
 
 void boot();

@@ -2,11 +2,11 @@
 // token outside the listed candidates too). `Backfill` rebuilds the paths of a long link that are not
 // on screen after the page is ready, a few milliseconds per turn of the event loop, with a
 // `PathFiller` on a Generator of its own (the page's holds the path on screen): opening a link costs
-// the path shown, not every path. Per token the filler does what the page's own replay does (one
-// step, then the model runs over the token) under the link's settings, so each path gets the
-// entries it had when it was made.
+// the path shown, not every path. The filler does what the page's own replay does (the model runs
+// over the next tokens at once, `forceMany`, then one step per token on the logits it gave) under
+// the link's settings, so each path gets the entries it had when it was made.
 import { runStep } from "./core";
-import type { Candidate, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
+import type { Candidate, ForcedTokens, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
 import { stepConfig } from "./state";
 import type { Params, PathEntry, StepInput } from "./state";
 import type { ScenarioToken } from "./scenario";
@@ -24,10 +24,15 @@ export interface FilledPath {
   error: string | null;
 }
 
+/** Tokens the model runs over at once while filling a path (one batched forward pass, a few ms). */
+const FILL_CHUNK = 8;
+
 /** Rebuilds paths one after another on `gen` (which nothing else may use), within a time budget per call. */
 export class PathFiller {
   /** The tokens `gen` holds beyond the prompt, as entries: the path being (or last) filled. */
   private entries: PathEntry[] = [];
+  /** The next few tokens of the path, already run through the model (`forceMany`); `used` of them are entries. */
+  private ahead: { run: ForcedTokens; used: number } | null = null;
   private last: GeneratedToken | null = null;
   private started = false;
 
@@ -51,8 +56,10 @@ export class PathFiller {
     }
     let shared = 0;
     while (shared < this.entries.length && shared < path.ids.length && this.entries[shared]?.id === path.ids[shared] && this.entries[shared]?.forced === (path.forced[shared] ?? false)) shared++;
-    // rewinding (even by 0) also clears a stop
-    this.gen.rewind(this.entries.length - shared);
+    // rewinding (even by 0) also clears a stop; tokens run ahead and not used go too
+    const unused = this.ahead === null ? 0 : this.ahead.run.tokens.length - this.ahead.used;
+    this.ahead = null;
+    this.gen.rewind(this.entries.length - shared + unused);
     this.entries = this.entries.slice(0, shared);
     this.last = null;
   }
@@ -65,27 +72,48 @@ export class PathFiller {
     while (this.entries.length < path.ids.length) {
       if (performance.now() > deadline) return null;
       const at = this.entries.length;
-      const error = this.append(path.ids[at] ?? 0, path.forced[at] ?? false);
+      if (this.ahead === null) {
+        const run = this.runAhead(path.ids.slice(at, at + FILL_CHUNK));
+        if (typeof run === "string") return this.done(run);
+        this.ahead = { run, used: 0 };
+      }
+      const error = this.append(path.ids[at] ?? 0, path.forced[at] ?? false, this.ahead);
       if (error !== null) return this.done(error);
       if (this.last?.stop != null && this.entries.length < path.ids.length) return this.done(`generation stopped (${this.last.stop})`);
     }
     return this.done(null);
   }
 
+  /** The model over `ids` at once; if it refuses them, over the first alone (so the refusal names that token). */
+  private runAhead(ids: number[]): ForcedTokens | string {
+    for (const chunk of [ids, ids.slice(0, 1)]) {
+      try {
+        return this.gen.forceMany(Uint32Array.from(chunk));
+      } catch (err) {
+        if (chunk.length <= 1) return err instanceof Error ? err.message : String(err);
+      }
+    }
+    return "no tokens to append";
+  }
+
   private done(error: string | null): FilledPath {
     return { entries: [...this.entries], last: this.last, error };
   }
 
-  private append(id: number, forced: boolean): string | null {
-    const config = stepConfig(this.params, Array.from(this.gen.tokens()), this.gen.promptLength, this.entries.length);
-    const next = stepRecording(this.gen.logits(), config, id);
+  /** Append `id`, which `ahead` has already run through the model: its logits and output are there. */
+  private append(id: number, forced: boolean, ahead: { run: ForcedTokens; used: number }): string | null {
+    const { run, used } = ahead;
+    const out: GeneratedToken | undefined = run.tokens[used];
+    // (forceMany ends at a stop; `fill` ends the path there first)
+    if (out === undefined || out.token !== id) return `token ${id} could not be appended`;
+    const vocab = run.logits.length / run.tokens.length;
+    const tokens = this.gen.tokens();
+    const history = Array.from(tokens.subarray(0, tokens.length - (run.tokens.length - used)));
+    const config = stepConfig(this.params, history, this.gen.promptLength, this.entries.length);
+    const next = stepRecording(run.logits.slice(used * vocab, (used + 1) * vocab), config, id);
     if (typeof next === "string") return next;
-    let out: GeneratedToken;
-    try {
-      out = this.gen.force(id);
-    } catch (err) {
-      return err instanceof Error ? err.message : String(err);
-    }
+    ahead.used += 1;
+    if (ahead.used === run.tokens.length) this.ahead = null;
     this.last = out;
     this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, input: next.input, piece: out.piece, pending: out.pending });
     return null;

@@ -39,6 +39,8 @@ export async function runServerCompare(pg: Playground, server: ServerSource): Pr
   const source = new ServerSource(server.client, server.info);
   source.eosId = server.eosId;
   source.topN = server.topN;
+  // each column asks for its next answer when it steps: none after the token it stops at
+  source.prefetch = false;
   /** Still wanted: not stopped, nothing the run was made for changed. */
   const live = (): boolean => {
     if (run.status.kind !== "running") return false;

@@ -56,6 +56,15 @@ export class Playground {
   backfill: Backfill | null = null;
   /** While a scenario replays, notify nothing (one notification at the end). */
   replaying = false;
+  /** While the page opens its link: nothing is drawn until it is ready, then once. */
+  holding = false;
+  /**
+   * Bumped by every reset and every scenario replayed: a replay that finds it changed after
+   * waiting (a server's answer, the prompt read) stops there, and the later action wins.
+   */
+  epoch = 0;
+  /** The epoch of the scenario replay that set `replaying` (only it clears the flag). */
+  replayingEpoch = -1;
   /** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
   beforeReset: Scenario | null = null;
   readonly firstPreset: ManualPreset;
@@ -82,7 +91,7 @@ export class Playground {
   }
 
   notify(): void {
-    if (this.replaying) return;
+    if (this.replaying || this.holding) return;
     for (const listener of this.listeners) listener();
   }
 
@@ -290,6 +299,7 @@ export class Playground {
   }
 
   reset(): void {
+    this.epoch += 1;
     this.pause();
     clearPaths(this);
     this.preview = null;

@@ -38,6 +38,10 @@ export function resolveToken(pg: Playground, token: number | string): number | u
  * an async source is waited for before each token.
  */
 async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): Promise<boolean> {
+  const epoch = pg.epoch;
+  // the embedded model runs over every token at once (one batched forward pass); each step below
+  // then reads the logits that run gave for its position
+  if (!pg.finished()) pg.source.prefill?.(knownPrefix(pg, tokens));
   for (const [i, token] of tokens.entries()) {
     const id = resolveToken(pg, token.token);
     const at = (): string => `${where()} ${t("url.token", { n: i + 1 })}`;
@@ -55,6 +59,8 @@ async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems
       } catch {
         // said below, as any step the source could not give
       }
+      // a later action (a new prompt, another scenario) came first: it wins, nothing is said
+      if (pg.epoch !== epoch) return false;
     }
     const next = pg.stepWith(id);
     if (typeof next === "string" || !pg.appendStep(id, next, token.forced || next.result.token !== id)) {
@@ -64,6 +70,17 @@ async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems
     }
   }
   return true;
+}
+
+/** The ids of `tokens` up to the first that is not a token of the source. */
+function knownPrefix(pg: Playground, tokens: readonly ScenarioToken[]): number[] {
+  const ids: number[] = [];
+  for (const token of tokens) {
+    const id = resolveToken(pg, token.token);
+    if (id === undefined) break;
+    ids.push(id);
+  }
+  return ids;
 }
 
 /** Links with more tokens than this replay the path on screen first and the others in the background. */
@@ -109,7 +126,10 @@ async function replayShownPath(pg: Playground, wanted: ScenarioRequest, problems
   const eos = (token: ScenarioToken): boolean => source.isEos(token.token as number);
   if (paths.some((path) => path.length > state.params.max_new_tokens || path.slice(0, -1).some(eos))) return false;
   const here: Problem[] = [];
-  if (!(await replay(pg, tokens, here, () => t("url.path", { n: shown + 1 })))) {
+  const epoch = pg.epoch;
+  const replayed = await replay(pg, tokens, here, () => t("url.path", { n: shown + 1 }));
+  if (pg.epoch !== epoch) return true; // superseded: nothing more to do
+  if (!replayed) {
     // something this check did not foresee: start again and replay the link whole
     clearPaths(pg);
     rewindTo(pg, 0);
@@ -214,14 +234,19 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
   pg.compareRun = null;
   clearPaths(pg);
   pg.syncLimits();
+  const epoch = ++pg.epoch;
+  /** A later action (a new prompt, another scenario) came while this one waited: it wins. */
+  const superseded = (): boolean => pg.epoch !== epoch;
   pg.replaying = true;
+  pg.replayingEpoch = epoch;
   try {
     try {
       await pg.source.reset(state.prompt);
     } catch {
-      pg.refresh(); // the prompt error is shown; nothing can be replayed
+      if (!superseded()) pg.refresh(); // the prompt error is shown; nothing can be replayed
       return;
     }
+    if (superseded()) return;
     pg.refresh();
     if (!(defer && (await replayShownPath(pg, wanted, problems)))) {
       if (!(await replay(pg, wanted.path ?? [], problems, () => t("url.path", { n: 1 })))) return;
@@ -236,6 +261,7 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
         }
         // a path starts with the token forced where it left its parent (as `force` made it)
         const replayed = await replay(pg, [{ ...first, forced: true }, ...branch.tokens.slice(1)], problems, where);
+        if (superseded()) return;
         if (state.path.length === branch.forkAt) {
           // not even its first token: no empty path is kept (the page's link could not say it)
           state.branches.pop();
@@ -247,11 +273,14 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
       const current = wanted.current ?? state.branches.length - 1;
       if (wanted.branches !== undefined && current < state.branches.length && current !== state.currentBranch) switchBranch(pg, current);
     }
+    if (superseded()) return;
     if (wanted.stopped === true) pg.userStop();
     if (wanted.viewing !== undefined && wanted.viewing !== null && wanted.viewing < state.path.length) state.viewing = wanted.viewing;
   } finally {
-    pg.replaying = false;
-    pg.refresh();
+    // a later scenario clears the flag itself; after a later reset the page shows what it made
+    if (pg.replayingEpoch === epoch) pg.replaying = false;
+    if (!superseded()) pg.refresh();
+    else if (!pg.replaying) pg.notify();
   }
 }
 

@@ -1,6 +1,7 @@
 // Loading the embedded model's bytes (same-origin files, streamed for a progress bar, or the
 // single-file build's inline bytes) into a `ModelSource`.
 import { createGenerator } from "../core";
+import { INLINE } from "../payload";
 import type { ModelFiles } from "../payload";
 import { ModelSource } from "./model";
 
@@ -42,17 +43,26 @@ async function fetchBytes(url: string, onBytes: (delta: number) => void, onTotal
   return out;
 }
 
+/** The model's two files as loaded: the weights' bytes and the tokenizer's text. */
+export interface ModelBytes {
+  weights: Uint8Array;
+  tokenizerJson: string;
+}
+
 /**
- * Load the bundled weights and tokenizer (after `initCore`), reporting bytes as they arrive. When
- * the page carries them (single-file build) nothing is fetched and progress is complete at once.
+ * Fetch the bundled weights and tokenizer, reporting bytes as they arrive. Needs no wasm, so the
+ * page starts it at once, beside the core's download and compile. When the page carries them
+ * (single-file build) nothing is fetched and progress is complete at once.
  */
-export async function loadModel(files: ModelFiles, onProgress: (progress: LoadProgress) => void): Promise<ModelSource> {
+export async function fetchModel(files: ModelFiles, onProgress: (progress: LoadProgress) => void): Promise<ModelBytes> {
   if (files.inline) {
     const weights = files.weights();
     const size = weights.length + files.tokenizerJson.length;
     onProgress({ loaded: size, total: size });
-    return modelSource(weights, files.tokenizerJson);
+    return { weights, tokenizerJson: files.tokenizerJson };
   }
+  // (a build-time constant: the single-file build drops the fetching below, and names no fetch)
+  if (INLINE) throw new Error("the page carries its model: nothing to fetch");
   let loaded = 0;
   const totals: Array<number | null | undefined> = [undefined, undefined];
   const report = (): void => {
@@ -74,9 +84,10 @@ export async function loadModel(files: ModelFiles, onProgress: (progress: LoadPr
       report();
     }),
   ]);
-  return modelSource(weights, new TextDecoder().decode(tokenizer));
+  return { weights, tokenizerJson: new TextDecoder().decode(tokenizer) };
 }
 
-function modelSource(weights: Uint8Array, tokenizerJson: string): ModelSource {
+/** The embedded model over its loaded files (after `initCore`). */
+export function modelSource({ weights, tokenizerJson }: ModelBytes): ModelSource {
   return new ModelSource(createGenerator(weights, tokenizerJson), () => createGenerator(weights, tokenizerJson));
 }

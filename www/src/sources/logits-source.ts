@@ -112,6 +112,12 @@ export interface LogitsSource {
 
   /** Append a token (the core's choice or a forced one); throws if the source refuses it. */
   append(id: number): Appended;
+  /**
+   * The tokens about to be appended, in order (a link or lesson replaying its path): a source may
+   * run its model over all of them at once, then serve `nextLogits` and `append` of each from that
+   * run. Appending another id, or any other call that changes the context, drops the rest.
+   */
+  prefill?(ids: readonly number[]): void;
   /** Remove the last `n` appended tokens, exactly (the logits are those before them again). */
   rewind(n: number): void;
   /**

@@ -2,7 +2,7 @@
 // page reads its logits, chooses with the core's `step` and appends the id (`force`, which runs the
 // model over it and checks the stop conditions in Rust); rewinding is exact.
 import { messageOf } from "../core";
-import type { GeneratedToken, Generator } from "../core";
+import type { ForcedTokens, GeneratedToken, Generator } from "../core";
 import { isByteToken, tokenLabel } from "../format";
 import type { Appended, Capabilities, LogitsSource, NextLogits, SourceStop } from "./logits-source";
 
@@ -29,13 +29,19 @@ export class ModelSource implements LogitsSource {
   /** The tokenizer reads the prompt; logits are in wasm memory, a copy away. */
   readonly capabilities: Capabilities = { tokenizesText: true, hasIds: true, async: false };
   private readonly gen: Generator;
-  /** Display text by id (byte tokens as `<E4>`). */
-  private readonly labels: string[];
+  /** Display text by id (byte tokens as `<E4>`), made when first asked for. */
+  private readonly labels: Array<string | undefined>;
   private readonly raw: string[];
-  private readonly lookup = new Map<string, number>();
+  /** Text (stored or displayed) → id, built on the first lookup: opening the page needs none. */
+  private lookup: Map<string, number> | null = null;
   readonly eosId: number | undefined;
   promptError: string | null = null;
   private limits: { maxNewTokens: number; stop: readonly string[] } = { maxNewTokens: 0xffffffff, stop: [] };
+  /**
+   * A prefill the generator has already run (`forceMany`): its tokens are in the generator, but
+   * only the first `used` are appended as far as the page knows; the rest wait for `append`.
+   */
+  private ahead: { run: ForcedTokens; used: number } | null = null;
 
   /** Makes another Generator from the same loaded bytes (for side-by-side comparisons). */
   private readonly spawn: (() => Generator) | null;
@@ -44,16 +50,37 @@ export class ModelSource implements LogitsSource {
     this.gen = gen;
     this.spawn = spawn;
     this.raw = gen.vocab();
-    this.labels = this.raw.map(tokenLabel);
-    this.raw.forEach((entry, id) => {
-      this.lookup.set(entry, id);
-      this.lookup.set(tokenLabel(entry), id);
-    });
+    this.labels = new Array<string | undefined>(this.raw.length);
     this.eosId = gen.eosId;
   }
 
   get length(): number {
-    return this.gen.tokens().length - this.gen.promptLength;
+    return this.gen.tokens().length - this.gen.promptLength - this.unused();
+  }
+
+  /** Tokens the generator holds beyond what was appended (a prefill not used up yet). */
+  private unused(): number {
+    return this.ahead === null ? 0 : this.ahead.run.tokens.length - this.ahead.used;
+  }
+
+  /** Drop what is left of a prefill: the generator is back at the tokens appended (exactly). */
+  private settle(): void {
+    const left = this.unused();
+    this.ahead = null;
+    // rewinding clears a stop, but only the last token of a prefill can carry one, and it is dropped here
+    if (left > 0) this.gen.rewind(left);
+  }
+
+  /** Runs the model over `ids` at once (one batched forward pass), ending at the first stop. */
+  prefill(ids: readonly number[]): void {
+    this.settle();
+    if (ids.length === 0 || this.gen.stopped != null) return;
+    try {
+      this.ahead = { run: this.gen.forceMany(Uint32Array.from(ids)), used: 0 };
+    } catch {
+      // a refused list changes nothing: the tokens go one by one, and the one refused is named there
+      this.ahead = null;
+    }
   }
 
   /** A separate Generator over the same weights and tokenizer (its own KV cache), or null. */
@@ -66,6 +93,7 @@ export class ModelSource implements LogitsSource {
   }
 
   async reset(prompt: string): Promise<void> {
+    this.ahead = null;
     try {
       this.gen.setPrompt(prompt);
       this.promptError = null;
@@ -77,6 +105,11 @@ export class ModelSource implements LogitsSource {
 
   /** The whole vocabulary's logits (a copy out of wasm memory). */
   nextLogits(): NextLogits {
+    const ahead = this.ahead;
+    if (ahead !== null && ahead.used < ahead.run.tokens.length) {
+      const v = this.raw.length;
+      return { logits: ahead.run.logits.slice(ahead.used * v, (ahead.used + 1) * v), known: { kind: "full" } };
+    }
     return { logits: this.gen.logits(), known: { kind: "full" } };
   }
 
@@ -86,25 +119,39 @@ export class ModelSource implements LogitsSource {
 
   /** Runs the model over `id`; the generator checks eos, stop sequences, max_new_tokens and the context. */
   append(id: number): Appended {
-    const out = this.gen.force(id);
+    const ahead = this.ahead;
+    const next = ahead?.run.tokens[ahead.used];
+    let out: GeneratedToken;
+    if (ahead !== null && next !== undefined && next.token === id) {
+      ahead.used += 1;
+      if (ahead.used === ahead.run.tokens.length) this.ahead = null;
+      out = next;
+    } else {
+      this.settle();
+      out = this.gen.force(id);
+    }
     return { piece: out.piece, pending: out.pending, stop: generatedStop(out) };
   }
 
   rewind(n: number): void {
+    this.settle();
     this.gen.rewind(n);
   }
 
   /** Clear a stop (the generator refuses to append after one) without changing any token. */
   resume(): void {
+    this.settle();
     this.gen.rewind(0);
   }
 
   /** The user's stop. */
   stop(): void {
+    this.settle();
     this.gen.stop();
   }
 
   setLimits(maxNewTokens: number, stopSequences: readonly string[]): void {
+    this.settle();
     this.limits = { maxNewTokens, stop: [...stopSequences] };
     this.gen.setMaxNewTokens(maxNewTokens);
     this.gen.setStopSequences([...stopSequences]);
@@ -115,6 +162,7 @@ export class ModelSource implements LogitsSource {
    * it already shares with `ids` are kept (rewinding is exact), so the model runs only over the rest.
    */
   load(ids: readonly number[]): void {
+    this.settle();
     const generated = this.gen.tokens().subarray(this.gen.promptLength);
     let shared = 0;
     while (shared < ids.length && shared < generated.length && ids[shared] === generated[shared]) shared++;
@@ -130,7 +178,8 @@ export class ModelSource implements LogitsSource {
   }
 
   history(): number[] {
-    return Array.from(this.gen.tokens());
+    const tokens = this.gen.tokens();
+    return Array.from(tokens.subarray(0, tokens.length - this.unused()));
   }
 
   promptLength(): number {
@@ -138,7 +187,9 @@ export class ModelSource implements LogitsSource {
   }
 
   tokenText(id: number): string {
-    return this.labels[id] ?? "";
+    const entry = this.raw[id];
+    if (entry === undefined) return "";
+    return (this.labels[id] ??= tokenLabel(entry));
   }
 
   /** The vocabulary entry as stored (`<0xE4>`, `</s>`). */
@@ -151,6 +202,7 @@ export class ModelSource implements LogitsSource {
   }
 
   text(): string {
+    this.settle();
     return this.gen.text();
   }
 
@@ -159,6 +211,17 @@ export class ModelSource implements LogitsSource {
   }
 
   idOf(text: string): number | undefined {
-    return this.lookup.get(text) ?? this.lookup.get(text.replace(/␣/g, " ")) ?? this.lookup.get(text.toUpperCase());
+    const lookup = this.lookup ?? this.buildLookup();
+    return lookup.get(text) ?? lookup.get(text.replace(/␣/g, " ")) ?? lookup.get(text.toUpperCase());
+  }
+
+  private buildLookup(): Map<string, number> {
+    const lookup = new Map<string, number>();
+    this.raw.forEach((entry, id) => {
+      lookup.set(entry, id);
+      lookup.set(this.tokenText(id), id);
+    });
+    this.lookup = lookup;
+    return lookup;
   }
 }

@@ -38,6 +38,12 @@ export class ServerSource implements LogitsSource {
    * paths replay synchronously over the server like over the embedded model (ids only).
    */
   preload: ReadonlyArray<readonly number[]> = [];
+  /**
+   * Whether `append` asks for the next answer at once (the page's path: the next Step is then
+   * ready sooner). Compare's columns ask only when they step, so a column's last token, after
+   * which it stops, costs no answer nobody reads.
+   */
+  prefetch = true;
   /** Called when a request starts (true) and ends (false), for the page's progress line. */
   onBusy: (busy: boolean) => void = () => {};
 
@@ -217,7 +223,7 @@ export class ServerSource implements LogitsSource {
     const out = appendBytes(before, token.bytes);
     this.appended.push(id);
     this.pieces.push(out);
-    void this.loadNextLogits().catch(() => {}); // the next answer starts now; errors show when read
+    if (this.prefetch) void this.loadNextLogits().catch(() => {}); // the next answer starts now; errors show when read
     return { piece: out.piece, pending: out.pending };
   }
 

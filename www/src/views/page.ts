@@ -99,7 +99,7 @@ export function createPage(
   }
 
   function render(): void {
-    if (pg.replaying) return;
+    if (pg.replaying || pg.holding) return;
     const { source, preview } = pg;
     const finished = pg.finished();
     const input = inspected();
