@@ -120,6 +120,29 @@ describe("a teacher's own sentence", () => {
   });
 });
 
+describe("a teacher's prompt with “</s>” in it", () => {
+  for (const [lang, words] of [["zh", /只是 4 个普通字符，不是结束符/], ["en", /four ordinary characters, not the end token/]]) {
+    test(`${lang}: the page says the typed “</s>” is text, not the end token, and the box is described by it`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}`);
+      const box = page.locator("#prompt");
+      const note = page.locator("#prompt-eos");
+      assert.equal(await note.isHidden(), true, "no note for the preset prompt");
+      await box.fill("中国的首都是</s>");
+      await box.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      assert.equal(await note.isVisible(), true);
+      assert.match(await note.textContent(), words);
+      assert.match(await box.getAttribute("aria-describedby"), /\bprompt-eos\b/);
+      await box.fill("中国的首都是");
+      await box.press("Enter");
+      await page.waitForFunction(() => document.getElementById("prompt-eos").hidden);
+      assert.doesNotMatch(await box.getAttribute("aria-describedby"), /prompt-eos/);
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+});
+
 describe("a course author's embed frame, by keyboard", () => {
   for (const [width, height] of [[640, 480], [800, 600]]) {
     test(`${width}×${height}: tabbing out of the Settings drawer closes it, so no focused control is hidden under it`, async () => {

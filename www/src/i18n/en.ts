@@ -14,6 +14,7 @@ import { qaEn } from "./qa.en";
 import { qa2En } from "./qa2.en";
 import { serverRestEn } from "./server-rest.en";
 import { teachEn } from "./teach.en";
+import { promptEosEn } from "./prompt-eos.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -169,6 +170,7 @@ export const en = {
   ...qaEn,
   ...qa2En,
   ...teachEn,
+  ...promptEosEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

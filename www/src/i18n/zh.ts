@@ -14,6 +14,7 @@ import { qaZh } from "./qa.zh";
 import { qa2Zh } from "./qa2.zh";
 import { serverRestZh } from "./server-rest.zh";
 import { teachZh } from "./teach.zh";
+import { promptEosZh } from "./prompt-eos.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -170,4 +171,5 @@ export const zh: Record<MessageKey, string> = {
   ...qaZh,
   ...qa2Zh,
   ...teachZh,
+  ...promptEosZh,
 };

@@ -109,7 +109,11 @@ export function createPage(
     // a hand-made table never reads the prompt (it is the table's title): not editable, and it says why
     const manual = source instanceof ManualSource;
     prompt.readOnly = manual;
-    prompt.setAttribute("aria-describedby", manual ? "prompt-manual" : "prompt-hint prompt-keys");
+    // the embedded tokenizer reads "</s>" typed in a prompt as text, never as the end token: say so
+    // where it was typed (a model server's tokenizer may parse special tokens, so only there)
+    const eosText = !manual && state.source === "model" && state.prompt.includes("</s>");
+    el("prompt-eos").hidden = !eosText;
+    prompt.setAttribute("aria-describedby", manual ? "prompt-manual" : eosText ? "prompt-hint prompt-keys prompt-eos" : "prompt-hint prompt-keys");
     showPreset();
     // "Model server" stays chosen in the list while it waits for Connect
     const chosen = pg.serverChosen ? "server" : state.source;

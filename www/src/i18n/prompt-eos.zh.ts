@@ -1,0 +1,7 @@
+// 中文：提示词里写了结束符文字时的说明（英文版：prompt-eos.en.ts）。
+import type { promptEosEn } from "./prompt-eos.en";
+
+export const promptEosZh: Record<keyof typeof promptEosEn, string> = {
+  "prompt.eosText":
+    "提示词里的 “</s>” 只是 4 个普通字符，不是结束符：分词器把文字当文字读。结束符是一个单独的 token，只能由模型选出（显示为“结束符”标签）。",
+};
