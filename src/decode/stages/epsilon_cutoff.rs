@@ -56,18 +56,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
 /// monotonically, so `e >= lowest` is the same test for every weight. None if a few ulps of
 /// adjustment do not settle it (then each token is tested as before).
 fn lowest_passing_weight(z: f64, eps: f64) -> Option<f32> {
-    let passes = |e: f32| f64::from(e) / z >= eps;
-    let mut c = (eps * z) as f32;
-    for _ in 0..64 {
-        if !passes(c) {
-            c = c.next_up();
-        } else if passes(c.next_down()) {
-            c = c.next_down();
-        } else {
-            return Some(c);
-        }
-    }
-    None
+    super::lowest_passing_f32((eps * z) as f32, |e| f64::from(e) / z >= eps)
 }
 
 #[cfg(test)]

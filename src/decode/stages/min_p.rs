@@ -53,17 +53,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
 /// for every logit, and a plain float32 comparison over the contiguous logits vectorises. None if
 /// a few ulps of adjustment do not settle it (then the caller tests each token as before).
 fn lowest_passing(max: f64, inv_t: f32, cut: f64, passes: impl Fn(f32) -> bool) -> Option<f32> {
-    let mut c = (max + cut / f64::from(inv_t)) as f32;
-    for _ in 0..64 {
-        if !passes(c) {
-            c = c.next_up();
-        } else if passes(c.next_down()) && c.next_down() != c {
-            c = c.next_down();
-        } else {
-            return Some(c);
-        }
-    }
-    None
+    super::lowest_passing_f32((max + cut / f64::from(inv_t)) as f32, passes)
 }
 
 /// Below this many survivors they are ordered by logit and kept with one branch-free marking pass.

@@ -19,3 +19,21 @@ pub(crate) struct Applied {
     pub value: Option<f64>,
     pub threshold: Option<f64>,
 }
+
+/// The smallest float32 `c` near `guess` with `passes(c)`, for a `passes` that is monotone in its
+/// argument (an f64 test whose operations round monotonically): then `x >= c` is the same test as
+/// `passes(x)` for every float32 x, and a plain comparison over contiguous values vectorises.
+/// None if a few ulps of adjustment do not settle it (the caller then tests each value).
+pub(crate) fn lowest_passing_f32(guess: f32, passes: impl Fn(f32) -> bool) -> Option<f32> {
+    let mut c = guess;
+    for _ in 0..64 {
+        if !passes(c) {
+            c = c.next_up();
+        } else if passes(c.next_down()) && c.next_down() != c {
+            c = c.next_down();
+        } else {
+            return Some(c);
+        }
+    }
+    None
+}
