@@ -37,3 +37,15 @@ pub(crate) fn lowest_passing_f32(guess: f32, passes: impl Fn(f32) -> bool) -> Op
     }
     None
 }
+
+/// A seeded xorshift32 stream of uniforms in [0, 1) for the stages' unit tests.
+#[cfg(test)]
+pub(crate) fn test_uniforms(seed: u32) -> impl FnMut() -> f64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        f64::from(state) / 4_294_967_296.0
+    }
+}

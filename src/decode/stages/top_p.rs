@@ -199,13 +199,7 @@ mod tests {
     /// every token sorted by (logit desc, id asc), walked until the mass reaches p·z, in order.
     #[test]
     fn the_bucket_path_keeps_what_a_full_sort_and_walk_keeps() {
-        let mut state = 0x2468_ace1u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            f64::from(state) / 4_294_967_296.0
-        };
+        let mut next = super::super::test_uniforms(0x2468_ace1u32);
         for (n, t, p, quantum) in [
             (151_936usize, 1.3f32, 0.95f64, 0.0f32),
             (120_000, 2.0, 0.9, 0.25), // many exact ties

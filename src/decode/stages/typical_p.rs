@@ -211,13 +211,7 @@ mod tests {
     /// −inf-holding logits at several temperatures, as the whole array and through ids.
     #[test]
     fn entropy_from_float32_weights_is_within_1e_6_nats_of_f64() {
-        let mut state = 0x9e37_79b9u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            f64::from(state) / 4_294_967_296.0
-        };
+        let mut next = super::super::test_uniforms(0x9e37_79b9u32);
         let mut worst = 0.0f64;
         for (n, spread) in [
             (10usize, 1.0f64),
