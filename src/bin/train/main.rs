@@ -7,6 +7,7 @@
 //!           [--dim 128] [--layers 4] [--heads 4] [--ctx 128] [--docs all|old] [--breaks line|text]
 //!           [--lessons src/train/lessons_zh.txt:0.05,src/train/lessons_everyday.txt:0.03]
 //!           [--warmup 200] [--wd 0.05] [--dropout 0] [--init CKPT] [--eval-every 250]
+//!           [--until STEP]  (stop at STEP; the LR schedule still runs to --steps)
 //!           (resumes from DIR/ckpt.bin; run it again after an interruption. `--init`
 //!           starts a new run — fresh optimiser, step 0 — from another run's weights, for a
 //!           fine-tune; `--dropout P` drops embeddings, attention probabilities and residual

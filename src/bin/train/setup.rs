@@ -10,6 +10,8 @@ pub(crate) struct RunCfg {
     pub(crate) model: Config,
     pub(crate) batch: usize,
     pub(crate) steps: u64,
+    /// The step to stop at (default `steps`); the LR schedule still runs to `steps`.
+    pub(crate) until: u64,
     pub(crate) lr: f32,
     pub(crate) warmup: u64,
     pub(crate) wd: f32,
@@ -29,6 +31,7 @@ pub(crate) fn run_cfg(args: &Args, vocab: usize) -> RunCfg {
         },
         batch: args.n("batch", 16),
         steps: args.n("steps", 3800),
+        until: args.n("until", u64::MAX),
         lr: args.n("lr", 2.5e-3),
         warmup: args.n("warmup", 200),
         wd: args.n("wd", 0.05),
