@@ -111,7 +111,7 @@ TRAIN_SHAPE := --dim 128 --layers 7 --heads 4 --ctx 128 --batch 16
 TRAIN_RUN_ARGS := --dir $(TRAIN_DIR) $(TRAIN_SHAPE) --breaks line \
 	--steps 15000 --until 7250 --warmup 300 --lr 2e-3 --wd 0.1 --dropout 0.1 --seed 3 --eval-every 250
 TRAIN_TEXT_ARGS := --dir $(TRAIN_TEXT_DIR) --init $(TRAIN_DIR)/ckpt.bin $(TRAIN_SHAPE) --breaks text \
-	--steps 5000 --warmup 100 --lr 1.2e-3 --wd 0.1 --dropout 0.1 --seed 4 --eval-every 250
+	--steps 3000 --warmup 100 --lr 1.2e-3 --wd 0.1 --dropout 0.1 --seed 4 --eval-every 250
 WEIGHTS ?= www/model/model.safetensors
 TRAIN_BIN := cargo run --release --features train --bin train --
 train-run: setup
