@@ -128,20 +128,41 @@ impl JsGenerator {
     /// first that stops generation: `{ tokens, logits }`, each appended token as `force` gives it
     /// and, row after row (`vocab_size` each), the logits each one was forced at (the first row
     /// is what `logits()` gave before the call). The same state as forcing them one by one.
+    /// With a `config` (the first token's `step` config), also `records`: at each position the
+    /// token `step` chooses and the forced token's candidate record, `draw` one further and the
+    /// forced tokens appended to `history` (when given) per token; refused, with nothing changed,
+    /// for a config `step` refuses.
     #[wasm_bindgen(js_name = forceMany, unchecked_return_type = "ForcedTokens")]
     pub fn force_many(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] tokens: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "StepConfig")] config: JsValue,
     ) -> Result<JsValue, JsError> {
         let max = {
             let vocab = self.state("forceMany")?.tokenizer().vocab_size();
             vocab.saturating_sub(1) as u64
         };
         let tokens = read::token_ids(&tokens, max)?;
-        let (outs, rows) = self
-            .state("forceMany")?
-            .force_many(&tokens)
-            .map_err(to_js_error)?;
+        let config = if config.is_undefined() {
+            None
+        } else {
+            Some(read::config(&config)?)
+        };
+        let (outs, rows, records) = {
+            let mut state = self.state("forceMany")?;
+            match &config {
+                Some(config) => {
+                    let run = state
+                        .force_many_recorded(&tokens, config)
+                        .map_err(to_js_error)?;
+                    (run.outputs, run.logits, Some(run.records))
+                }
+                None => {
+                    let (outs, rows) = state.force_many(&tokens).map_err(to_js_error)?;
+                    (outs, rows, None)
+                }
+            }
+        };
         let list = js_sys::Array::new();
         for out in &outs {
             list.push(&generated(out)?);
@@ -150,8 +171,16 @@ impl JsGenerator {
         let set = |key: &str, value: &JsValue| {
             js_sys::Reflect::set(&result, &JsValue::from_str(key), value)
         };
+        let records = match &records {
+            Some(records) => Some(to_js(records)?),
+            None => None,
+        };
         set("tokens", &list)
             .and_then(|_| set("logits", &js_sys::Float32Array::from(&rows[..]).into()))
+            .and_then(|_| match &records {
+                Some(records) => set("records", records),
+                None => Ok(true),
+            })
             .map_err(|_| JsError::new("forceMany: the result could not be built"))?;
         Ok(result.into())
     }
