@@ -33,18 +33,28 @@ function link() {
 }
 
 /**
- * Records, by the page's clock, when it became ready; and hands the browser the page's own
- * index.html for a link longer than the test server takes (Node's HTTP server refuses request
+ * Records, by the page's clock, when it became ready, and then `atReady()` (the renderer's CPU
+ * time) while the page waits on a synchronous request: nothing of the page runs meanwhile (the
+ * paths not on screen start being rebuilt right after ready). Also hands the browser the page's
+ * own index.html for a link longer than the test server takes (Node's HTTP server refuses request
  * lines over 16 KB; a static server with no limit would serve the page), as links.test.mjs does.
  */
-async function markReady(page, dist) {
+async function markReady(page, dist, atReady) {
   await page.route(
     (url) => url.search.length > 8000,
     (route) => route.fulfill({ path: join(dist, "index.html"), headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }),
   );
+  await page.route("**/bench-ready", async (route) => {
+    await atReady();
+    await route.fulfill({ body: "", headers: { "content-type": "text/plain" } });
+  });
   await page.addInitScript(() => {
     new MutationObserver(() => {
-      if (document.body?.dataset.ready === "true") window.readyAt ??= performance.now();
+      if (document.body?.dataset.ready !== "true" || window.readyAt !== undefined) return;
+      window.readyAt = performance.now();
+      const request = new XMLHttpRequest();
+      request.open("GET", "bench-ready", false);
+      request.send();
     }).observe(document, { attributes: true, subtree: true });
   });
 }
@@ -70,9 +80,11 @@ function mainThreadCpu(pids) {
 async function measure(browser, { url, dist }, query, paths) {
   const cdp = await browser.newBrowserCDPSession();
   const before = new Set(await renderers(cdp));
-  const { page, context, problems } = await openPage(browser, url, { query, beforeGoto: (page) => markReady(page, dist) });
-  // read at once: the paths not on screen are rebuilt from now on, a few ms per turn
-  const cpu = mainThreadCpu((await renderers(cdp)).filter((pid) => !before.has(pid)));
+  let cpu = NaN;
+  const atReady = async () => {
+    cpu = mainThreadCpu((await renderers(cdp)).filter((pid) => !before.has(pid)));
+  };
+  const { page, context, problems } = await openPage(browser, url, { query, beforeGoto: (page) => markReady(page, dist, atReady) });
   await cdp.detach();
   const readyAt = await page.evaluate(() => window.readyAt);
   // the page's own marks (main.ts): the core compiled, the model's bytes in, the model made, the link replayed, drawn
