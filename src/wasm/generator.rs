@@ -13,6 +13,12 @@ use serde::Serialize;
 use std::cell::{RefCell, RefMut};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(module = "/src/wasm/vocab.js")]
+extern "C" {
+    /// The entries of `text` ending at each of `ends` (UTF-16 offsets), as an array of strings.
+    fn split_vocab(text: &str, ends: &[u32]) -> JsValue;
+}
+
 /// What one generated (or forced) token produced, as the page reads it.
 #[derive(Serialize)]
 struct GeneratedToken<'a> {
@@ -232,14 +238,24 @@ impl JsGenerator {
     /// Every vocabulary entry, indexed by id (byte tokens as `<0xE4>`).
     #[wasm_bindgen(unchecked_return_type = "string[]")]
     pub fn vocab(&self) -> Result<JsValue, JsError> {
-        let entries: Vec<String> = {
+        // one string and where each entry ends: one decode instead of one per entry
+        let (text, ends) = {
             let state = self.state("vocab")?;
             let tokenizer = state.tokenizer();
-            (0..tokenizer.vocab_size() as u32)
-                .map(|id| tokenizer.token(id).unwrap_or("").to_owned())
-                .collect()
+            let n = tokenizer.vocab_size();
+            let mut text = String::new();
+            let mut ends = Vec::with_capacity(n);
+            let mut units = 0u32;
+            for id in 0..n as u32 {
+                let entry = tokenizer.token(id).unwrap_or("");
+                text.push_str(entry);
+                // ≤ 8,388,608 characters of tokenizer.json hold every entry, so this fits in u32
+                units += entry.encode_utf16().count() as u32;
+                ends.push(units);
+            }
+            (text, ends)
         };
-        to_js(&entries)
+        Ok(split_vocab(&text, &ends))
     }
 
     /// Token ids of `text` under the model's tokenizer.
