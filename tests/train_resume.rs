@@ -59,5 +59,8 @@ fn a_resumed_run_ends_byte_identical_to_an_uninterrupted_one() {
     run(&d, &corpus, &["--breaks", "text", "--until", "4"]);
     run(&d, &corpus, &["--breaks", "text"]);
     assert!(ckpt(&c) == ckpt(&d), "the resumed text-format run differs");
-    assert!(ckpt(&a) != ckpt(&c), "--breaks text trained on the same stream");
+    assert!(
+        ckpt(&a) != ckpt(&c),
+        "--breaks text trained on the same stream"
+    );
 }
