@@ -1,0 +1,69 @@
+// A third QA pass, as a teacher uses the page in front of a class: the prompt box from the keyboard
+// (E, listed with the other shortcuts) pauses Play; the model's Chinese tokens are marked as Chinese
+// in the English page; the embed's top row at 800 and 640 px; projector labels clear of the curve.
+// Each test failed on the build before its fix.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { browserSuite, screenshot } from "./harness.mjs";
+
+const open = browserSuite();
+const chipCount = (page) => page.evaluate(() => document.querySelectorAll("#chips > li").length);
+
+describe("E edits the prompt, and Play pauses while it is edited", () => {
+  for (const how of ["the E key", "the ✎ Prompt button"]) {
+    test(`projector mode: ${how} opens the prompt box while Play runs; Play pauses, the text stays still under the typing`, async () => {
+      const { page, context, problems } = await open("?lang=en&projector=1&max_new_tokens=64", { viewport: { width: 1280, height: 800 } });
+      await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+      await page.keyboard.press(" ");
+      await page.waitForFunction(() => document.querySelectorAll("#chips > li").length >= 1);
+      assert.equal(await page.locator("#play").textContent(), "Pause", "Play runs");
+      if (how === "the E key") await page.keyboard.press("e");
+      else await page.locator("#pj-prompt-edit").click();
+      await page.waitForFunction(() => document.activeElement?.id === "pj-prompt-text");
+      assert.equal(await page.locator("#play").textContent(), "Play", "Play paused");
+      const count = await chipCount(page);
+      await page.keyboard.type("The sky is");
+      await page.waitForTimeout(1200);
+      assert.equal(await chipCount(page), count, "no token added while the box is open");
+      assert.equal(await page.locator("#pj-prompt-text").inputValue(), "The sky is", "the letters went into the box, not to shortcuts");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips > li").length === 1 && /The sky is/.test(document.getElementById("prompt-echo")?.textContent ?? ""));
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+
+  test("outside projector mode E goes to the sidebar's prompt box (embed: its drawer opens), pausing Play", async () => {
+    const { page, context } = await open("?lang=en&max_new_tokens=64");
+    await page.locator("#speed").fill("3");
+    await page.locator("#play").click();
+    await page.locator("#play").blur();
+    await page.waitForFunction(() => document.querySelectorAll("#chips > li").length >= 1);
+    await page.keyboard.press("e");
+    await page.waitForFunction(() => document.activeElement?.id === "prompt");
+    assert.equal(await page.locator("#play").textContent(), "Play");
+    await context.close();
+    const embed = await open("?lang=en&embed=1", { viewport: { width: 800, height: 600 } });
+    await embed.page.keyboard.press("e");
+    await embed.page.waitForFunction(() => document.activeElement?.id === "prompt");
+    assert.equal(await embed.page.locator("#prompt").isVisible(), true, "the drawer opened on it");
+    await embed.context.close();
+  });
+
+  for (const [lang, said] of [["en", /Edit the prompt/], ["zh", /修改提示词/]]) {
+    test(`${lang}: the shortcuts list names E with the others; the prompt controls announce it`, async () => {
+      const { page, context } = await open(`?lang=${lang}`);
+      await page.keyboard.press("?");
+      const dialog = page.locator("#help-dialog");
+      await dialog.waitFor({ state: "visible" });
+      const rows = await dialog.locator("dl.keys > div").evaluateAll((divs) => divs.map((d) => [d.querySelector("dt").textContent.trim(), d.querySelector("dd").textContent.trim()]));
+      const row = rows.find(([key]) => key === "E");
+      assert.ok(row !== undefined, JSON.stringify(rows));
+      assert.match(row[1], said);
+      await page.keyboard.press("Escape");
+      assert.equal(await page.locator("#prompt").getAttribute("aria-keyshortcuts"), "E");
+      assert.equal(await page.locator("#pj-prompt-edit").getAttribute("aria-keyshortcuts"), "E");
+      await context.close();
+    });
+  }
+});
