@@ -67,3 +67,53 @@ describe("E edits the prompt, and Play pauses while it is edited", () => {
     });
   }
 });
+
+describe("the model's Chinese tokens are marked as Chinese on the English page", () => {
+  test("chips, the prompt, the plain text, the chart labels, the final strip, the chosen token and the tooltip carry lang=zh-CN; English tokens do not; the chips keep their size", async () => {
+    const { page, context, problems } = await open(`?lang=en&strategy=greedy&prompt=${encodeURIComponent("中国的首都是")}`);
+    const widthBefore = await page.evaluate(() => document.getElementById("chips").getBoundingClientRect().height);
+    for (let i = 0; i < 3; i++) {
+      await page.locator("#step").click();
+      await page.waitForFunction((n) => document.querySelectorAll("#chips > li").length === n, i + 1);
+    }
+    const found = await page.evaluate(() => {
+      const HAN = /\p{Script=Han}/u;
+      const langOf = (node) => node.closest("[lang]")?.getAttribute("lang");
+      /** Every element under `root` whose own text holds Chinese, with the language it is read in. */
+      const texts = (root) =>
+        [root, ...root.querySelectorAll("*")]
+          .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && HAN.test(n.textContent)))
+          .map((e) => ({ text: e.textContent.trim(), lang: langOf(e) }));
+      const english = (root) =>
+        [...root.querySelectorAll(".chip, .tick-label")].filter((e) => !HAN.test(e.textContent) && /[a-z]/i.test(e.textContent)).map((e) => ({ text: e.textContent.trim(), lang: langOf(e) }));
+      return {
+        page: document.documentElement.lang,
+        chips: texts(document.getElementById("chips")),
+        echo: langOf(document.getElementById("prompt-echo")),
+        plain: texts(document.getElementById("plain-text")),
+        ticks: texts(document.getElementById("stages")),
+        strip: texts(document.getElementById("final")),
+        chosen: texts(document.getElementById("stat-chosen")),
+        englishChips: english(document.body),
+      };
+    });
+    assert.equal(found.page, "en");
+    assert.ok(found.chips.length >= 1, JSON.stringify(found));
+    assert.equal(found.echo, "zh-CN");
+    for (const part of ["chips", "ticks", "strip", "chosen", "plain"]) {
+      assert.ok(found[part].length > 0, `${part}: some Chinese text`);
+      const unmarked = found[part].filter((x) => x.lang !== "zh-CN");
+      assert.deepEqual(unmarked, [], `${part}: Chinese text read as ${unmarked[0]?.lang}`);
+    }
+    const englishMarked = found.englishChips.filter((x) => x.lang === "zh-CN");
+    assert.deepEqual(englishMarked, [], "English tokens are not marked Chinese");
+    // the tooltip over a chart bar names its token in Chinese
+    await page.locator("#stages .hit").first().hover();
+    await page.waitForFunction(() => document.querySelector(".tip-title [lang='zh-CN']") !== null);
+    const widthAfter = await page.evaluate(() => document.getElementById("chips").getBoundingClientRect().height);
+    assert.ok(widthAfter <= Math.max(widthBefore, 60), `the chips stay on one line (${widthAfter})`);
+    await screenshot(page, "qa3-lang-zh-tokens-en.png");
+    assert.deepEqual(problems, { console: [], foreign: [] });
+    await context.close();
+  });
+});

@@ -1,5 +1,6 @@
 // Shared chart frame: one keyed bar chart (bars keyed by token id, so they move when ranks change)
 // that every stage chart configures. Sizes come from the viewBox; colours from CSS classes.
+import { tokenLang } from "../token-lang";
 import * as d3 from "d3";
 // Adds selection.transition(); imported for its side effect, which tree-shaking would otherwise drop.
 import "d3-transition";
@@ -188,6 +189,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("class", (d) => `tick-label ${d.state}${d.id === REST_ID ? " vocab-rest" : ""}`)
       .attr("text-anchor", crowded ? "end" : "middle")
       .text((d) => labelOf(d.id))
+      .attr("lang", (d) => tokenLang(labelOf(d.id)))
       .attr("transform", (d) => {
         const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
         return crowded ? `translate(${cx + 4},${innerBottom + 10}) rotate(-40)` : `translate(${cx},${innerBottom + 14})`;
