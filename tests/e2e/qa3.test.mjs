@@ -117,3 +117,29 @@ describe("the model's Chinese tokens are marked as Chinese on the English page",
     await context.close();
   });
 });
+
+describe("an embed's top row", () => {
+  for (const lang of ["en", "zh"]) {
+    for (const width of [800, 640]) {
+      test(`${lang} ${width} px: one row, nothing cut, every button named as before`, async () => {
+        const { page, context } = await open(`?lang=${lang}&embed=1`, { viewport: { width, height: 600 } });
+        const row = await page.evaluate(() => {
+          const top = document.querySelector(".top");
+          const items = [...top.children].filter((e) => e.checkVisibility() && e.getBoundingClientRect().width > 2);
+          const boxes = items.map((e) => ({ id: e.id || e.className, top: e.getBoundingClientRect().top, bottom: e.getBoundingClientRect().bottom, right: e.getBoundingClientRect().right, lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || "20")) }));
+          return { boxes, height: top.getBoundingClientRect().height, scroll: top.scrollWidth - top.clientWidth };
+        });
+        const first = row.boxes[0];
+        const off = row.boxes.filter((b) => b.top >= first.bottom);
+        assert.deepEqual(off.map((b) => b.id), [], `on a second row: ${JSON.stringify(off)}`);
+        assert.ok(row.boxes.every((b) => b.right <= width), "nothing past the frame's edge");
+        assert.ok(row.height < 50, `one slim row (${row.height} px)`);
+        assert.equal(row.scroll, 0);
+        assert.equal(await page.locator("#lang-toggle").isVisible(), true);
+        assert.equal(await page.getByRole("button", { name: lang === "en" ? "Shortcuts (?)" : /快捷键/ }).count(), 1);
+        await screenshot(page, `qa3-embed-top-${lang}-${width}.png`);
+        await context.close();
+      });
+    }
+  }
+});
