@@ -143,3 +143,41 @@ describe("an embed's top row", () => {
     }
   }
 });
+
+describe("projector mode: the numbers over the top-p bars keep clear of the running total's curve", () => {
+  for (const lang of ["en", "zh"]) {
+    for (const [width, height] of [[1024, 768], [1280, 800]]) {
+      test(`${lang} ${width}×${height}: no number touches the curve, its dots or the p line`, async () => {
+        const prompts = lang === "en" ? ["", `&prompt=${encodeURIComponent("The capital of China is")}`] : ["", `&prompt=${encodeURIComponent("中国的首都是")}`];
+        for (const prompt of prompts) {
+          const { page, context } = await open(`?lang=${lang}&projector=1${prompt}`, { viewport: { width, height } });
+          await page.waitForTimeout(200);
+          const touching = await page.evaluate(() => {
+            const svg = document.querySelector('[data-stage="top_p"] svg');
+            const path = svg.querySelector(".cum-curve");
+            const ctm = path.getScreenCTM();
+            const points = [];
+            for (let l = 0; l <= path.getTotalLength(); l += 0.5) {
+              const p = path.getPointAtLength(l);
+              points.push(new DOMPoint(p.x, p.y).matrixTransform(ctm));
+            }
+            const dots = [...svg.querySelectorAll(".cum-dots circle")].map((c) => c.getBoundingClientRect());
+            const rule = svg.querySelector(".threshold line").getBoundingClientRect();
+            const out = [];
+            for (const text of svg.querySelectorAll("text.value")) {
+              const r = text.getBoundingClientRect();
+              const near = (x, y) => x >= r.left - 1 && x <= r.right + 1 && y >= r.top - 1 && y <= r.bottom + 1;
+              if (points.some((p) => near(p.x, p.y))) out.push(`${text.textContent} on the curve`);
+              if (dots.some((d) => !(d.right < r.left || d.left > r.right || d.bottom < r.top || d.top > r.bottom))) out.push(`${text.textContent} on a dot`);
+              if (rule.top >= r.top - 1 && rule.top <= r.bottom + 1 && rule.left <= r.right && rule.right >= r.left) out.push(`${text.textContent} on the p line`);
+            }
+            return out;
+          });
+          await screenshot(page, `qa3-projector-top-p-${lang}-${width}${prompt === "" ? "" : "-prompt"}.png`);
+          assert.deepEqual(touching, [], `${lang} ${width}×${height} ${prompt}`);
+          await context.close();
+        }
+      });
+    }
+  }
+});
