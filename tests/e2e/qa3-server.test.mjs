@@ -17,9 +17,12 @@ describe("a link made with a model server", () => {
   test("a lesson link (en): the notice names the server, nothing is asked before Connect, then the lesson is set up over the server", async () => {
     const url = env.llama.url;
     const { page, context, seen } = await open(`?lang=en&lesson=exp1&source=server&server=${encodeURIComponent(url)}&api=llama.cpp`);
+    // meanwhile the lesson's page is set up on the embedded model, with "Model server" still chosen
+    await page.waitForFunction(() => document.getElementById("prompt").value === "React 是一个用于构建" && !document.getElementById("lessons").hasAttribute("aria-busy"));
     await page.waitForTimeout(300);
     assert.deepEqual(seen.toServer, [], "a link never connects by itself");
     assert.equal(await page.locator("#source").inputValue(), "server", "the server panel is shown");
+    assert.match(await page.locator("#lesson-body").textContent(), /React 是一个用于构建/);
     assert.equal(await page.locator("#server-address").inputValue(), url);
     assert.equal(await notice(page).isVisible(), true);
     assert.match(await notice(page).textContent(), new RegExp(`lesson link was made with the model server at ${url.replace(/[.:/]/g, "\\$&")}\\. Click Connect`));
@@ -30,8 +33,9 @@ describe("a link made with a model server", () => {
     await screenshot(page, "qa3-server-link-lesson-en.png");
     await notice(page).getByRole("button", { name: `Connect to the model server at ${url}` }).click();
     await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
-    // the lesson's page, over the server: its prompt and greedy
-    await page.waitForFunction(() => document.getElementById("prompt").value === "React 是一个用于构建" && !document.getElementById("lessons").hasAttribute("aria-busy"));
+    // the lesson set up anew, over the server: its prompt and greedy, and its line says whose numbers
+    await page.waitForFunction(() => document.querySelector(".lesson-server")?.hidden === false && !document.getElementById("lessons").hasAttribute("aria-busy"));
+    assert.equal(await page.locator("#prompt").inputValue(), "React 是一个用于构建");
     assert.equal(await notice(page).isHidden(), true, "the notice goes once connected");
     assert.equal(await page.locator("#strategy").inputValue(), "greedy");
     assert.equal(await page.locator("#source").inputValue(), "server");

@@ -78,7 +78,14 @@ const page = createPage(pg, initialUrl.embed, server.panel, (current) => server.
 
 /** What lessons, projector mode, the keyboard and the share dialog may ask of the page. */
 const actions: Actions = {
-  apply: (wanted) => apply(pg, wanted),
+  apply: async (wanted) => {
+    // a server link's lesson is set up on the embedded model while the link waits: "Model server"
+    // stays chosen (its panel and notice stay), and Connect sets the lesson up over the server
+    const waiting = heldLesson !== null && pg.serverChosen && server.waiting();
+    const problems = await apply(pg, wanted);
+    if (waiting && pg.server === null && server.waiting()) pg.selectSource("server");
+    return problems;
+  },
   snapshot: () => snapshot(pg),
   step: () => pg.step(),
   stepReady: () => stepWhenReady(pg),
@@ -336,11 +343,13 @@ async function boot(): Promise<void> {
   // a shared lesson link carries the lesson's page (kept as it is); a bare `?lesson=myth1` or an
   // element's lesson attribute alone does not: the lesson sets its page up (误解一 needs greedy, 误解二
   // the chapter's hand-made table; on the default page they showed nothing, or the model's logits)
-  // a server link's lesson is shown, and set up over the server once connected (never quietly on
-  // the embedded model: its notice says the link waits for Connect)
+  // a server link's lesson waits for Connect to be set up over the server (meanwhile a bare lesson
+  // link's page is set up on the embedded model with "Model server" still chosen, and its notice
+  // says so; a link with its own page keeps it until Connect replays it)
   if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) {
+    const own = linkHasState(initialUrl, serverLink);
     if (serverLink) heldLesson = initialUrl.lesson;
-    lessons.open(initialUrl.lesson, serverLink ? "never" : !linkHasState(initialUrl));
+    lessons.open(initialUrl.lesson, serverLink && own ? "never" : !own);
   }
   server.renderNotice();
   pg.holding = false;

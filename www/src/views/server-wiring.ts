@@ -23,6 +23,8 @@ export interface ServerWiring {
   heldQuery(current: URLSearchParams): URLSearchParams | null;
   /** Redraw the held link's notice (shown while "Model server" is chosen and the link waits). */
   renderNotice(): void;
+  /** Whether a server link waits for Connect. */
+  waiting(): boolean;
 }
 
 /** What only the held link knows: the server, and the tokens (server ids) of its paths. */
@@ -87,6 +89,7 @@ export function wireServer(pg: Playground, onLinkApplied: () => void, lesson: ()
       renderNotice();
     },
     renderNotice,
+    waiting: () => held !== null,
     heldQuery(now) {
       if (heldQuery === null) return null;
       const merged = new URLSearchParams(now);
