@@ -2,6 +2,7 @@
 // 0–1 strip with the draw. It owns the panels' DOM; each chart draws only its own <svg>.
 import { langText } from "../token-lang";
 import { createCdfChart } from "../charts/cdf";
+import { measureCharts } from "../charts/frame";
 import type { StepView } from "../charts/frame";
 import { createLogitsChart } from "../charts/logits";
 import { createThresholdChart } from "../charts/min-p";
@@ -148,6 +149,8 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
 
       // the final strip and the draw
       cdf.update(view);
+      // every chart drawn: their labels measured in one layout
+      measureCharts();
       // why u fell where it did: which draw of which seed, and how often draws land on the pick
       const picked = r.candidates.find((c) => c.id === r.token) ?? r.chosen;
       const why =
