@@ -7,6 +7,7 @@
 use super::engine::Engine;
 use super::error::StepError;
 use super::limits::{MAX_DYNATEMP_RANGE, MAX_TRACE_TOP};
+use super::ranges::range;
 use super::value::format_number;
 
 /// `"sample"` (default) draws from the final distribution; `"greedy"` takes its argmax.
@@ -165,6 +166,11 @@ fn check(field: &str, value: f64, ok: bool, allowed: &str) -> Result<(), StepErr
     }
 }
 
+/// `check` with the key's range as `ranges` words it (the same words as its type error).
+fn check_key(field: &str, value: f64, ok: bool) -> Result<(), StepError> {
+    check(field, value, ok, range(field).unwrap_or("a number"))
+}
+
 impl Config {
     /// Checks every value and fills in defaults for `vocab_size` tokens.
     ///
@@ -176,12 +182,7 @@ impl Config {
         let temperature = self.temperature.unwrap_or(1.0);
         // 1/T must stay finite in float32 and T itself meaningful: at 1e6 every distribution is flat.
         let temperature_ok = temperature == 0.0 || (1e-38..=1e6).contains(&temperature);
-        check(
-            "temperature",
-            temperature,
-            temperature_ok,
-            "0 (greedy) or in [1e-38, 1e6]",
-        )?;
+        check_key("temperature", temperature, temperature_ok)?;
         let top_p = self.top_p.unwrap_or(1.0);
         if engine == Engine::Vllm {
             check(
@@ -191,61 +192,50 @@ impl Config {
                 "in (0, 1] for engine \"vllm\"",
             )?;
         } else {
-            check("top_p", top_p, (0.0..=1.0).contains(&top_p), "in [0, 1]")?;
+            check_key("top_p", top_p, (0.0..=1.0).contains(&top_p))?;
         }
         let min_p = self.min_p.unwrap_or(0.0);
-        check("min_p", min_p, (0.0..=1.0).contains(&min_p), "in [0, 1]")?;
+        check_key("min_p", min_p, (0.0..=1.0).contains(&min_p))?;
         let typical_p = self.typical_p.unwrap_or(1.0);
-        check(
-            "typical_p",
-            typical_p,
-            typical_p > 0.0 && typical_p <= 1.0,
-            "in (0, 1]",
-        )?;
+        check_key("typical_p", typical_p, typical_p > 0.0 && typical_p <= 1.0)?;
         let epsilon_cutoff = self.epsilon_cutoff.unwrap_or(0.0);
-        check(
+        check_key(
             "epsilon_cutoff",
             epsilon_cutoff,
             (0.0..1.0).contains(&epsilon_cutoff),
-            "in [0, 1)",
         )?;
         let repetition_penalty = self.repetition_penalty.unwrap_or(1.0);
         // Checked as float32, the precision every engine applies it in.
         let rp32 = repetition_penalty as f32;
-        check(
+        check_key(
             "repetition_penalty",
             repetition_penalty,
             rp32.is_finite() && rp32 > 0.0,
-            "a number > 0 (and ≤ 3.4e38)",
         )?;
         let frequency_penalty = self.frequency_penalty.unwrap_or(0.0);
-        check(
+        check_key(
             "frequency_penalty",
             frequency_penalty,
             (frequency_penalty as f32).is_finite(),
-            "a finite number",
         )?;
         let presence_penalty = self.presence_penalty.unwrap_or(0.0);
-        check(
+        check_key(
             "presence_penalty",
             presence_penalty,
             (presence_penalty as f32).is_finite(),
-            "a finite number",
         )?;
         let dynatemp_range = self.dynatemp_range.unwrap_or(0.0);
         // Bounded like temperature, so T ± range (and 1/T) stay finite in float32.
-        check(
+        check_key(
             "dynatemp_range",
             dynatemp_range,
             (0.0..=MAX_DYNATEMP_RANGE).contains(&dynatemp_range),
-            "in [0, 1e6]",
         )?;
         let dynatemp_exponent = self.dynatemp_exponent.unwrap_or(1.0);
-        check(
+        check_key(
             "dynatemp_exponent",
             dynatemp_exponent,
             dynatemp_exponent.is_finite() && dynatemp_exponent >= 0.0,
-            "a finite number ≥ 0",
         )?;
 
         let history = self.history.clone().unwrap_or_default();
@@ -332,12 +322,7 @@ impl Config {
             }
             // Bounded so that no finite logit + bias can overflow float32.
             let ok = bias == f64::NEG_INFINITY || (-100.0..=100.0).contains(&bias);
-            check(
-                &format!("logit_bias[\"{id}\"]"),
-                bias,
-                ok,
-                "in [-100, 100] or -inf",
-            )?;
+            check_key(&format!("logit_bias[\"{id}\"]"), bias, ok)?;
             logit_bias.push((id, bias as f32));
         }
 

@@ -18,13 +18,8 @@ pub enum StepError {
     NotAnObject { got: String },
     /// A config key that does not exist (e.g. the typo `top_pp`).
     UnknownKey { key: String },
-    /// A config value of the wrong JSON type.
-    WrongType {
-        field: String,
-        expected: &'static str,
-        got: String,
-    },
-    /// A config value outside its allowed range.
+    /// A config value outside its allowed range, or of another type (a number written as a
+    /// string too): `allowed` names the range either way.
     OutOfRange {
         field: String,
         allowed: String,
@@ -68,13 +63,6 @@ impl fmt::Display for StepError {
             }
             StepError::NotAnObject { got } => write!(f, "config must be an object, got {got}"),
             StepError::UnknownKey { key } => write!(f, "unknown key \"{key}\" in config"),
-            StepError::WrongType {
-                field,
-                expected,
-                got,
-            } => {
-                write!(f, "{field} must be {expected}, got {got}")
-            }
             StepError::OutOfRange {
                 field,
                 allowed,

@@ -6,36 +6,47 @@ use super::config::{Config, Strategy, KEYS, MAX_EOS_IDS, MAX_TRACE_IDS};
 use super::engine::Engine;
 use super::error::StepError;
 use super::limits::{short, MAX_HISTORY, MAX_LOGIT_BIAS};
+use super::ranges::{integer_bounds, integer_rule, number_rule};
 use super::value::{format_number, Value};
 
-/// The largest integer a JavaScript number holds exactly.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
+/// A float-valued key: a value of another type (the string "0.7" too: never coerced) is refused
+/// with the key's range, as an out-of-range number would be.
 fn number(field: &str, v: &Value) -> Result<f64, StepError> {
     match v {
         Value::Number(n) => Ok(*n),
-        other => Err(StepError::WrongType {
+        other => Err(StepError::OutOfRange {
             field: field.into(),
-            expected: "a number",
+            allowed: number_rule(field),
             got: other.describe(),
         }),
     }
 }
 
+/// An integer-valued key in [min, max]: a fraction, a value outside it or of another type gets the
+/// same message naming the range.
 fn integer(field: &str, v: &Value, min: f64, max: f64) -> Result<f64, StepError> {
-    let n = number(field, v)?;
+    let allowed = || integer_rule(min, max);
+    let Value::Number(n) = *v else {
+        return Err(StepError::OutOfRange {
+            field: field.into(),
+            allowed: allowed(),
+            got: v.describe(),
+        });
+    };
     if n.fract() != 0.0 || !(min..=max).contains(&n) {
         return Err(StepError::OutOfRange {
             field: field.into(),
-            allowed: format!(
-                "an integer in [{}, {}]",
-                format_number(min),
-                format_number(max)
-            ),
+            allowed: allowed(),
             got: format_number(n),
         });
     }
     Ok(n)
+}
+
+/// An integer-valued key, in its bounds (`ranges::integer_bounds`).
+fn integer_key(key: &str, v: &Value) -> Result<f64, StepError> {
+    let (min, max) = integer_bounds(key).unwrap_or((0.0, u32::MAX as f64));
+    integer(key, v, min, max)
 }
 
 /// A list of token ids: each element an integer id, named `field[i]` in errors, at most `max`.
@@ -55,12 +66,12 @@ fn id_list(field: &str, items: &[Value], max: usize) -> Result<Vec<u32>, StepErr
 }
 
 /// The array a list-valued key must hold.
-fn array<'a>(field: &str, v: &'a Value) -> Result<&'a [Value], StepError> {
+fn array<'a>(field: &str, v: &'a Value, max: usize) -> Result<&'a [Value], StepError> {
     match v {
         Value::Array(items) => Ok(items),
-        other => Err(StepError::WrongType {
+        other => Err(StepError::OutOfRange {
             field: field.into(),
-            expected: "an array of token ids",
+            allowed: format!("an array of at most {max} token ids"),
             got: other.describe(),
         }),
     }
@@ -71,7 +82,8 @@ impl Config {
     /// `null`/`undefined` values mean "default". Ranges are checked later, by [`Config::resolve`].
     ///
     /// # Errors
-    /// `NotAnObject`, `UnknownKey`, `WrongType`, or `OutOfRange` for non-integers where an integer
+    /// `NotAnObject`, `UnknownKey`, or `OutOfRange` (naming the range) for a value of another type
+    /// or a non-integer where an integer
     /// is required.
     pub fn from_value(value: &Value) -> Result<Config, StepError> {
         let entries = match value {
@@ -128,41 +140,43 @@ impl Config {
                 "presence_penalty" => c.presence_penalty = Some(number(k, v)?),
                 "dynatemp_range" => c.dynatemp_range = Some(number(k, v)?),
                 "dynatemp_exponent" => c.dynatemp_exponent = Some(number(k, v)?),
-                "top_k" => c.top_k = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
-                "min_keep" => c.min_keep = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
-                "trace_top" => c.trace_top = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
-                "seed" => c.seed = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32),
-                "draw" => c.draw = Some(integer(k, v, 0.0, MAX_SAFE_INTEGER)? as u64),
-                "history_prompt_len" => {
-                    c.history_prompt_len = Some(integer(k, v, 0.0, MAX_HISTORY as f64)? as usize)
-                }
-                "penalty_last_n" => {
-                    c.penalty_last_n = Some(integer(k, v, -1.0, MAX_SAFE_INTEGER)? as i64)
-                }
-                "min_new_tokens" => {
-                    c.min_new_tokens = Some(integer(k, v, 0.0, u32::MAX as f64)? as u32)
-                }
+                "top_k" => c.top_k = Some(integer_key(k, v)? as u32),
+                "min_keep" => c.min_keep = Some(integer_key(k, v)? as u32),
+                "trace_top" => c.trace_top = Some(integer_key(k, v)? as u32),
+                "seed" => c.seed = Some(integer_key(k, v)? as u32),
+                "draw" => c.draw = Some(integer_key(k, v)? as u64),
+                "history_prompt_len" => c.history_prompt_len = Some(integer_key(k, v)? as usize),
+                "penalty_last_n" => c.penalty_last_n = Some(integer_key(k, v)? as i64),
+                "min_new_tokens" => c.min_new_tokens = Some(integer_key(k, v)? as u32),
                 "eos_token_id" => {
                     // HF accepts one id or a list of them.
                     c.eos_token_id = Some(match v {
                         Value::Number(_) => vec![integer(k, v, 0.0, u32::MAX as f64)? as u32],
                         Value::Array(items) => id_list(k, items, MAX_EOS_IDS)?,
                         other => {
-                            return Err(StepError::WrongType {
+                            return Err(StepError::OutOfRange {
                                 field: k.into(),
-                                expected: "a token id or an array of token ids",
+                                allowed: format!(
+                                    "a token id ({}) or an array of at most {MAX_EOS_IDS} of them",
+                                    integer_rule(0.0, u32::MAX as f64)
+                                ),
                                 got: other.describe(),
                             })
                         }
                     });
                 }
-                "trace_ids" => c.trace_ids = Some(id_list(k, array(k, v)?, MAX_TRACE_IDS)?),
-                "history" => c.history = Some(id_list(k, array(k, v)?, MAX_HISTORY)?),
+                "trace_ids" => {
+                    c.trace_ids = Some(id_list(k, array(k, v, MAX_TRACE_IDS)?, MAX_TRACE_IDS)?)
+                }
+                "history" => c.history = Some(id_list(k, array(k, v, MAX_HISTORY)?, MAX_HISTORY)?),
                 "logit_bias" => {
                     let Value::Object(items) = v else {
-                        return Err(StepError::WrongType {
+                        return Err(StepError::OutOfRange {
                             field: k.into(),
-                            expected: "an object mapping token ids to biases",
+                            allowed: format!(
+                                "an object mapping token ids to biases ({})",
+                                number_rule("logit_bias[")
+                            ),
                             got: v.describe(),
                         });
                     };

@@ -145,7 +145,7 @@ export function snapshot_logits(value, max) {
       const copy = new Float32ArrayCtor(length);
       for (let i = 0; i < length; i++) {
         const x = value[i];
-        if (typeof x !== "number") return `logits[${i}] must be a number, got ${describe(x)}`;
+        if (typeof x !== "number") return `logits[${i}] must be a finite number or -inf, got ${describe(x)}`;
         copy[i] = x;
         // a finite number past float32's range would reach the core as inf: name what was passed
         if (copy[i] === Infinity && x !== Infinity) return `logits[${i}] must be finite in float32 (at most 3.4028235e38) or -inf, got ${x}`;
@@ -181,13 +181,20 @@ export function snapshot_bytes(what, value, max) {
  * entries in any one array or object, `maxTotal` values in all, strings of at most `maxString`.
  * Returns `{ value }`, or a message.
  */
-export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, maxString) {
+export function snapshot_tree(what, value, known, rules, maxDepth, maxItems, maxTotal, maxString) {
   const knownKeys = known.length === 0 ? [] : known.split(",");
+  // what each number-valued entry accepts, by name: `key`, `key[]` (a list's items), `key{}` (an object's values)
+  const ruleOf = createObject(null);
+  for (const line of rules.length === 0 ? [] : rules.split("\n")) {
+    const at = line.indexOf("=");
+    ruleOf[line.slice(0, at)] = line.slice(at + 1);
+  }
   let total = 0;
   const fail = (message) => {
     throw new Refusal(message);
   };
-  const copy = (v, path, depth) => {
+  /** `name`: the entry's name in `rules` ("" for the value itself, "seed", "history[]"…). */
+  const copy = (v, path, depth, name) => {
     total += 1;
     if (total > maxTotal) fail(`${what} must hold at most ${maxTotal} values in all, got more at ${path}`);
     switch (typeof v) {
@@ -214,13 +221,16 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
         // is past every setting's range and is refused here rather than rounded.
         if (depth === 0) fail(`${what} must be an object, got ${describe(v)}`);
         if (BigIntCtor(NumberCtor(v)) === v) return NumberCtor(v);
-        fail(`${path} must be a number, got ${describe(v)}, which no number holds exactly`);
+        {
+          const rule = ruleOf[name];
+          fail(`${path} must be ${rule === undefined ? "a number" : rule}, got ${describe(v)}, which no number holds exactly`);
+        }
         break;
       case "object":
         if (v === null) return null;
         break;
       default:
-        fail(`${path} must be a number, string, boolean, array or object, got ${describe(v)}`);
+        fail(`${path} must be ${ruleOf[name] ?? "a number, string, boolean, array or object"}, got ${describe(v)}`);
     }
     if (depth >= maxDepth) fail(`${what} must be nested at most ${maxDepth} levels deep, got deeper at ${path}`);
     const tag = tagOf(v);
@@ -228,7 +238,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
       if (typeof length === "string") fail(length);
       const out = new Array(length);
-      for (let i = 0; i < length; i++) out[i] = copy(v[i], `${path}[${i}]`, depth + 1);
+      for (let i = 0; i < length; i++) out[i] = copy(v[i], `${path}[${i}]`, depth + 1, `${name}[]`);
       return out;
     }
     const brand = brandOf(v);
@@ -242,11 +252,11 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       for (const key of knownKeys) if (!keys.includes(key) && key in v) keys.push(key);
     }
     const out = createObject(null);
-    for (const key of keys) out[key] = copy(v[key], `${path}.${short(key)}`, depth + 1);
+    for (const key of keys) out[key] = copy(v[key], `${path}.${short(key)}`, depth + 1, depth === 0 ? key : `${name}{}`);
     return out;
   };
   try {
-    return { value: copy(value, what, 0) };
+    return { value: copy(value, what, 0, "") };
   } catch (error) {
     try {
       if (error instanceof Refusal) return error.message;

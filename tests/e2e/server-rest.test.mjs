@@ -4,32 +4,19 @@
 // the kept count and entropy said to cover the listed tokens (with the core's bounds); a held
 // server link whose address follows the settings; two overlapping prompt changes ending on the
 // later one. (A token the server never listed, refused in the server's words: server-playground.test.mjs.)
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { launch, screenshot, serveDist } from "./harness.mjs";
-import { startLlamaServer } from "../node/llama-server.mjs";
-import { asLargeVocabulary, chipTexts, connectServer, openServerPage, setControl, stepReady, stepServer } from "./server-page.mjs";
+import { screenshot } from "./harness.mjs";
+import { asLargeVocabulary, chipTexts, connect, serverSuite, setNumber, stepReady, stepServer } from "./server-suite.mjs";
 
-let site;
-let browser;
-let llama;
-before(async () => {
-  [site, browser, llama] = await Promise.all([serveDist(), launch(), startLlamaServer({ exact: true })]);
-});
-after(async () => {
-  llama?.stop();
-  await browser?.close();
-  await site?.close();
-});
-
-const open = (query, viewport) => openServerPage(browser, site, llama, query, viewport);
+const { env, open } = serverSuite();
 
 /** Sampling with no cut: the rest of the vocabulary stays in play to the end (not exact). */
 async function noCut(page) {
   await page.locator("#strategy").selectOption("sample");
-  await setControl(page, "top-k", 0);
-  await setControl(page, "top-p", 1);
-  await setControl(page, "min-p", 0);
+  await setNumber(page, "top-k", 0);
+  await setNumber(page, "top-p", 1);
+  await setNumber(page, "min-p", 0);
 }
 
 /** The enlarged chart of projector mode: ↑ until it is `stage`. */
@@ -46,10 +33,10 @@ describe("model server: what a top N leaves out", () => {
   test("the rest of the vocabulary: one hatched bar of its own probability, never forced; beside the strip, outside the draw", async () => {
     const { page, context, seen } = await open("?lang=en");
     assert.equal(await page.locator("#stages .bar.vocab-rest").count(), 0, "the embedded model scores its whole vocabulary: no rest bar");
-    await asLargeVocabulary(page, llama);
+    await asLargeVocabulary(page, env.llama);
     await page.locator("#prompt").fill("给一个代码编辑器插件起名：");
     await page.locator("#prompt").press("Tab");
-    await connectServer(page, llama.url);
+    await connect(page, env.llama.url);
     await noCut(page);
     await page.waitForFunction(() => /over the listed tokens only/.test(document.getElementById("server-rest")?.textContent ?? ""));
     await stepReady(page);
@@ -118,7 +105,7 @@ describe("model server: what a top N leaves out", () => {
     await page.locator("#projector-toggle").click();
 
     // top-k 40: the cut removes every unlisted token, and the charts and numbers say it is exact
-    await setControl(page, "top-k", 40);
+    await setNumber(page, "top-k", 40);
     await page.waitForFunction(() => /^40 of 151,936/.test(document.getElementById("stat-kept")?.textContent ?? ""));
     assert.equal(await page.locator("#stat-kept").textContent(), "40 of 151,936 (exact: top-k removed every unlisted token)");
     const topK = page.locator('#stages .stage[data-stage="top_k"]');
@@ -136,10 +123,10 @@ describe("model server: what a top N leaves out", () => {
 
   test("zh: 「词表其余部分」 in the charts and beside the strip, normal and projector", async () => {
     const { page, context } = await open("?lang=zh");
-    await asLargeVocabulary(page, llama);
+    await asLargeVocabulary(page, env.llama);
     await page.locator("#prompt").fill("给一个代码编辑器插件起名：");
     await page.locator("#prompt").press("Tab");
-    await connectServer(page, llama.url);
+    await connect(page, env.llama.url);
     await noCut(page);
     await page.waitForFunction(() => /只在列出的/.test(document.getElementById("server-rest")?.textContent ?? ""));
     await stepReady(page);
@@ -162,20 +149,20 @@ describe("model server: what a top N leaves out", () => {
   });
 
   test("a held server link: the address bar and Share follow the settings, keep the server, and nothing connects before a click", async () => {
-    const query = `?lang=en&source=server&server=${encodeURIComponent(llama.url)}&api=llama.cpp&strategy=greedy&path=5605.5114&temperature=0.5`;
+    const query = `?lang=en&source=server&server=${encodeURIComponent(env.llama.url)}&api=llama.cpp&strategy=greedy&path=5605.5114&temperature=0.5`;
     const { page, context, seen } = await open(query);
-    await setControl(page, "temperature", 0.7);
+    await setNumber(page, "temperature", 0.7);
     await page.waitForFunction(() => new URL(location.href).searchParams.get("temperature") === "0.7");
     const address = new URL(page.url()).searchParams;
     assert.equal(address.get("source"), "server");
-    assert.equal(address.get("server"), llama.url);
+    assert.equal(address.get("server"), env.llama.url);
     assert.equal(address.get("api"), "llama.cpp");
     assert.equal(address.get("path"), "5605.5114", "the link's tokens stay while its prompt does");
     await page.getByRole("button", { name: "Share / Embed" }).click();
     const dialog = page.getByRole("dialog", { name: "Share or embed this exact state" });
     const shared = new URL(await dialog.getByLabel("Link", { exact: true }).inputValue()).searchParams;
     assert.equal(shared.get("temperature"), "0.7");
-    assert.equal(shared.get("server"), llama.url);
+    assert.equal(shared.get("server"), env.llama.url);
     assert.equal(shared.get("path"), "5605.5114");
     await page.keyboard.press("Escape");
     // a new prompt: the link's tokens (for its old prompt) go, the server stays
@@ -184,7 +171,7 @@ describe("model server: what a top N leaves out", () => {
     await page.waitForFunction(() => new URL(location.href).searchParams.get("prompt") === "中国的首都是");
     const after = new URL(page.url()).searchParams;
     assert.equal(after.get("source"), "server");
-    assert.equal(after.get("server"), llama.url);
+    assert.equal(after.get("server"), env.llama.url);
     assert.equal(after.get("path"), null);
     assert.equal(after.get("temperature"), "0.7");
     await page.waitForTimeout(300);
@@ -197,17 +184,17 @@ describe("model server: what a top N leaves out", () => {
     const connected = new URL(page.url()).searchParams;
     assert.equal(connected.get("temperature"), "0.7");
     assert.equal(connected.get("prompt"), "中国的首都是");
-    assert.equal(connected.get("server"), llama.url);
+    assert.equal(connected.get("server"), env.llama.url);
     await context.close();
   });
 
   test("two prompt changes while the first is still read: the later prompt wins, nothing stale", async () => {
     const { page, context, seen } = await open("?lang=en&strategy=greedy");
-    await connectServer(page, llama.url);
+    await connect(page, env.llama.url);
     await stepReady(page);
     const slow = "The capital of France is";
     // the server takes 1.5 s to read the first new prompt
-    await page.route(`${llama.url}/tokenize`, async (route) => {
+    await page.route(`${env.llama.url}/tokenize`, async (route) => {
       if ((route.request().postData() ?? "").includes(slow)) await new Promise((resolve) => setTimeout(resolve, 1500));
       await route.fallback().catch(() => {});
     });

@@ -2,47 +2,15 @@
 // Connect, then greedy generation gives the same tokens as the embedded model, token for token;
 // rewind and a path from a forced token work over the server; a link names the server but never
 // connects before a click; a closed port says what to run. Every request stays on loopback.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { DIST, launch, screenshot, serveDist } from "./harness.mjs";
-import { startLlamaServer } from "../node/llama-server.mjs";
+import { DIST, screenshot } from "./harness.mjs";
+import { serverSuite } from "./server-suite.mjs";
 
-let site;
-let browser;
-let llama;
-before(async () => {
-  [site, browser, llama] = await Promise.all([serveDist(), launch(), startLlamaServer({ exact: true })]);
-});
-after(async () => {
-  llama?.stop();
-  await browser?.close();
-  await site?.close();
-});
-
-/** A page that may reach its own origin and the llama.cpp server; every request is recorded. */
-async function open(query = "?lang=en") {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
-  const page = await context.newPage();
-  const seen = { requests: [], toServer: [], console: [] };
-  page.on("console", (msg) => {
-    if (msg.type() === "error") seen.console.push(msg.text());
-  });
-  page.on("pageerror", (err) => seen.console.push(String(err)));
-  const allowed = [new URL(site.url).origin, new URL(llama.url).origin];
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    seen.requests.push(url);
-    if (url.startsWith(llama.url)) seen.toServer.push(`${route.request().method()} ${new URL(url).pathname}`);
-    if (allowed.some((o) => url.startsWith(o)) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
-    return route.abort();
-  });
-  await page.goto(`${site.url}${query}`);
-  await page.waitForSelector("body[data-ready='true']");
-  return { page, context, seen };
-}
+const { env, open } = serverSuite();
 
 const chips = (page) => page.locator("#generated").getByRole("listitem");
 const texts = async (page) => (await chips(page).allTextContents()).map((s) => s.trim());
@@ -72,7 +40,7 @@ async function step(page, n) {
   }
 }
 
-async function connect(page, url = llama.url) {
+async function connect(page, url = env.llama.url) {
   await page.getByLabel("Logits source").selectOption("server");
   await page.getByLabel("Server address").fill(url);
   await page.getByRole("button", { name: "Connect", exact: true }).click();
@@ -144,9 +112,9 @@ describe("model server (llama.cpp)", () => {
   });
 
   test("a link names the server and waits for Connect; then it generates over it", async () => {
-    const { page, context, seen } = await open(`?lang=en&source=server&server=${encodeURIComponent(llama.url)}&api=llama.cpp&strategy=greedy&prompt=${encodeURIComponent("中国的首都是")}`);
+    const { page, context, seen } = await open(`?lang=en&source=server&server=${encodeURIComponent(env.llama.url)}&api=llama.cpp&strategy=greedy&prompt=${encodeURIComponent("中国的首都是")}`);
     assert.equal(await page.getByLabel("Logits source").inputValue(), "server");
-    assert.equal(await page.getByLabel("Server address").inputValue(), llama.url);
+    assert.equal(await page.getByLabel("Server address").inputValue(), env.llama.url);
     assert.match(await page.locator("#server-status").textContent(), /Click Connect/);
     await page.waitForTimeout(300);
     assert.deepEqual(seen.toServer, [], "a link never connects by itself");
@@ -156,7 +124,7 @@ describe("model server (llama.cpp)", () => {
     assert.deepEqual(await texts(page), ["北京"]);
     const address = new URL(page.url());
     assert.equal(address.searchParams.get("source"), "server");
-    assert.equal(address.searchParams.get("server"), llama.url);
+    assert.equal(address.searchParams.get("server"), env.llama.url);
     await context.close();
   });
 
@@ -180,7 +148,7 @@ describe("model server (llama.cpp)", () => {
   test("a large vocabulary: the top 200 with the rest of the vocabulary shown, exact only under a cut", async () => {
     const { page, context } = await open();
     // the same real server, reported as if its vocabulary were Qwen's 151,936 tokens
-    await page.route(`${llama.url}/v1/models`, async (route) => {
+    await page.route(`${env.llama.url}/v1/models`, async (route) => {
       const response = await route.fetch();
       const body = await response.json();
       body.data[0].meta.n_vocab = 151_936;
@@ -209,13 +177,13 @@ describe("model server (llama.cpp)", () => {
   });
 
   test("from file://: nexttoken-server.html reaches llama.cpp (Origin: null); the offline file never connects and says which file to use", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
     const page = await context.newPage();
     const toServer = [];
     const errors = [];
     page.on("pageerror", (err) => errors.push(String(err)));
     page.on("request", (request) => {
-      if (request.url().startsWith(llama.url)) toServer.push(request.url());
+      if (request.url().startsWith(env.llama.url)) toServer.push(request.url());
     });
     await page.goto(pathToFileURL(join(DIST, "nexttoken-server.html")).href);
     await page.waitForSelector("body[data-ready='true']");
@@ -244,7 +212,7 @@ describe("model server (llama.cpp)", () => {
     await connect(page);
     await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
     // the next answers take 3 s, like a long prompt's first step on a large model
-    await page.route(`${llama.url}/completion`, async (route) => {
+    await page.route(`${env.llama.url}/completion`, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 3000));
       await route.continue();
     });
@@ -283,7 +251,7 @@ describe("model server (llama.cpp)", () => {
       refused++;
       return route.abort("connectionrefused");
     };
-    await page.route(`${llama.url}/**`, down);
+    await page.route(`${env.llama.url}/**`, down);
     await page.getByRole("button", { name: "Play", exact: true }).click();
     const error = page.locator("#error");
     await error.waitFor({ state: "visible" });
@@ -306,7 +274,7 @@ describe("model server (llama.cpp)", () => {
     assert.ok(refused <= 6, `a handful of requests, not a loop (${refused})`);
     await screenshot(page, "server-stopped-en.png");
     // the server answers again: Step continues the same text
-    await page.unroute(`${llama.url}/**`, down);
+    await page.unroute(`${env.llama.url}/**`, down);
     await step(page, 1);
     assert.equal(await chips(page).count(), count + 1);
     assert.equal(await error.isVisible(), false);
@@ -316,12 +284,12 @@ describe("model server (llama.cpp)", () => {
   });
 
   test("a server link keeps its address (and Share its link) until Connect", async () => {
-    const query = `?lang=en&source=server&server=${encodeURIComponent(llama.url)}&api=llama.cpp&path=5605.5114&temperature=0.5`;
+    const query = `?lang=en&source=server&server=${encodeURIComponent(env.llama.url)}&api=llama.cpp&path=5605.5114&temperature=0.5`;
     const { page, context, seen } = await open(query);
     await page.waitForTimeout(300);
     const address = new URL(page.url()).searchParams;
     assert.equal(address.get("source"), "server");
-    assert.equal(address.get("server"), llama.url);
+    assert.equal(address.get("server"), env.llama.url);
     assert.equal(address.get("api"), "llama.cpp");
     assert.equal(address.get("path"), "5605.5114");
     assert.equal(address.get("temperature"), "0.5");
@@ -329,7 +297,7 @@ describe("model server (llama.cpp)", () => {
     const dialog = page.getByRole("dialog", { name: "Share or embed this exact state" });
     const shared = new URL(await dialog.getByLabel("Link", { exact: true }).inputValue()).searchParams;
     assert.equal(shared.get("source"), "server");
-    assert.equal(shared.get("server"), llama.url);
+    assert.equal(shared.get("server"), env.llama.url);
     assert.equal(shared.get("path"), "5605.5114");
     await page.keyboard.press("Escape");
     assert.deepEqual(seen.toServer, [], "a link never connects by itself");
@@ -348,7 +316,7 @@ describe("model server (llama.cpp)", () => {
     await page.locator("#prompt").fill("中国的首都是");
     await page.locator("#prompt").press("Tab");
     await page.locator("#source").selectOption("server");
-    await page.locator("#server-address").fill(llama.url);
+    await page.locator("#server-address").fill(env.llama.url);
     await page.locator("#server-connect").click();
     await page.waitForFunction(() => /已连接/.test(document.getElementById("server-status")?.textContent ?? ""));
     assert.match(await page.locator("#server-status").textContent(), /词表 8,000。每一步/);
@@ -379,30 +347,30 @@ describe("model server (llama.cpp)", () => {
   });
 
   test("<nexttoken-playground server=… api=…> passes the server to its page, which waits for Connect", async () => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const toServer = [];
     // a course page on another origin (another port) that includes only the built script and one element
     const course = createServer((req, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title><script src="${site.url}nexttoken-element.js"></script>
-        <nexttoken-playground lang="en" source="server" server="${llama.url}" api="llama.cpp" height="700"></nexttoken-playground>`);
+      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title><script src="${env.site.url}nexttoken-element.js"></script>
+        <nexttoken-playground lang="en" source="server" server="${env.llama.url}" api="llama.cpp" height="700"></nexttoken-playground>`);
     });
     await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
     const courseUrl = `http://127.0.0.1:${course.address().port}/lesson.html`;
     try {
       await context.route("**/*", (route) => {
         const url = route.request().url();
-        if (url.startsWith(llama.url)) toServer.push(url);
-        return url.startsWith(site.url) || url === courseUrl ? route.continue() : route.abort();
+        if (url.startsWith(env.llama.url)) toServer.push(url);
+        return url.startsWith(env.site.url) || url === courseUrl ? route.continue() : route.abort();
       });
       const page = await context.newPage();
       await page.goto(courseUrl);
       const src = new URL(await page.locator("nexttoken-playground iframe").getAttribute("src")).searchParams;
-      assert.equal(src.get("server"), llama.url);
+      assert.equal(src.get("server"), env.llama.url);
       assert.equal(src.get("api"), "llama.cpp");
       const frame = page.frameLocator("nexttoken-playground iframe");
       await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
-      assert.equal(await frame.locator("#server-address").inputValue(), llama.url);
+      assert.equal(await frame.locator("#server-address").inputValue(), env.llama.url);
       assert.match(await frame.locator("#server-status").textContent(), /Click Connect/);
       assert.deepEqual(toServer, []);
     } finally {

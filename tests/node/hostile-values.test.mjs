@@ -47,8 +47,8 @@ test("numbers at the edges: float32 overflow named as passed, -0, NaN and Infini
   refuses([1, 1e40], {}, /^logits\[1\] must be finite in float32 \(at most 3\.4028235e38\) or -inf, got 1e\+40$/);
   refuses([1, NaN], {}, /^logits\[1\] must be finite or -inf, got NaN$/);
   refuses([1, Infinity], {}, /^logits\[1\] must be finite or -inf, got inf$/);
-  refuses([3.2, , 1.7], {}, /^logits\[1\] must be a number, got undefined$/); // eslint-disable-line no-sparse-arrays
-  refuses([1, 2n], {}, /^logits\[1\] must be a number, got bigint 2$/);
+  refuses([3.2, , 1.7], {}, /^logits\[1\] must be a finite number or -inf, got undefined$/); // eslint-disable-line no-sparse-arrays
+  refuses([1, 2n], {}, /^logits\[1\] must be a finite number or -inf, got bigint 2$/);
   // a BigInt setting is its number, range-checked like one (qa2-values.test.mjs)
   refuses(chapter, { top_p: 2n }, /^top_p must be in .*got 2$/);
   refuses(chapter, { seed: 2n ** 70n }, /^seed must be an integer in \[0, 4294967295\], got 1\.1805916207174113e\+21$/);
@@ -76,6 +76,6 @@ test("frozen, sealed, null-prototype and symbol-keyed configs are read like plai
     assert.equal(got.u, want.u);
   }
   refuses(chapter, Object.freeze({ top_p: 0.5, colour: "red" }), /^unknown key "colour" in config$/);
-  refuses(chapter, { top_p: "0.5" }, /^top_p must be a number, got string "0\.5"$/);
+  refuses(chapter, { top_p: "0.5" }, /^top_p must be a number in \[0, 1\], got string "0\.5"$/);
   refuses(chapter, { strategy: "GREEDY" }, /^strategy must be "sample" or "greedy", got string "GREEDY"$/);
 });

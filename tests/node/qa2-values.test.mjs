@@ -22,16 +22,16 @@ test("an integer written as a BigInt is that number; out of range it is named wi
   refuses(() => step(chapter, { seed: 2n ** 70n }), /^seed must be an integer in \[0, 4294967295\], got 1\.1805916207174113e\+21$/);
   refuses(() => step(chapter, { top_p: 2n }), /^top_p must be in .*got 2$/);
   // no number holds 2^64 + 1: refused, never rounded to 2^64
-  refuses(() => step(chapter, { seed: 2n ** 64n + 1n }), /^config\.seed must be a number, got bigint 18446744073709551617, which no number holds exactly$/);
+  refuses(() => step(chapter, { seed: 2n ** 64n + 1n }), /^config\.seed must be an integer in \[0, 4294967295\], got bigint 18446744073709551617, which no number holds exactly$/);
   // the config itself as a BigInt, and logits as BigInts, stay refused
   refuses(() => step(chapter, 10n), /^config must be an object, got a bigint$/);
-  refuses(() => step([1, 2n], {}), /^logits\[1\] must be a number, got bigint 2$/);
+  refuses(() => step([1, 2n], {}), /^logits\[1\] must be a finite number or -inf, got bigint 2$/);
 });
 
-test("numbers written as strings are named with the field", () => {
-  refuses(() => step(chapter, { temperature: "0.7" }), /^temperature must be a number, got string "0\.7"$/);
-  refuses(() => step(chapter, { top_k: "40" }), /^top_k must be a number, got string "40"$/);
-  refuses(() => step(chapter, { logit_bias: { 1: "5" } }), /^logit_bias\["1"\] must be a number, got string "5"$/);
+test("numbers written as strings are named with the field and its range", () => {
+  refuses(() => step(chapter, { temperature: "0.7" }), /^temperature must be a number: 0 \(greedy\) or in \[1e-38, 1e6\], got string "0\.7"$/);
+  refuses(() => step(chapter, { top_k: "40" }), /^top_k must be an integer in \[0, 4294967295\], got string "40"$/);
+  refuses(() => step(chapter, { logit_bias: { 1: "5" } }), /^logit_bias\["1"\] must be a number in \[-100, 100\] or -inf, got string "5"$/);
 });
 
 test("a lone surrogate in a stop sequence or a config string is refused, not read as U+FFFD", () => {

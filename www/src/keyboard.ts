@@ -10,6 +10,8 @@ export interface Commands {
   openLesson(index: number): void;
   /** Esc: close the open lesson (focus goes back where it was); false when none is open. */
   closeLesson(): boolean;
+  /** E: edit the prompt (projector mode: its prompt box); Play pauses. */
+  editPrompt(): void;
 }
 
 /** Elements where keys are text: every shortcut is off inside them. */
@@ -93,6 +95,9 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
         break;
       case "f":
         if (!event.repeat) run = () => commands.toggleFullscreen();
+        break;
+      case "e":
+        if (!event.repeat) run = () => commands.editPrompt();
         break;
       case "?":
         if (!event.repeat) run = () => help.open();

@@ -16,6 +16,7 @@ import { browserLang, readUrl } from "./url";
 import type { UrlRequest } from "./url";
 import type { Actions } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
+import type { LessonId } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
 import { createLessons } from "./views/lessons";
 import { createProjector } from "./views/projector";
@@ -61,15 +62,30 @@ const firstPreset: ManualPreset = foundPreset;
 
 const pg = new Playground(firstPreset, initialState(initialLang, firstPreset, initialUrl.params.seed ?? FIRST_VISIT.seed));
 // Connect: the server becomes the source, and a `source=server` link is replayed over it
-const server = wireServer(pg, () => {
-  el("url-notice").hidden = pg.linkProblems.length === 0;
-  showNotice();
-});
+/** A server link's lesson: open but not set up until Connect (then set up over the server). */
+let heldLesson: LessonId | null = null;
+const server = wireServer(
+  pg,
+  () => {
+    el("url-notice").hidden = pg.linkProblems.length === 0;
+    showNotice();
+    if (heldLesson !== null && lessons.current() === heldLesson) lessons.open(heldLesson, !linkHasState(initialUrl, true));
+    heldLesson = null;
+  },
+  () => heldLesson !== null && lessons.current() === heldLesson,
+);
 const page = createPage(pg, initialUrl.embed, server.panel, (current) => server.heldQuery(current));
 
 /** What lessons, projector mode, the keyboard and the share dialog may ask of the page. */
 const actions: Actions = {
-  apply: (wanted) => apply(pg, wanted),
+  apply: async (wanted) => {
+    // a server link's lesson is set up on the embedded model while the link waits: "Model server"
+    // stays chosen (its panel and notice stay), and Connect sets the lesson up over the server
+    const waiting = heldLesson !== null && pg.serverChosen && server.waiting();
+    const problems = await apply(pg, wanted);
+    if (waiting && pg.server === null && server.waiting()) pg.selectSource("server");
+    return problems;
+  },
   snapshot: () => snapshot(pg),
   step: () => pg.step(),
   stepReady: () => stepWhenReady(pg),
@@ -112,8 +128,20 @@ const promptEditor = createPromptEditor({
     if (step) pg.dispatch({ type: "step" });
   },
   useModel: () => pg.dispatch({ type: "selectSource", kind: "model" }),
+  pause: () => pg.dispatch({ type: "pause" }),
 });
+
+/** E: projector mode's prompt box; elsewhere the sidebar's prompt box (embed mode: its drawer opens). */
+function editPrompt(): void {
+  if (page.modes.projector) return promptEditor.open();
+  pg.dispatch({ type: "pause" });
+  const prompt = el<HTMLTextAreaElement>("prompt");
+  if (!prompt.checkVisibility() && page.modes.embed) el<HTMLButtonElement>("settings-toggle").click();
+  prompt.focus();
+  prompt.select();
+}
 page.onRender(() => promptEditor.render());
+page.onRender(() => server.renderNotice());
 
 function switchLang(next: Lang): void {
   setLang(next);
@@ -216,9 +244,12 @@ function showProgress(progress: LoadProgress | null): void {
   }
 }
 
-/** Whether a link holds a page state of its own, beyond its lesson, language and modes. */
-function linkHasState(link: UrlRequest): boolean {
-  const fields = [link.source, link.presetId, link.prompt, link.path, link.branches, link.current, link.viewing, link.tables];
+/**
+ * Whether a link holds a page state of its own, beyond its lesson, language and modes (`serverLink`:
+ * beyond its server too, which a server link always names).
+ */
+function linkHasState(link: UrlRequest, serverLink = false): boolean {
+  const fields = [serverLink ? undefined : link.source, link.presetId, link.prompt, link.path, link.branches, link.current, link.viewing, link.tables];
   return fields.some((field) => field !== undefined) || Object.keys(link.params).length > 0 || link.stopped === true;
 }
 
@@ -236,6 +267,7 @@ async function boot(): Promise<void> {
       if (id !== undefined) lessons.open(id);
     },
     closeLesson: () => lessons.dismiss(),
+    editPrompt,
   });
   const loadingText = el("loading-text");
   loadingText.textContent = t("loading");
@@ -282,8 +314,10 @@ async function boot(): Promise<void> {
     el("url-notice").hidden = false;
     showNotice();
   };
+  // a link made with a model server: `source=server`, or a hand-written one that names only `server=`
+  const serverLink = initialUrl.source === "server" || (initialUrl.source === undefined && initialUrl.server !== undefined);
   const fromLink: ScenarioRequest = {
-    source: initialUrl.source ?? "model",
+    source: serverLink ? "server" : (initialUrl.source ?? "model"),
     presetId: initialUrl.presetId ?? firstPreset.id,
     prompt: initialUrl.prompt,
     // a first visit (no seed in the link) starts from typical draws; a link's seed is kept exactly
@@ -296,7 +330,6 @@ async function boot(): Promise<void> {
     tables: initialUrl.tables,
   };
   // a server link's tokens are the server's ids: kept for Connect, not replayed on the embedded model
-  const serverLink = initialUrl.source === "server";
   // drawn once, when ready (the preset's page, then the link's, were each a full render before)
   pg.holding = true;
   const shown: ScenarioRequest = serverLink ? { source: "model", presetId: fromLink.presetId, prompt: fromLink.prompt, params: fromLink.params } : fromLink;
@@ -310,7 +343,15 @@ async function boot(): Promise<void> {
   // a shared lesson link carries the lesson's page (kept as it is); a bare `?lesson=myth1` or an
   // element's lesson attribute alone does not: the lesson sets its page up (误解一 needs greedy, 误解二
   // the chapter's hand-made table; on the default page they showed nothing, or the model's logits)
-  if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) lessons.open(initialUrl.lesson, !linkHasState(initialUrl));
+  // a server link's lesson waits for Connect to be set up over the server (meanwhile a bare lesson
+  // link's page is set up on the embedded model with "Model server" still chosen, and its notice
+  // says so; a link with its own page keeps it until Connect replays it)
+  if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) {
+    const own = linkHasState(initialUrl, serverLink);
+    if (serverLink) heldLesson = initialUrl.lesson;
+    lessons.open(initialUrl.lesson, serverLink && own ? "never" : !own);
+  }
+  server.renderNotice();
   pg.holding = false;
   document.body.dataset["ready"] = "true";
   page.render();

@@ -5,6 +5,7 @@
 // is marked. The strip's accessible name says where u fell. A model server's top N: the rest of the
 // vocabulary is a hatched box beside the strip, outside [0, 1], because the core never draws it
 // (u falls among the listed tokens: `rest.removed_by` names the cut that removed it, if one did).
+import { tokenLang } from "../token-lang";
 import * as d3 from "d3";
 import type { Candidate, StepResult } from "../core";
 import { percent } from "../format";
@@ -167,6 +168,7 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
         .attr("text-anchor", "middle")
         .attr("y", stripTop + stripH / 2 + 4)
         .text((d) => `${view.label(d.c.id)} ${percent(d.c.p)}`)
+        .attr("lang", (d) => tokenLang(view.label(d.c.id)))
         .transition()
         .duration(ms)
         .attr("x", (d) => (x(d.from) + x(d.to)) / 2);

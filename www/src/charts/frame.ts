@@ -1,5 +1,6 @@
 // Shared chart frame: one keyed bar chart (bars keyed by token id, so they move when ranks change)
 // that every stage chart configures. Sizes come from the viewBox; colours from CSS classes.
+import { tokenLang } from "../token-lang";
 import * as d3 from "d3";
 // Adds selection.transition(); imported for its side effect, which tree-shaking would otherwise drop.
 import "d3-transition";
@@ -68,9 +69,14 @@ export interface BarChart {
   y: d3.ScaleLinear<number, number>;
   annotations: d3.Selection<SVGGElement, unknown, null, undefined>;
   /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve); a value
-   * written above a bar is moved off each horizontal line at a value in `clearOf` (top-p's p line). */
-  update(items: BarItem[], view: StepView, yMax?: number, clearOf?: readonly number[]): void;
+   * written above a bar is moved off each horizontal line at a value in `clearOf` (top-p's p line),
+   * and off the values `clearCurve(from, to)` gives for the x span its text covers (the running
+   * total's curve there: its values at both ends and at every corner between). */
+  update(items: BarItem[], view: StepView, yMax?: number, clearOf?: readonly number[], clearCurve?: CurveSpan): void;
 }
+
+/** The values a curve takes over the x span [from, to] (viewBox units). */
+export type CurveSpan = (from: number, to: number) => readonly number[];
 
 /** Whether a candidate was removed by a stage that runs before `stage` in this engine's order. */
 export function removedBefore(c: Candidate, stage: string, view: StepView): boolean {
@@ -131,7 +137,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const restMarks = svg.append("g").attr("class", "rest-marks");
   const hits = svg.append("g").attr("class", "hits");
 
-  function update(items: BarItem[], view: StepView, yMax?: number, clearOf: readonly number[] = []): void {
+  function update(items: BarItem[], view: StepView, yMax?: number, clearOf: readonly number[] = [], clearCurve?: CurveSpan): void {
     const ms = duration();
     const key = (d: BarItem): string => String(d.id);
 
@@ -181,7 +187,15 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .transition()
       .duration(ms)
       .attr("x", (d) => (x(key(d)) ?? 0) + x.bandwidth() / 2)
-      .attr("y", (d) => clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, clearOf.map(y), 11 * textScale(svgNode)));
+      .attr("y", (d) => {
+        const size = 11 * textScale(svgNode);
+        // the lines the number must keep clear of: the p line, and the curve over the number's width
+        const half = (d.valueText.length * 6.6 * textScale(svgNode)) / 2 + 2;
+        const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
+        const lines = [...clearOf, ...(clearCurve?.(cx - half, cx + half) ?? [])].map(y);
+        // a curve's dots (r 2.5) stand out of its line: more air there
+        return clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, lines, size, clearCurve === undefined ? 2.5 : 5);
+      });
 
     // removed bars say which stage removed them, written upwards above the bar
     notes
@@ -208,6 +222,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("class", (d) => `tick-label ${d.state}${d.id === REST_ID ? " vocab-rest" : ""}`)
       .attr("text-anchor", crowded ? "end" : "middle")
       .text((d) => labelOf(d.id))
+      .attr("lang", (d) => tokenLang(labelOf(d.id)))
       .attr("transform", (d) => {
         const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
         return crowded ? `translate(${cx + 4},${innerBottom + 10}) rotate(-40)` : `translate(${cx},${innerBottom + 14})`;
@@ -316,19 +331,23 @@ function readableValues(items: BarItem[], step: number): BarItem[] {
 
 /**
  * The baseline of a number written at `baseline` in type `size` (viewBox units), moved off every
- * horizontal line at `lines`: just above the line, or just below it when above would leave the top
- * of the chart. The text's box spans about [baseline − 0.8·size, baseline + 0.25·size] (its em box:
- * digits and % sit on the baseline, the font's descent below it).
+ * horizontal line at `lines`, `gap` apart: the nearest place above that clears them all and stays
+ * inside the chart, else the nearest below (over the bar: the text's halo keeps it readable). The
+ * text's box spans about [baseline − 0.8·size, baseline + 0.25·size] (its em box: digits and %
+ * sit on the baseline, the font's descent below it).
  */
-export function clearOfLines(baseline: number, lines: readonly number[], size: number): number {
-  const gap = 2.5;
+export function clearOfLines(baseline: number, lines: readonly number[], size: number, gap = 2.5): number {
   const [ascent, descent] = [0.8 * size, 0.25 * size];
-  let y = baseline;
-  for (const line of lines) {
-    if (line < y - ascent - gap || line > y + descent + gap) continue;
-    y = line - gap - descent - ascent >= 0 ? line - gap - descent : line + gap + ascent;
-  }
-  return y;
+  // (a place computed from a line is exactly `gap` from it: a hair of tolerance keeps it free)
+  const free = (y: number): boolean => y - ascent >= -1e-9 && lines.every((line) => line <= y - ascent - gap + 1e-9 || line >= y + descent + gap - 1e-9);
+  if (free(baseline)) return baseline;
+  const above = lines.map((line) => line - gap - descent).filter((y) => y <= baseline && free(y));
+  if (above.length > 0) return Math.max(...above);
+  const below = lines.map((line) => line + gap + ascent).filter(free);
+  if (below.length > 0) return Math.min(...below);
+  // nowhere clear of them all: above the first line it meets, as before
+  const first = lines.find((line) => !(line < baseline - ascent - gap || line > baseline + descent + gap));
+  return first === undefined ? baseline : first - gap - descent - ascent >= 0 ? first - gap - descent : first + gap + ascent;
 }
 
 /** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */

@@ -2,6 +2,7 @@
 // the trace (rank, logit, p_raw, p and the stage that removed it). Charts only register what each
 // element stands for (`setTip`); this module owns the tooltip element, its events and the arrow-key
 // focus that moves between a chart's bars. It computes nothing: every number is a trace field.
+import { langText } from "../token-lang";
 import type { Candidate } from "../core";
 import { num, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
@@ -87,7 +88,9 @@ function show(target: Element): void {
   const box = element();
   const title = document.createElement("p");
   title.className = "tip-title";
-  title.textContent = t("tip.token", { token: data.label });
+  // the token inside the sentence keeps its own language (a Chinese token on the English page)
+  const [before = "", after = ""] = t("tip.token", { token: "\u0000" }).split("\u0000");
+  title.replaceChildren(before, langText(data.label), after);
   if (data.chosen || data.forced) {
     const badge = document.createElement("span");
     badge.className = "tip-badge";

@@ -4,7 +4,7 @@ import * as d3 from "d3";
 import type { StageTrace } from "../core";
 import { percent } from "../format";
 import { createBarChart, drawable, duration, MARGIN, stageItems } from "./frame";
-import type { StepView } from "./frame";
+import type { BarItem, StepView } from "./frame";
 
 export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => string): { update(view: StepView, stage: StageTrace): void } {
   const chart = createBarChart(svg, { signed: false, focusable: false });
@@ -17,15 +17,14 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
     update(view, stage) {
       const items = stageItems(view, stage, percent);
       const p = stage.value ?? 1;
-      // the numbers over the bars keep clear of the p line (at 1024×768 in projector mode the top
-      // bar's number sat on it)
-      chart.update(items, view, 1, [p]);
       // the running total of the stage's input distribution, as the core computed it
       const totals = drawable(view).map(({ i }) => stage.cum_in[i] ?? 0);
-      const points = items.map((d, i): [number, number] => [
-        (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2,
-        chart.y(totals[i] ?? 0),
-      ]);
+      // the numbers over the bars keep clear of the p line and of the curve (at 1024×768 in
+      // projector mode the top bar's number sat on each): the curve's corners are the bars' centres,
+      // known once the chart has placed them, so the span asks for them when the numbers are placed
+      const centre = (d: BarItem): number => (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2;
+      chart.update(items, view, 1, [p], (from, to) => curveBetween(items.map(centre), totals, from, to));
+      const points = items.map((d, i): [number, number] => [centre(d), chart.y(totals[i] ?? 0)]);
       const ms = duration();
       curve.transition().duration(ms).attr("d", d3.line()(points) ?? "");
       dots
@@ -51,4 +50,29 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
         .text(lineLabel(p));
     },
   };
+}
+
+/**
+ * The values a polyline through (xs[i], values[i]) takes over [from, to]: at both ends (where it
+ * reaches them) and at every corner between — its highest and lowest points there are among them.
+ */
+function curveBetween(xs: readonly number[], values: readonly number[], from: number, to: number): number[] {
+  const out: number[] = [];
+  const at = (x: number): number | null => {
+    for (let i = 0; i + 1 < xs.length; i++) {
+      const [x0, x1] = [xs[i] ?? 0, xs[i + 1] ?? 0];
+      if (x < x0 || x > x1 || x1 === x0) continue;
+      const [v0, v1] = [values[i] ?? 0, values[i + 1] ?? 0];
+      return v0 + ((x - x0) / (x1 - x0)) * (v1 - v0);
+    }
+    return null;
+  };
+  for (const x of [from, to]) {
+    const v = at(x);
+    if (v !== null) out.push(v);
+  }
+  xs.forEach((x, i) => {
+    if (x >= from && x <= to) out.push(values[i] ?? 0);
+  });
+  return out;
 }

@@ -3,6 +3,7 @@
 // separate wasm Generator (playground/extras.ts) or, over a model server, from a server source of
 // their own stepped by the core (playground/compare-server.ts), so the main text never changes;
 // this view only draws them (and, over a server, the run's progress and its Stop).
+import { markLang } from "../token-lang";
 import { chipParts, percent } from "../format";
 import { coreMessage, t } from "../i18n/index";
 import { compareStatusText } from "./compare-status";
@@ -126,11 +127,14 @@ export function createCompare(handlers: { onRun(): void; onStop(): void }): {
                 space.textContent = "␣";
                 chip.append(space);
                 text.textContent = ` ${parts.text}`;
+                markLang(text, parts.text);
               } else {
                 text.textContent = parts.text;
+                markLang(text, parts.text);
               }
             } else {
               text.textContent = token.display.text;
+              markLang(text, token.display.text);
             }
             const prob = document.createElement("span");
             prob.className = "chip-p";

@@ -1,5 +1,6 @@
 // The step inspector: one panel per stage in the order the engine applies them, then the final
 // 0–1 strip with the draw. It owns the panels' DOM; each chart draws only its own <svg>.
+import { langText } from "../token-lang";
 import { createCdfChart } from "../charts/cdf";
 import { measureCharts } from "../charts/frame";
 import type { StepView } from "../charts/frame";
@@ -116,7 +117,7 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
       const chosen = r.candidates.find((c) => c.id === input.chosenId) ?? r.chosen;
       // the final p (100 % under greedy, renormalised after top-p …) beside softmax's, so the two read together
       const raw = Math.abs(chosen.p - chosen.p_raw) >= 5e-4 ? ` (${t("inspector.pRaw", { p: percent(chosen.p_raw) })})` : "";
-      el("stat-chosen").textContent = `${input.label(chosen.id)} · ${percent(chosen.p)}${raw}${input.forced ? t("chip.forced") : ""}`;
+      el("stat-chosen").replaceChildren(langText(input.label(chosen.id)), ` · ${percent(chosen.p)}${raw}${input.forced ? t("chip.forced") : ""}`);
       // a server's top N: counted over the listed tokens unless a cut removed the rest (rest-text.ts)
       el("stat-kept").textContent = keptText(r, visibleCount(r));
       el("stat-entropy").textContent = entropyText(r);

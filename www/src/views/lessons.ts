@@ -16,8 +16,12 @@ import { el } from "./controls";
 import { lessonServer } from "./lesson-server";
 
 export interface Lessons {
-  /** Open a lesson (null closes the panel); `setUp` false keeps the page's state (a link restores it). */
-  open(id: LessonId | null, setUp?: boolean): void;
+  /**
+   * Open a lesson (null closes the panel); `setUp` false keeps the page's state (a link restores it)
+   * unless the page is on another prompt than the lesson's; "never" only shows the lesson (a server
+   * link's lesson, set up once connected).
+   */
+  open(id: LessonId | null, setUp?: boolean | "never"): void;
   current(): LessonId | null;
   /** Close the open lesson from the keyboard (Esc) and give focus back; false when none is open. */
   dismiss(): boolean;
@@ -193,7 +197,7 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   });
   actions.onRender(render);
 
-  function open(id: LessonId | null, setUp = true): void {
+  function open(id: LessonId | null, setUp: boolean | "never" = true): void {
     // a button inside the old body (again, close) disappears: focus goes to the new heading
     focusTitle = body.contains(document.activeElement);
     const active = document.activeElement;
@@ -203,7 +207,7 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     if (id !== null && collapsed === true) collapsed = false;
     handlers.onLesson(id);
     render();
-    if (id === null) return;
+    if (id === null || setUp === "never") return;
     // a link to a lesson whose page is on another prompt (e.g. a hand-written ?lesson=exp1) is set up
     const wanted = lessons[id].prompts;
     if (!setUp && (wanted === undefined || wanted.includes(actions.state().prompt))) return;

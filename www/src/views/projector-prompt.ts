@@ -18,18 +18,22 @@ export interface PromptEditorDeps {
   apply(prompt: string, step: boolean): void;
   /** Switch the page to the embedded model, keeping the prompt. */
   useModel(): void;
+  /** Pause Play: the text must not change under the teacher's typing. */
+  pause(): void;
 }
 
 export interface PromptEditor {
   /** Redraw after a page render: closes itself when projector mode is left. */
   render(): void;
   isOpen(): boolean;
+  /** Open the box (the E key; the ✎ Prompt button does the same), focus in it; Play pauses. */
+  open(): void;
 }
 
 export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
   const card = document.querySelector<HTMLElement>(".text-card");
   const generated = document.getElementById("generated");
-  const edit = h("button", { id: "pj-prompt-edit", class: "pj-prompt-edit", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "pj-prompt" } });
+  const edit = h("button", { id: "pj-prompt-edit", class: "pj-prompt-edit", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "pj-prompt", "aria-keyshortcuts": "E" } });
   edit.addEventListener("click", () => (form === null ? open() : close(edit)));
   // at the start of the text strip, before the prompt it edits (it reads as the prompt's label there)
   generated?.insertBefore(edit, document.getElementById("prompt-echo"));
@@ -88,6 +92,7 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
 
   function open(): void {
     if (form !== null || generated === null) return;
+    deps.pause();
     form = build();
     generated.after(form);
     card?.setAttribute("data-editing", "true");
@@ -131,5 +136,5 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
     else if (builtFor !== key()) rebuild();
   }
 
-  return { render, isOpen: () => form !== null };
+  return { render, isOpen: () => form !== null, open };
 }

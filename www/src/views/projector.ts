@@ -3,6 +3,7 @@
 // current step's key numbers in large type, one enlarged stage chart at a time (↑/↓ or ‹ › switch
 // it), and a mouse cursor that hides after a few idle seconds. Nothing here computes a number: every
 // value is read from the trace the inspector draws.
+import { markLang } from "../token-lang";
 import type { Actions } from "../actions";
 import type { StepResult } from "../core";
 import { num, percent } from "../format";
@@ -143,6 +144,7 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
         ? t("inspector.chosen")
         : t(step.past ? "projector.stepPast" : "projector.stepNext", { n: step.stepNumber }) + (step.forced ? t("chip.forced") : "");
     chosenCell.dd.textContent = step === null ? "—" : actions.tokenText(step.chosenId);
+    markLang(chosenCell.dd, chosenCell.dd.textContent);
     pCell.dt.textContent = t("projector.p");
     pCell.dd.textContent = step === null ? "—" : percent(step.p);
     keptCell.dt.textContent = t("projector.kept");

@@ -33,7 +33,11 @@ function el<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-export function createServerPanel(onConnected: (source: ServerSource) => void): ServerPanel {
+/**
+ * `onStatus` hears every redraw of the status line (its text and state: "idle", "connected" or
+ * "error"), so a notice elsewhere on the page (a server link waiting for Connect) can echo it.
+ */
+export function createServerPanel(onConnected: (source: ServerSource) => void, onStatus?: (text: string, state: string) => void): ServerPanel {
   const address = el<HTMLInputElement>("server-address");
   const api = el<HTMLSelectElement>("server-api");
   const topN = el<HTMLInputElement>("server-top-n");
@@ -57,6 +61,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void): 
     const connectedLost = lostUrl !== undefined;
     status.textContent = (lostUrl !== undefined ? t("server.lost", { url: lostUrl }) : message()) + waiting;
     status.dataset["state"] = failed || connectedLost ? "error" : source !== null ? "connected" : "idle";
+    onStatus?.(status.textContent, status.dataset["state"]);
   };
   const chosenApi = (): ServerApi | null => (api.value === "llama.cpp" || api.value === "openai" ? api.value : null);
 

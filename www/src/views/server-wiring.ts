@@ -7,6 +7,8 @@ import type { Playground } from "../playground/playground";
 import { applyScenario, snapshot } from "../playground/scenarios";
 import type { ScenarioRequest } from "../scenario";
 import type { ServerApi } from "../server/types";
+import { createServerLinkNotice } from "./server-link-notice";
+import type { ServerLinkNotice } from "./server-link-notice";
 import { createServerPanel } from "./server-panel";
 import type { ServerPanel } from "./server-panel";
 
@@ -19,15 +21,27 @@ export interface ServerWiring {
    * link's server fields, and its tokens while the prompt is still the link's; else null.
    */
   heldQuery(current: URLSearchParams): URLSearchParams | null;
+  /** Redraw the held link's notice (shown while "Model server" is chosen and the link waits). */
+  renderNotice(): void;
+  /** Whether a server link waits for Connect. */
+  waiting(): boolean;
 }
 
 /** What only the held link knows: the server, and the tokens (server ids) of its paths. */
 const SERVER_KEYS = ["server", "api"] as const;
 const TOKEN_KEYS = ["path", "branch", "at", "stopped", "step"] as const;
 
-/** `onLinkApplied`: a held link was replayed over the server (its problems are in `pg.linkProblems`). */
-export function wireServer(pg: Playground, onLinkApplied: () => void): ServerWiring {
+/**
+ * `onLinkApplied`: a held link was replayed over the server (its problems are in `pg.linkProblems`);
+ * `lesson`: whether the page's link opens a lesson (its notice says so).
+ */
+export function wireServer(pg: Playground, onLinkApplied: () => void, lesson: () => boolean): ServerWiring {
   let held: ScenarioRequest | null = null;
+  /** The status line since Connect was clicked for the held link (echoed by its notice). */
+  let attempt: { text: string; failed: boolean } | null = null;
+  let tried = false;
+  /** Made after the panel (whose first status line arrives while it is being made). */
+  let notice: ServerLinkNotice | null = null;
   let heldQuery: URLSearchParams | null = null;
   /** The prompt shown when the link was held: the link's tokens belong to it. */
   let heldPrompt = "";
@@ -48,8 +62,22 @@ export function wireServer(pg: Playground, onLinkApplied: () => void): ServerWir
     held = null;
     heldQuery = null;
     pg.linkProblems = [];
+    attempt = null;
+    tried = false;
+    renderNotice();
     void applyScenario(pg, wanted, pg.linkProblems).then(onLinkApplied);
+  }, (text, state) => {
+    attempt = tried ? { text, failed: state === "error" } : null;
+    renderNotice();
   });
+  const connectButton = document.getElementById("server-connect");
+  connectButton?.addEventListener("click", () => {
+    tried = held !== null;
+  }, { capture: true });
+  notice = createServerLinkNotice(() => connectButton?.click());
+  function renderNotice(): void {
+    notice?.render(held !== null && pg.serverChosen ? { url: panel.address(), lesson: lesson() } : null, attempt);
+  }
   return {
     panel,
     holdLink(link, address, api, query) {
@@ -58,7 +86,10 @@ export function wireServer(pg: Playground, onLinkApplied: () => void): ServerWir
       heldPrompt = pg.state.prompt;
       pg.selectSource("server");
       panel.prefill(address ?? panel.address(), api);
+      renderNotice();
     },
+    renderNotice,
+    waiting: () => held !== null,
     heldQuery(now) {
       if (heldQuery === null) return null;
       const merged = new URLSearchParams(now);

@@ -2,6 +2,7 @@
 // chosen; a click inspects that step. A token that ends inside a UTF-8 character shows its byte
 // (`<E4>`) as a pending chip, never a replacement character. The end token reads 「结束符」 / "end".
 // Below the chips the same text is shown plain (no ␣, no chips), and copying gives that plain text.
+import { langText, markLang } from "../token-lang";
 import { chipParts, percent } from "../format";
 import { t } from "../i18n/index";
 import type { AppState, PathEntry } from "../state";
@@ -40,9 +41,11 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
   return {
     render(state, display) {
       promptEcho.textContent = state.prompt;
+      markLang(promptEcho, state.prompt);
       copyMsg.textContent = "";
       plain = state.prompt + state.path.map((entry) => plainPiece(display(entry))).join("");
       plainText.textContent = plain;
+      markLang(plainText, plain);
       const items = state.path.map((entry, index) => {
         const li = list.children[index] instanceof HTMLLIElement ? (list.children[index] as HTMLLIElement) : document.createElement("li");
         const button = li.querySelector("button") ?? li.appendChild(document.createElement("button"));
@@ -55,7 +58,7 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
           button.append(t("end.chip"));
         } else if (shown.kind === "pending") {
           button.classList.add("pending");
-          button.append(shown.text);
+          button.append(langText(shown.text));
         } else {
           const parts = chipParts(shown.text);
           if (parts.space) {
@@ -65,7 +68,7 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
             space.textContent = "␣";
             button.append(space, " ");
           }
-          button.append(parts.text);
+          button.append(langText(parts.text));
         }
         const p = entry.chosen.p;
         li.style.setProperty("--p", String(p));

@@ -1,5 +1,6 @@
 // The path tree: every path kept after forcing a token, nested under the path it left, with its
 // log-probability under the source, so students see an early choice change everything after it.
+import { markLang } from "../token-lang";
 import { num } from "../format";
 import { t } from "../i18n/index";
 import type { AppState, Branch, PathEntry } from "../state";
@@ -34,9 +35,11 @@ export function createTree(handlers: { onSwitch(index: number): void }): {
           const prefix = document.createElement("span");
           prefix.className = "shared";
           prefix.textContent = shared.length > 8 ? `…${shared.slice(-8)}` : shared;
+          markLang(prefix, prefix.textContent);
           const rest = document.createElement("span");
           rest.className = "own";
           rest.textContent = own;
+          markLang(rest, own);
           button.append(prefix, rest);
           button.setAttribute("aria-current", String(index === state.currentBranch));
           button.title = t("tree.open");
