@@ -121,6 +121,7 @@ pub(crate) fn apply(
             StageKind::MinP => stages::min_p::apply(w, s, code),
             StageKind::TypicalP => stages::typical_p::apply(w, s, code),
             StageKind::EpsilonCutoff => stages::epsilon_cutoff::apply(w, s, code),
+            StageKind::EtaCutoff => stages::eta_cutoff::apply(w, s, code),
         };
         if EARLY.contains(&kind) || w.kept.len() != before {
             untouched = false;
@@ -196,5 +197,6 @@ fn stage_active(kind: StageKind, s: &Settings) -> bool {
         StageKind::MinP => s.min_p > 0.0,
         StageKind::TypicalP => s.typical_p < 1.0,
         StageKind::EpsilonCutoff => s.epsilon_cutoff > 0.0,
+        StageKind::EtaCutoff => s.eta_cutoff > 0.0,
     }
 }

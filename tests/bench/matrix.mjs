@@ -43,5 +43,6 @@ export function matrix(n) {
         presence_penalty: 0.5, penalty_last_n: 64, history, history_prompt_len: 252, min_new_tokens: 8, eos_token_id: [0],
       },
     },
+    { name: "eta 3e-4", config: { eta_cutoff: 3e-4 } },
   ];
 }

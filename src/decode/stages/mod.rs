@@ -4,6 +4,7 @@
 
 pub(crate) mod dynatemp;
 pub(crate) mod epsilon_cutoff;
+pub(crate) mod eta_cutoff;
 pub(crate) mod greedy;
 pub(crate) mod logit_bias;
 pub(crate) mod min_new_tokens;

@@ -12,6 +12,7 @@ import { linkEn } from "./link.en";
 import { serverLessonsEn } from "./server-lessons.en";
 import { qaEn } from "./qa.en";
 import { qa2En } from "./qa2.en";
+import { etaEn } from "./eta.en";
 import { serverRestEn } from "./server-rest.en";
 import { teachEn } from "./teach.en";
 import { promptEosEn } from "./prompt-eos.en";
@@ -169,6 +170,7 @@ export const en = {
   ...inspectEn,
   ...qaEn,
   ...qa2En,
+  ...etaEn,
   ...teachEn,
   ...promptEosEn,
 } as const;

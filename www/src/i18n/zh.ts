@@ -12,6 +12,7 @@ import { linkZh } from "./link.zh";
 import { serverLessonsZh } from "./server-lessons.zh";
 import { qaZh } from "./qa.zh";
 import { qa2Zh } from "./qa2.zh";
+import { etaZh } from "./eta.zh";
 import { serverRestZh } from "./server-rest.zh";
 import { teachZh } from "./teach.zh";
 import { promptEosZh } from "./prompt-eos.zh";
@@ -170,6 +171,7 @@ export const zh: Record<MessageKey, string> = {
   ...inspectZh,
   ...qaZh,
   ...qa2Zh,
+  ...etaZh,
   ...teachZh,
   ...promptEosZh,
 };
