@@ -34,9 +34,10 @@ pub(crate) struct Outcome {
     /// Σ exp over the survivors of the early stages at the applied temperature (the "after
     /// temperature" chart's normaliser) and its max, when a stage computed it anyway.
     pub tempered_all: Option<(f64, f32)>,
-    /// The "after temperature" normaliser is the final one: temperature is the last stage, or
-    /// early stages changed logits but nothing was removed (`Decoder::run` fills `tempered_all` from the final normaliser, so the
-    /// trace does not sum the vocabulary again).
+    /// The "after temperature" normaliser is the final one: temperature is the last stage, early
+    /// stages changed logits but nothing was removed, or only min_new_tokens removed (see
+    /// `only_min_new_removed`). `Decoder::run` fills `tempered_all` from the final normaliser, so
+    /// the trace does not sum the vocabulary again.
     pub tempered_is_final: bool,
 }
 
