@@ -87,35 +87,46 @@ bench: dist
 	node tests/bench/model.mjs
 	node tests/bench/page-link.mjs
 
-# The embedded model, second edition (issue 13; model card in README.md). Days of CPU on 2 cores,
-# so it runs in the background in a directory outside the worktree that persists ($(TRAIN_DIR)) and
-# is resumable: `make train-run` starts the run or, after any interruption, continues it from
-# $(TRAIN_DIR)/ckpt.bin (saved every 250 steps; batches and dropout masks depend only on seed and
-# step, so a resumed run sees the data an uninterrupted one would). Keep TRAIN_RUN_ARGS unchanged
-# while resuming (--steps sets the LR schedule). The tokenizer is the committed first edition's
-# www/model/tokenizer.json, unchanged (not rebuilt: see the model card). `make train` = run (or
-# resume) to the end, export the int8 weights to $(TRAIN_DIR)/model.safetensors, then evaluate
-# the shipped weights (before) and the new ones (after) on the same targets; copy them into
-# www/model/ only when every target, tests/model.rs, generator.rs and model_loading.rs
-# (NEXTTOKEN_MODEL=...) and the lessons hold. `make train-eval WEIGHTS=...`
-# evaluates any weights (held-out loss per file vs the Kneser-Ney 3-gram fitted on the same
-# training stream; greedy fluency on src/train/eval_prompts.txt).
+# The embedded model, second edition (issue 13; model card in README.md). Hours of CPU on 2 cores,
+# so it runs in the background in directories outside the worktree that persist, and is
+# resumable: `make train-run` starts each run or, after any interruption, continues it from its
+# ckpt.bin (saved every 250 steps; batches and dropout masks depend only on seed and step, so a
+# resumed run ends byte-identical to an uninterrupted one). Two runs, one after the other:
+#   base ($(TRAIN_DIR)): 7,250 steps of a 15,000-step schedule, every paragraph ending in </s>
+#     (`--breaks line`, the first edition's format);
+#   text ($(TRAIN_TEXT_DIR)): a fine-tune from the base's weights in which a text's paragraphs
+#     are joined by a newline and only its end is </s> (`--breaks text`), so a question or a
+#     heading is no longer followed by the end token.
+# Keep the ARGS unchanged while resuming (--steps sets the LR schedule). The tokenizer is the
+# committed first edition's www/model/tokenizer.json, unchanged (see the model card).
+# `make train` = both runs to the end, export the fine-tune's int8 weights to
+# $(TRAIN_TEXT_DIR)/model.safetensors, then evaluate the shipped weights (before) and the new ones
+# (after) on the same targets, in both formats; copy them into www/model/ only when every target,
+# tests/model.rs, generator.rs and model_loading.rs (NEXTTOKEN_MODEL=...) and the lessons hold.
+# `make train-eval WEIGHTS=...` evaluates any weights (held-out loss per file vs the Kneser-Ney
+# 3-gram fitted on the same training stream; greedy fluency on src/train/eval_prompts.txt).
 TRAIN_DIR ?= ../train-v2/run
-TRAIN_RUN_ARGS := --dir $(TRAIN_DIR) --dim 128 --layers 7 --heads 4 --ctx 128 --batch 16 \
-	--steps 15000 --warmup 300 --lr 2e-3 --wd 0.1 --dropout 0.1 --seed 3 --eval-every 250
+TRAIN_TEXT_DIR ?= ../train-v2/text
+TRAIN_SHAPE := --dim 128 --layers 7 --heads 4 --ctx 128 --batch 16
+TRAIN_RUN_ARGS := --dir $(TRAIN_DIR) $(TRAIN_SHAPE) --breaks line \
+	--steps 15000 --until 7250 --warmup 300 --lr 2e-3 --wd 0.1 --dropout 0.1 --seed 3 --eval-every 250
+TRAIN_TEXT_ARGS := --dir $(TRAIN_TEXT_DIR) --init $(TRAIN_DIR)/ckpt.bin $(TRAIN_SHAPE) --breaks text \
+	--steps 3000 --warmup 100 --lr 1.2e-3 --wd 0.1 --dropout 0.1 --seed 4 --eval-every 250
 WEIGHTS ?= www/model/model.safetensors
 TRAIN_BIN := cargo run --release --features train --bin train --
 train-run: setup
 	MATMUL_NUM_THREADS=2 nice -n 19 $(TRAIN_BIN) run $(TRAIN_RUN_ARGS)
+	MATMUL_NUM_THREADS=2 nice -n 19 $(TRAIN_BIN) run $(TRAIN_TEXT_ARGS)
 
 train-eval: setup
-	nice -n 19 $(TRAIN_BIN) eval --weights $(WEIGHTS)
+	nice -n 19 $(TRAIN_BIN) eval --weights $(WEIGHTS) --breaks text
+	nice -n 19 $(TRAIN_BIN) eval --weights $(WEIGHTS) --breaks line
 	nice -n 19 $(TRAIN_BIN) greedy --weights $(WEIGHTS)
 
 train: train-run
-	$(TRAIN_BIN) export --dir $(TRAIN_DIR) --out $(TRAIN_DIR)/model.safetensors
+	$(TRAIN_BIN) export --dir $(TRAIN_TEXT_DIR) --out $(TRAIN_TEXT_DIR)/model.safetensors
 	$(MAKE) train-eval WEIGHTS=www/model/model.safetensors
-	$(MAKE) train-eval WEIGHTS=$(TRAIN_DIR)/model.safetensors
+	$(MAKE) train-eval WEIGHTS=$(TRAIN_TEXT_DIR)/model.safetensors
 
 # A million random logits/configs (arbitrary floats, keys and types) through step: no panic; then
 # 100,000 hostile JavaScript values through the wasm boundary: only Errors, no trap, no leak.

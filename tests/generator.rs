@@ -309,3 +309,98 @@ fn force_many_is_force_one_by_one() {
     assert_eq!(g.tokens().len(), 1);
     assert_eq!(g.logits(), &logits[..]);
 }
+
+/// `force_many_recorded` (a link replayed): at each position, the token `step` chooses and the
+/// forced token's record are those of `step` one by one on the same logits under that position's
+/// config (`draw` one further, the forced tokens in `history`), listing 24 as the page does; a
+/// config `step` refuses changes nothing.
+#[test]
+fn forced_records_are_step_one_by_one() {
+    use nexttoken::decode::{step, Engine};
+    let forced: Vec<u32> = (0..60u32).map(|i| (i * 7919) % 7700 + 300).collect();
+    let base = StepConfig {
+        seed: Some(42),
+        temperature: Some(0.8),
+        top_p: Some(0.9),
+        trace_top: Some(24),
+        ..StepConfig::default()
+    };
+    let mut prompt_ids = generator();
+    prompt_ids.set_prompt("a").unwrap();
+    let prompt = prompt_ids.tokens().to_vec();
+    let eos = prompt_ids.tokenizer().eos_id().unwrap();
+    let configs = [
+        StepConfig {
+            draw: Some(3),
+            ..base.clone()
+        },
+        StepConfig {
+            draw: None,
+            ..base.clone()
+        },
+        StepConfig {
+            strategy: Some(nexttoken::decode::Strategy::Greedy),
+            ..base.clone()
+        },
+        StepConfig {
+            draw: Some(0),
+            repetition_penalty: Some(1.3),
+            frequency_penalty: Some(0.5),
+            engine: Some(Engine::LlamaCpp),
+            top_k: Some(40),
+            history: Some(prompt.clone()),
+            history_prompt_len: Some(prompt.len()),
+            ..base.clone()
+        },
+        StepConfig {
+            draw: Some(0),
+            min_new_tokens: Some(30),
+            eos_token_id: Some(vec![eos]),
+            trace_ids: Some(vec![eos]),
+            history: Some(prompt.clone()),
+            history_prompt_len: Some(prompt.len()),
+            ..base.clone()
+        },
+    ];
+    for config in configs {
+        let mut g = generator();
+        g.set_prompt("a").unwrap();
+        g.max_new_tokens = 1000;
+        let run = g.force_many_recorded(&forced, &config).unwrap();
+        let (outs, rows, records) = (run.outputs, run.logits, run.records);
+        assert_eq!(records.len(), outs.len());
+        assert_eq!(outs.len(), forced.len());
+        let v = g.tokenizer().vocab_size();
+        let mut chose_forced = 0;
+        for (i, record) in records.iter().enumerate() {
+            let id = forced[i];
+            let mut cfg = config.clone();
+            cfg.draw = config.draw.map(|d| d + i as u64);
+            if let Some(history) = cfg.history.as_mut() {
+                history.extend_from_slice(&forced[..i]);
+            }
+            cfg.trace_ids = Some(vec![id]);
+            let trace = step(&rows[i * v..(i + 1) * v], &cfg).unwrap();
+            assert_eq!(record.choice, trace.token, "{config:?} at {i}");
+            let listed = trace.candidates.iter().find(|c| c.id == id).unwrap();
+            assert_eq!(&record.candidate, listed, "{config:?} at {i}");
+            chose_forced += usize::from(record.choice == id);
+        }
+        // the records are not all alike: the forced tokens are mostly not what step chooses
+        assert!(chose_forced < records.len() / 2);
+    }
+    // refused with nothing changed: a config step refuses
+    let mut g = generator();
+    g.set_prompt("a").unwrap();
+    let logits = g.logits().to_vec();
+    let bad = StepConfig {
+        top_p: Some(2.0),
+        ..base
+    };
+    let err = g.force_many_recorded(&forced, &bad).unwrap_err();
+    assert!(err.to_string().contains("top_p"), "{err}");
+    assert_eq!(g.tokens(), &prompt[..]);
+    assert_eq!(g.logits(), &logits[..]);
+    assert!(g.stopped().is_none());
+    assert_eq!(g.text(), "");
+}

@@ -7,15 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn run(dir: &Path, corpus: &Path, steps: u32) {
-    // Warm-up longer than the run, so the learning rate does not depend on --steps.
+fn run(dir: &Path, corpus: &Path, extra: &[&str]) {
     let out = Command::new(env!("CARGO_BIN_EXE_train"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["run", "--dir"])
         .arg(dir)
         .arg("--corpus")
         .arg(corpus)
-        .args(["--steps", &steps.to_string()])
+        .args(["--steps", "6"])
+        .args(extra)
         .args([
             "--dim", "16", "--layers", "1", "--heads", "2", "--ctx", "16",
         ])
@@ -46,9 +46,18 @@ fn a_resumed_run_ends_byte_identical_to_an_uninterrupted_one() {
         std::fs::write(corpus.join(f), head.join("\n")).unwrap();
     }
     let (a, b) = (tmp.join("a"), tmp.join("b"));
-    run(&a, &corpus, 6);
-    run(&b, &corpus, 2);
-    run(&b, &corpus, 6);
+    // b stops at step 2 (`--until`, as an interruption after a checkpoint
+    // would) and resumes; c is in the second edition's text format.
+    let (c, d) = (tmp.join("c"), tmp.join("d"));
+    run(&a, &corpus, &[]);
+    run(&b, &corpus, &["--until", "2"]);
     let ckpt = |d: &Path| std::fs::read(d.join("ckpt.bin")).unwrap();
+    assert!(ckpt(&a) != ckpt(&b), "--until 2 did not stop the run early");
+    run(&b, &corpus, &[]);
     assert!(ckpt(&a) == ckpt(&b), "the resumed run's checkpoint differs");
+    run(&c, &corpus, &["--breaks", "text"]);
+    run(&d, &corpus, &["--breaks", "text", "--until", "4"]);
+    run(&d, &corpus, &["--breaks", "text"]);
+    assert!(ckpt(&c) == ckpt(&d), "the resumed text-format run differs");
+    assert!(ckpt(&a) != ckpt(&c), "--breaks text trained on the same stream");
 }

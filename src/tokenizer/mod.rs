@@ -156,10 +156,12 @@ impl Tokenizer {
             .and_then(Json::as_array)
             .ok_or_else(|| field("model.merges", "missing or not an array"))?;
         let mut merges = HashMap::with_capacity(merges_json.len());
+        // the merged token's text, one buffer for every entry (no allocation per merge)
+        let mut joined = String::new();
         for (rank, m) in merges_json.iter().enumerate() {
             let (a, b) = match m {
                 Json::Array(p) if p.len() == 2 => match (p[0].as_str(), p[1].as_str()) {
-                    (Some(a), Some(b)) => (a.to_owned(), b.to_owned()),
+                    (Some(a), Some(b)) => (a, b),
                     _ => {
                         return Err(field(
                             "model.merges",
@@ -169,7 +171,7 @@ impl Tokenizer {
                 },
                 // The older "a b" form; unambiguous only without spaces in tokens.
                 Json::String(s) => match s.split_once(' ') {
-                    Some((a, b)) => (a.to_owned(), b.to_owned()),
+                    Some((a, b)) => (a, b),
                     None => {
                         return Err(field("model.merges", format!("entry {rank} has no space")))
                     }
@@ -189,7 +191,10 @@ impl Tokenizer {
                     )
                 })
             };
-            let (ia, ib, inew) = (look(&a)?, look(&b)?, look(&format!("{a}{b}"))?);
+            joined.clear();
+            joined.push_str(a);
+            joined.push_str(b);
+            let (ia, ib, inew) = (look(a)?, look(b)?, look(&joined)?);
             merges.insert((ia, ib), (rank as u32, inew));
         }
         let eos = ids.get("</s>").copied();

@@ -1,7 +1,8 @@
 //! Training text: the documentation corpus (read from `../shared/corpus`,
 //! never committed) and the committed lesson corpora, split into a training
 //! stream and a held-out documentation stream, encoded with the reference
-//! tokenizer. Every paragraph (one line) ends with `</s>`.
+//! tokenizer. The corpus is one paragraph per line, a blank line between
+//! texts (pages); how a paragraph ends in the stream is `Breaks`.
 //!
 //! Each documentation file's tail (`VAL_FRACTION` of its lines) is held out.
 //! The split of a file depends only on that file, so adding files leaves the
@@ -37,6 +38,40 @@ pub fn doc_files(mix: &str) -> &'static [&'static str] {
 /// The share of each documentation file held out for validation (its tail).
 pub const VAL_FRACTION: f64 = 0.05;
 
+/// What follows a paragraph in the token stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breaks {
+    /// `</s>` after every paragraph (the first edition and the second
+    /// edition's base run). A model trained so learns to end after any
+    /// heading or question: 「什么是 JSX？」 is followed by `</s>` in training.
+    Line,
+    /// A newline between the paragraphs of a text and `</s>` only where the
+    /// text ends (a blank line or the file's end). Lesson lines are texts of
+    /// their own, so each still ends with `</s>`.
+    Text,
+}
+
+impl Breaks {
+    /// Parses `--breaks line|text`.
+    pub fn parse(s: &str) -> Breaks {
+        match s {
+            "line" => Breaks::Line,
+            "text" => Breaks::Text,
+            _ => panic!("--breaks must be line or text, not {s:?}"),
+        }
+    }
+
+    /// The token after a paragraph: `eos` where it ends its text (or always,
+    /// with `Line`), else `newline`.
+    pub fn after(self, ends_text: bool, eos: u32, newline: u32) -> u32 {
+        if ends_text || self == Breaks::Line {
+            eos
+        } else {
+            newline
+        }
+    }
+}
+
 /// One committed lesson corpus and its share of the training stream.
 pub struct Lessons {
     pub path: String,
@@ -68,9 +103,13 @@ pub struct Corpus {
     /// The documentation files read, in order (a prefix of `DOC_FILES`).
     pub files: Vec<&'static str>,
     pub train_docs: Vec<String>,
+    /// Whether each of `train_docs`' paragraphs is the last of its text.
+    pub train_ends: Vec<bool>,
     /// How many of `train_docs`' lines (in order) come from each file.
     pub train_lines_per_file: Vec<usize>,
     pub val_docs: Vec<String>,
+    /// Whether each of `val_docs`' paragraphs is the last of its text.
+    pub val_ends: Vec<bool>,
     /// How many of `val_docs`' lines (in order) come from each file.
     pub val_lines_per_file: Vec<usize>,
     pub lessons: Vec<Lessons>,
@@ -78,20 +117,24 @@ pub struct Corpus {
 
 pub fn load(corpus_dir: &Path, files: &[&'static str], lessons: &[(String, f64)]) -> Corpus {
     let mut train_docs = Vec::new();
+    let mut train_ends = Vec::new();
     let mut train_lines_per_file = Vec::new();
     let mut val_docs = Vec::new();
+    let mut val_ends = Vec::new();
     let mut val_lines_per_file = Vec::new();
     for &f in files {
         let text = std::fs::read_to_string(corpus_dir.join(f)).expect("read corpus file");
-        let lines: Vec<String> = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(str::to_owned)
-            .collect();
+        let (lines, mut ends) = paragraphs(&text);
         let cut = ((lines.len() as f64) * (1.0 - VAL_FRACTION)) as usize;
+        // The training part ends where the held-out tail begins.
+        if cut > 0 {
+            ends[cut - 1] = true;
+        }
         train_docs.extend_from_slice(&lines[..cut]);
+        train_ends.extend_from_slice(&ends[..cut]);
         train_lines_per_file.push(cut);
         val_docs.extend_from_slice(&lines[cut..]);
+        val_ends.extend_from_slice(&ends[cut..]);
         val_lines_per_file.push(lines.len() - cut);
     }
     let lessons = lessons
@@ -110,11 +153,29 @@ pub fn load(corpus_dir: &Path, files: &[&'static str], lessons: &[(String, f64)]
     Corpus {
         files: files.to_vec(),
         train_docs,
+        train_ends,
         train_lines_per_file,
         val_docs,
+        val_ends,
         val_lines_per_file,
         lessons,
     }
+}
+
+/// A file's non-blank lines (its paragraphs) and, for each, whether it is
+/// the last of its text: the next line is blank or the file ends.
+pub fn paragraphs(text: &str) -> (Vec<String>, Vec<bool>) {
+    let raw: Vec<&str> = text.lines().collect();
+    let blank = |i: usize| raw.get(i).is_none_or(|l| l.trim().is_empty());
+    let mut lines = Vec::new();
+    let mut ends = Vec::new();
+    for (i, l) in raw.iter().enumerate() {
+        if !blank(i) {
+            lines.push((*l).to_owned());
+            ends.push(blank(i + 1));
+        }
+    }
+    (lines, ends)
 }
 
 /// A token stream with the offsets where paragraphs start.
@@ -136,10 +197,11 @@ impl Stream {
             starts: Vec::new(),
         }
     }
-    pub fn push_line(&mut self, ids: &[u32], eos: u32) {
+    /// Appends a paragraph and the token that follows it (`Breaks::after`).
+    pub fn push_line(&mut self, ids: &[u32], after: u32) {
         self.starts.push(self.tokens.len());
         self.tokens.extend_from_slice(ids);
-        self.tokens.push(eos);
+        self.tokens.push(after);
     }
 
     /// A window of `t + 1` tokens starting at a paragraph start, chosen with
@@ -168,4 +230,28 @@ pub fn encode_lines(tok: &tokenizers::Tokenizer, lines: &[String]) -> Vec<Vec<u3
                 .to_vec()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_blank_line_or_the_files_end_ends_a_text() {
+        let (lines, ends) = paragraphs("# 标题\n第一段。\n\n  \n第二篇。\n最后一段。");
+        assert_eq!(lines, ["# 标题", "第一段。", "第二篇。", "最后一段。"]);
+        assert_eq!(ends, [false, true, false, true]);
+    }
+
+    #[test]
+    fn text_breaks_keep_the_end_token_for_the_end_of_a_text_only() {
+        let (eos, nl) = (2, 13);
+        let mut s = Stream::new();
+        for (ids, ends) in [(&[7u32, 8][..], false), (&[9][..], true)] {
+            s.push_line(ids, Breaks::Text.after(ends, eos, nl));
+        }
+        assert_eq!(s.tokens, [7, 8, nl, 9, eos]);
+        assert_eq!(s.starts, [0, 3]);
+        assert_eq!(Breaks::Line.after(false, eos, nl), eos);
+    }
 }

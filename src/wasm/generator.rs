@@ -13,6 +13,12 @@ use serde::Serialize;
 use std::cell::{RefCell, RefMut};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(module = "/src/wasm/vocab.js")]
+extern "C" {
+    /// The entries of `text` ending at each of `ends` (UTF-16 offsets), as an array of strings.
+    fn split_vocab(text: &str, ends: &[u32]) -> JsValue;
+}
+
 /// What one generated (or forced) token produced, as the page reads it.
 #[derive(Serialize)]
 struct GeneratedToken<'a> {
@@ -128,20 +134,41 @@ impl JsGenerator {
     /// first that stops generation: `{ tokens, logits }`, each appended token as `force` gives it
     /// and, row after row (`vocab_size` each), the logits each one was forced at (the first row
     /// is what `logits()` gave before the call). The same state as forcing them one by one.
+    /// With a `config` (the first token's `step` config), also `records`: at each position the
+    /// token `step` chooses and the forced token's candidate record, `draw` one further and the
+    /// forced tokens appended to `history` (when given) per token; refused, with nothing changed,
+    /// for a config `step` refuses.
     #[wasm_bindgen(js_name = forceMany, unchecked_return_type = "ForcedTokens")]
     pub fn force_many(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] tokens: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "StepConfig")] config: JsValue,
     ) -> Result<JsValue, JsError> {
         let max = {
             let vocab = self.state("forceMany")?.tokenizer().vocab_size();
             vocab.saturating_sub(1) as u64
         };
         let tokens = read::token_ids(&tokens, max)?;
-        let (outs, rows) = self
-            .state("forceMany")?
-            .force_many(&tokens)
-            .map_err(to_js_error)?;
+        let config = if config.is_undefined() {
+            None
+        } else {
+            Some(read::config(&config)?)
+        };
+        let (outs, rows, records) = {
+            let mut state = self.state("forceMany")?;
+            match &config {
+                Some(config) => {
+                    let run = state
+                        .force_many_recorded(&tokens, config)
+                        .map_err(to_js_error)?;
+                    (run.outputs, run.logits, Some(run.records))
+                }
+                None => {
+                    let (outs, rows) = state.force_many(&tokens).map_err(to_js_error)?;
+                    (outs, rows, None)
+                }
+            }
+        };
         let list = js_sys::Array::new();
         for out in &outs {
             list.push(&generated(out)?);
@@ -150,8 +177,16 @@ impl JsGenerator {
         let set = |key: &str, value: &JsValue| {
             js_sys::Reflect::set(&result, &JsValue::from_str(key), value)
         };
+        let records = match &records {
+            Some(records) => Some(to_js(records)?),
+            None => None,
+        };
         set("tokens", &list)
             .and_then(|_| set("logits", &js_sys::Float32Array::from(&rows[..]).into()))
+            .and_then(|_| match &records {
+                Some(records) => set("records", records),
+                None => Ok(true),
+            })
             .map_err(|_| JsError::new("forceMany: the result could not be built"))?;
         Ok(result.into())
     }
@@ -203,14 +238,24 @@ impl JsGenerator {
     /// Every vocabulary entry, indexed by id (byte tokens as `<0xE4>`).
     #[wasm_bindgen(unchecked_return_type = "string[]")]
     pub fn vocab(&self) -> Result<JsValue, JsError> {
-        let entries: Vec<String> = {
+        // one string and where each entry ends: one decode instead of one per entry
+        let (text, ends) = {
             let state = self.state("vocab")?;
             let tokenizer = state.tokenizer();
-            (0..tokenizer.vocab_size() as u32)
-                .map(|id| tokenizer.token(id).unwrap_or("").to_owned())
-                .collect()
+            let n = tokenizer.vocab_size();
+            let mut text = String::new();
+            let mut ends = Vec::with_capacity(n);
+            let mut units = 0u32;
+            for id in 0..n as u32 {
+                let entry = tokenizer.token(id).unwrap_or("");
+                text.push_str(entry);
+                // ≤ 8,388,608 characters of tokenizer.json hold every entry, so this fits in u32
+                units += entry.encode_utf16().count() as u32;
+                ends.push(units);
+            }
+            (text, ends)
         };
-        to_js(&entries)
+        Ok(split_vocab(&text, &ends))
     }
 
     /// Token ids of `text` under the model's tokenizer.

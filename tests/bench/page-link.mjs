@@ -7,13 +7,20 @@
 // start (the page, the wasm and the model loading included): when body[data-ready] is set, and
 // when every path is in (the paths not on screen are rebuilt after ready, replay.ts's Backfill).
 // The same page without paths is measured alongside, in alternating runs; medians.
-// Needs `make dist` first. BENCH_QUICK=1 runs 3 rounds instead of 7.
+// Needs `make dist` first. BENCH_QUICK=1 runs 3 rounds instead of 7 (BENCH_ROUNDS=n: n).
+// BENCH_AGAINST=<another build's dist/> measures that build too, interleaved in every round (the
+// two builds in alternating order), and prints each build's medians and the per-round ratios
+// (this build ÷ that one): a change measured against main under the same load. BENCH_READY_ONLY=1
+// does not wait for every path (the chips and tree on screen are still checked).
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { CSP, DIST, launch, openPage, seededRandom, serveDist } from "../e2e/harness.mjs";
 
 const quick = !!process.env.BENCH_QUICK;
-const ROUNDS = quick ? 3 : 7;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 7));
+const against = process.env.BENCH_AGAINST ?? null;
+const readyOnly = !!process.env.BENCH_READY_ONLY;
 const PATHS = 32;
 const TOKENS = 127;
 
@@ -26,24 +33,59 @@ function link() {
 }
 
 /**
- * Records, by the page's clock, when it became ready; and hands the browser the page's own
- * index.html for a link longer than the test server takes (Node's HTTP server refuses request
+ * Records, by the page's clock, when it became ready, and then `atReady()` (the renderer's CPU
+ * time) while the page waits on a synchronous request: nothing of the page runs meanwhile (the
+ * paths not on screen start being rebuilt right after ready). Also hands the browser the page's
+ * own index.html for a link longer than the test server takes (Node's HTTP server refuses request
  * lines over 16 KB; a static server with no limit would serve the page), as links.test.mjs does.
  */
-async function markReady(page) {
+async function markReady(page, dist, atReady) {
   await page.route(
     (url) => url.search.length > 8000,
-    (route) => route.fulfill({ path: join(DIST, "index.html"), headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }),
+    (route) => route.fulfill({ path: join(dist, "index.html"), headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }),
   );
+  await page.route("**/bench-ready", async (route) => {
+    await atReady();
+    await route.fulfill({ body: "", headers: { "content-type": "text/plain" } });
+  });
   await page.addInitScript(() => {
     new MutationObserver(() => {
-      if (document.body?.dataset.ready === "true") window.readyAt ??= performance.now();
+      if (document.body?.dataset.ready !== "true" || window.readyAt !== undefined) return;
+      window.readyAt = performance.now();
+      const request = new XMLHttpRequest();
+      request.open("GET", "bench-ready", false);
+      request.send();
     }).observe(document, { attributes: true, subtree: true });
   });
 }
 
-async function measure(browser, url, query, paths) {
-  const { page, context, problems } = await openPage(browser, url, { query, beforeGoto: markReady });
+/** The page's renderer processes (Chromium's own list), so a new one can be told apart. */
+async function renderers(cdp) {
+  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
+  return processInfo.filter((p) => p.type === "renderer").map((p) => p.id);
+}
+
+/**
+ * CPU time (ms) the main thread of each renderer in `pids` has run so far (Linux: its schedstat):
+ * the page's own work, without the time the loaded machine gave to other processes. NaN elsewhere.
+ */
+function mainThreadCpu(pids) {
+  try {
+    return pids.reduce((sum, pid) => sum + Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
+  } catch {
+    return NaN;
+  }
+}
+
+async function measure(browser, { url, dist }, query, paths) {
+  const cdp = await browser.newBrowserCDPSession();
+  const before = new Set(await renderers(cdp));
+  let cpu = NaN;
+  const atReady = async () => {
+    cpu = mainThreadCpu((await renderers(cdp)).filter((pid) => !before.has(pid)));
+  };
+  const { page, context, problems } = await openPage(browser, url, { query, beforeGoto: (page) => markReady(page, dist, atReady) });
+  await cdp.detach();
   const readyAt = await page.evaluate(() => window.readyAt);
   // the page's own marks (main.ts): the core compiled, the model's bytes in, the model made, the link replayed, drawn
   const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").filter((m) => m.name.startsWith("nexttoken:")).map((m) => [m.name.slice(10), m.startTime])));
@@ -52,42 +94,68 @@ async function measure(browser, url, query, paths) {
   let chips = 0;
   if (paths) {
     // every path rebuilt: no tree entry still waits ("…")
-    await page.waitForFunction(() => ![...document.querySelectorAll("#tree .logp")].some((e) => e.textContent === "…"), null, { polling: 20, timeout: 120_000 });
+    if (!readyOnly) await page.waitForFunction(() => ![...document.querySelectorAll("#tree .logp")].some((e) => e.textContent === "…"), null, { polling: 20, timeout: 120_000 });
     allAt = await page.evaluate(() => performance.now());
     tree = await page.locator("#tree button").count();
     chips = await page.locator("#chips li").count();
   }
   if (problems.console.length > 0) throw new Error(`console errors: ${problems.console.join(" | ")}`);
   await context.close();
-  return { readyAt, allAt, tree, chips, marks };
+  return { readyAt, allAt, tree, chips, marks, cpu };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${Math.round(x)} ms`;
 
-const server = await serveDist();
+/** One build's runs: the link and the page alone, a list each. */
+function summary(name, linked, plain) {
+  const ready = median(linked.map((r) => r.readyAt));
+  const alone = median(plain.map((r) => r.readyAt));
+  const all = readyOnly ? "" : `; every path in ${ms(median(linked.map((r) => r.allAt)))}`;
+  console.log(`${name}: ready ${ms(ready)} (target ≤ 1,000 ms: ${ready <= 1000 ? "met" : "not met"}); the page alone ${ms(alone)}; link − alone ${ms(ready - alone)}${all}`);
+  const phases = (runs) => ["core", "model-bytes", "model", "link", "ready"].map((mark) => `${mark} ${ms(median(runs.map((r) => r.marks[mark] ?? NaN)))}`).join(", ");
+  console.log(`  marks (medians, from navigation start): link ${phases(linked)}; alone ${phases(plain)}`);
+  console.log(`  runs: ready ${linked.map((r) => Math.round(r.readyAt)).join(", ")} ms; alone ${plain.map((r) => Math.round(r.readyAt)).join(", ")} ms`);
+  const cpuLink = median(linked.map((r) => r.cpu));
+  const cpuAlone = median(plain.map((r) => r.cpu));
+  console.log(`  renderer main-thread CPU until ready (medians): link ${ms(cpuLink)}, alone ${ms(cpuAlone)}, link − alone ${ms(cpuLink - cpuAlone)}`);
+}
+
+const builds = [{ name: "this build", dist: DIST }];
+if (against !== null) builds.push({ name: `against ${against}`, dist: against });
+const servers = await Promise.all(builds.map((b) => serveDist(b.dist)));
 const browser = await launch();
 try {
   const query = link();
-  const plain = [];
-  const linked = [];
+  const runs = builds.map(() => ({ plain: [], linked: [] }));
   const loads = [];
   for (let round = 0; round < ROUNDS; round++) {
     loads.push(loadavg()[0].toFixed(1));
-    plain.push(await measure(browser, server.url, "?lang=en&source=model&prompt=a", false));
-    linked.push(await measure(browser, server.url, query, true));
+    // alternate which build goes first, so neither always meets the same moment of the load
+    const order = round % 2 === 0 ? builds.map((_, i) => i) : builds.map((_, i) => i).reverse();
+    for (const i of order) {
+      const at = { url: servers[i].url, dist: builds[i].dist };
+      runs[i].plain.push(await measure(browser, at, "?lang=en&source=model&prompt=a", false));
+      runs[i].linked.push(await measure(browser, at, query, true));
+    }
   }
-  const last = linked.at(-1);
-  if (last.tree !== PATHS || last.chips !== TOKENS) throw new Error(`expected ${PATHS} paths and ${TOKENS} chips on screen, got ${last.tree} and ${last.chips}`);
-  const ready = median(linked.map((r) => r.readyAt));
-  const alone = median(plain.map((r) => r.readyAt));
+  for (const { linked } of runs) {
+    const last = linked.at(-1);
+    if (last.tree !== PATHS || last.chips !== TOKENS) throw new Error(`expected ${PATHS} paths and ${TOKENS} chips on screen, got ${last.tree} and ${last.chips}`);
+  }
   console.log(`\npage link (${PATHS} paths × ${TOKENS} forced tokens, model source, ${query.length.toLocaleString("en")}-character link; Chromium, medians of ${ROUNDS}${quick ? ", BENCH_QUICK" : ""})`);
-  console.log(`ready ${ms(ready)} (target ≤ 1,000 ms: ${ready <= 1000 ? "met" : "not met"}); the page alone ${ms(alone)}; link − alone ${ms(ready - alone)}; every path in ${ms(median(linked.map((r) => r.allAt)))}`);
-  const phases = (runs) => ["core", "model-bytes", "model", "link", "ready"].map((name) => `${name} ${ms(median(runs.map((r) => r.marks[name] ?? NaN)))}`).join(", ");
-  console.log(`marks (medians, from navigation start): link ${phases(linked)}; alone ${phases(plain)}`);
+  builds.forEach((b, i) => summary(b.name, runs[i].linked, runs[i].plain));
+  if (against !== null) {
+    const ratios = (key, pick) => runs[0][key].map((r, k) => pick(r) / pick(runs[1][key][k]));
+    const show = (xs) => `median ${median(xs).toFixed(2)} (${xs.map((x) => x.toFixed(2)).join(", ")})`;
+    console.log(`this ÷ against, paired by round: ready with the link ${show(ratios("linked", (r) => r.readyAt))}; the page alone ${show(ratios("plain", (r) => r.readyAt))}`);
+    console.log(`  main-thread CPU until ready: with the link ${show(ratios("linked", (r) => r.cpu))}; alone ${show(ratios("plain", (r) => r.cpu))}`);
+    const linkCost = (r) => (r.marks.link ?? NaN) - (r.marks.model ?? NaN);
+    const drawCost = (r) => (r.marks.ready ?? NaN) - (r.marks.link ?? NaN);
+    console.log(`  the link's replay (mark link − model) ${show(ratios("linked", linkCost))}; drawing (ready − link) ${show(ratios("linked", drawCost))}; making the model (model − model-bytes) ${show(ratios("linked", (r) => r.marks.model - r.marks["model-bytes"]))}`);
+  }
   console.log(`load average (1 min) at each round: ${loads.join(", ")}`);
-  console.log(`runs: ready ${linked.map((r) => Math.round(r.readyAt)).join(", ")} ms; alone ${plain.map((r) => Math.round(r.readyAt)).join(", ")} ms`);
 } finally {
   await browser.close();
-  await server.close();
+  await Promise.all(servers.map((s) => s.close()));
 }

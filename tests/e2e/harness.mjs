@@ -26,13 +26,13 @@ const TYPES = {
 /** The Content-Security-Policy the page must work under (also sent as a header). */
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*";
 
-/** Serve dist/ on 127.0.0.1 at a free port; resolves to { url, close }. */
-export function serveDist() {
-  statSync(join(DIST, "index.html")); // fail early and clearly if the page was not built
+/** Serve dist/ (or another build, `dir`) on 127.0.0.1 at a free port; resolves to { url, close }. */
+export function serveDist(dir = DIST) {
+  statSync(join(dir, "index.html")); // fail early and clearly if the page was not built
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
-    const file = normalize(join(DIST, path.endsWith("/") ? `${path}index.html` : path));
-    if (!file.startsWith(DIST)) {
+    const file = normalize(join(dir, path.endsWith("/") ? `${path}index.html` : path));
+    if (!file.startsWith(dir)) {
       res.writeHead(403).end();
       return;
     }

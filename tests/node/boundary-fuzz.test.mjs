@@ -104,7 +104,7 @@ function call(api, gen) {
     case 10: return gen.setMaxNewTokens(rand() < 0.3 ? 64 : h());
     case 11: return gen.encode(h());
     case 12: return [gen.logits(), gen.tokens(), gen.text(), gen.stopped, gen.promptLength, gen.stop()];
-    case 13: return gen.forceMany(rand() < 0.3 ? Array.from({ length: int(4) }, () => int(8000)) : h());
+    case 13: return gen.forceMany(rand() < 0.3 ? Array.from({ length: int(4) }, () => int(8000)) : h(), rand() < 0.5 ? undefined : h());
     default: return new api.Generator(rand() < 0.5 ? weights.subarray(0, int(weights.length)) : h(), rand() < 0.5 ? tokenizer : h());
   }
 }

@@ -252,6 +252,22 @@ boundary("numbers crossing into Rust are range-checked, never wrapped, truncated
   assert.deepEqual(run.tokens.map((t) => t.token), [300, 301]);
   assert.equal(run.logits.length, 2 * 8000);
   assert.deepEqual(run.logits.slice(0, 8000), logits);
+  assert.equal(run.records, undefined, "no config, no records");
+  gen.rewind(2);
+  // with a step config: refused as `step` refuses it, nothing appended; else the core's record of
+  // each position, as `step` gives it there (draw one further, the forced tokens in history)
+  const config = { seed: 7, draw: 2, temperature: 0.8, top_p: 0.9, repetition_penalty: 1.3, history: Array.from(gen.tokens()), trace_top: 24 };
+  refuses(() => gen.forceMany([300, 301], { ...config, top_p: 2 }), /top_p must be in \[0, 1\], got 2/);
+  refuses(() => gen.forceMany([300, 301], new Map()), /config must be a plain object|Map/);
+  assert.equal(gen.tokens().length, gen.promptLength, "no refused forceMany appended a token");
+  assert.deepEqual(gen.logits(), logits);
+  const recorded = gen.forceMany([300, 301], config);
+  recorded.tokens.forEach((t, i) => {
+    const at = { ...config, draw: 2 + i, history: [...config.history, 300, 301].slice(0, config.history.length + i), trace_ids: [t.token] };
+    const trace = api.step(recorded.logits.slice(i * 8000, (i + 1) * 8000), at);
+    assert.equal(recorded.records[i].choice, trace.token);
+    assert.deepEqual(recorded.records[i].candidate, trace.candidates.find((c) => c.id === t.token));
+  });
   gen.rewind(2);
   refuses(() => gen.rewind(2 ** 32), /rewind n must be an integer in \[0, 4294967295\], got 4294967296/);
   refuses(() => gen.rewind(-1), /rewind n must be an integer in \[0, 4294967295\], got -1/);

@@ -2,7 +2,7 @@
 // determinism under (seed, draw), inverse-CDF sampling, and no memory growth in a loop.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { step, wasm } from "./load.mjs";
+import { Generator, step, tokenizer, wasm, weights } from "./load.mjs";
 
 // The chapter's table after 「TypeScript 是 JavaScript 的」: 超集 / 一个 / 类型 / 语言 / 扩展.
 const chapter = new Float32Array([3.2, 2.1, 1.7, 0.9, 0.4]);
@@ -104,4 +104,16 @@ test("100,000 calls do not grow wasm memory", () => {
   const before = wasm.memory.buffer.byteLength;
   for (let i = 0; i < 100_000; i++) step(logits, { ...config, draw: i });
   assert.equal(wasm.memory.buffer.byteLength, before);
+});
+
+test("the Generator's vocab() is tokenizer.json's vocabulary by id, every entry exact", () => {
+  const gen = new Generator(weights, tokenizer);
+  const vocab = gen.vocab();
+  const expected = [];
+  for (const [text, id] of Object.entries(JSON.parse(tokenizer).model.vocab)) expected[id] = text;
+  assert.equal(vocab.length, expected.length);
+  assert.deepEqual(vocab, expected);
+  // entries beyond ASCII and the byte tokens are there as written (one string crosses, cut in JS)
+  assert.ok(vocab.some((t) => /[\u4e00-\u9fff]/.test(t)) && vocab.includes("<0xE4>"));
+  gen.free();
 });

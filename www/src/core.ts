@@ -8,6 +8,7 @@ import { INLINE, wasmBytes } from "./payload";
 export type {
   Candidate,
   Engine,
+  ForcedRecord,
   ForcedTokens,
   GeneratedToken,
   RestTrace,

@@ -4,11 +4,12 @@
 // `PathFiller` on a Generator of its own (the page's holds the path on screen): opening a link costs
 // the path shown, not every path. The filler does what the page's own replay does (the model runs
 // over the next tokens at once, `forceMany`, then one step per token on the logits it gave) under
-// the link's settings, so each path gets the entries it had when it was made.
-import { runStep } from "./core";
-import type { Candidate, ForcedTokens, GeneratedToken, Generator, StepConfig, StepResult } from "./core";
+// the link's settings, so each path gets the entries it had when it was made; the core's records
+// come with the model's run, and each entry's full trace is made when first read.
+import type { ForcedTokens, GeneratedToken, Generator, StepConfig } from "./core";
+import { pathEntry, recordAt, recordedStep, stepRecording } from "./recorded-step";
 import { stepConfig } from "./state";
-import type { Params, PathEntry, StepInput } from "./state";
+import type { Params, PathEntry } from "./state";
 import type { ScenarioToken } from "./scenario";
 
 /** One path to rebuild: every token from the first generated one, and whether it was forced. */
@@ -31,8 +32,11 @@ const FILL_CHUNK = 8;
 export class PathFiller {
   /** The tokens `gen` holds beyond the prompt, as entries: the path being (or last) filled. */
   private entries: PathEntry[] = [];
-  /** The next few tokens of the path, already run through the model (`forceMany`); `used` of them are entries. */
-  private ahead: { run: ForcedTokens; used: number } | null = null;
+  /**
+   * The next few tokens of the path, already run through the model and the core (`forceMany` under
+   * `config`, the first one's step config); `used` of them are entries.
+   */
+  private ahead: { run: ForcedTokens; used: number; config: StepConfig } | null = null;
   private last: GeneratedToken | null = null;
   private started = false;
 
@@ -73,9 +77,10 @@ export class PathFiller {
       if (performance.now() > deadline) return null;
       const at = this.entries.length;
       if (this.ahead === null) {
-        const run = this.runAhead(path.ids.slice(at, at + FILL_CHUNK));
+        const config = this.configHere(0);
+        const run = this.runAhead(path.ids.slice(at, at + FILL_CHUNK), config);
         if (typeof run === "string") return this.done(run);
-        this.ahead = { run, used: 0 };
+        this.ahead = { run, used: 0, config };
       }
       const error = this.append(path.ids[at] ?? 0, path.forced[at] ?? false, this.ahead);
       if (error !== null) return this.done(error);
@@ -84,38 +89,54 @@ export class PathFiller {
     return this.done(null);
   }
 
-  /** The model over `ids` at once; if it refuses them, over the first alone (so the refusal names that token). */
-  private runAhead(ids: number[]): ForcedTokens | string {
-    for (const chunk of [ids, ids.slice(0, 1)]) {
-      try {
-        return this.gen.forceMany(Uint32Array.from(chunk));
-      } catch (err) {
-        if (chunk.length <= 1) return err instanceof Error ? err.message : String(err);
-      }
+  /** The step config of the next token, `unused` tokens the generator holds not counted. */
+  private configHere(unused: number): StepConfig {
+    const tokens = this.gen.tokens();
+    const history = Array.from(tokens.subarray(0, tokens.length - unused));
+    return stepConfig(this.params, history, this.gen.promptLength, this.entries.length);
+  }
+
+  /**
+   * The model over `ids` at once, and the core at each position (`config` the first's); if that
+   * is refused, the model alone over the first (so the refusal names that token, or the step names
+   * the config).
+   */
+  private runAhead(ids: number[], config: StepConfig): ForcedTokens | string {
+    try {
+      return this.gen.forceMany(Uint32Array.from(ids), config);
+    } catch {
+      // said below: the model's refusal of the first token, else the core's of the config (`append`)
     }
-    return "no tokens to append";
+    try {
+      return this.gen.forceMany(Uint32Array.from(ids.slice(0, 1)));
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
   }
 
   private done(error: string | null): FilledPath {
     return { entries: [...this.entries], last: this.last, error };
   }
 
-  /** Append `id`, which `ahead` has already run through the model: its logits and output are there. */
-  private append(id: number, forced: boolean, ahead: { run: ForcedTokens; used: number }): string | null {
+  /**
+   * Append `id`, which `ahead` has already run through the model (its logits and output are
+   * there) and, under the same config, through the core (its record, when `forceMany` made one).
+   */
+  private append(id: number, forced: boolean, ahead: { run: ForcedTokens; used: number; config: StepConfig }): string | null {
     const { run, used } = ahead;
     const out: GeneratedToken | undefined = run.tokens[used];
     // (forceMany ends at a stop; `fill` ends the path there first)
     if (out === undefined || out.token !== id) return `token ${id} could not be appended`;
     const vocab = run.logits.length / run.tokens.length;
-    const tokens = this.gen.tokens();
-    const history = Array.from(tokens.subarray(0, tokens.length - (run.tokens.length - used)));
-    const config = stepConfig(this.params, history, this.gen.promptLength, this.entries.length);
-    const next = stepRecording(run.logits.slice(used * vocab, (used + 1) * vocab), config, id);
+    const config = this.configHere(run.tokens.length - used);
+    const input = { logits: run.logits.slice(used * vocab, (used + 1) * vocab), config };
+    const record = recordAt(run, ahead.config, used, config);
+    const next = record === null ? stepRecording(input.logits, config, id) : recordedStep(input, id, record);
     if (typeof next === "string") return next;
     ahead.used += 1;
     if (ahead.used === run.tokens.length) this.ahead = null;
     this.last = out;
-    this.entries.push({ id, result: next.result, chosen: next.chosen, rank: next.rank, forced: forced || next.result.token !== id, input: next.input, piece: out.piece, pending: out.pending });
+    this.entries.push(pathEntry(id, next, forced || next.token !== id, out));
     return null;
   }
 }
@@ -201,27 +222,4 @@ export class Backfill {
     this.current = null;
     this.hooks.onError(err instanceof Error ? err.message : String(err));
   }
-}
-
-/** A step's trace with one token's candidate record in it (the chosen one, or a forced one). */
-export interface RecordedStep {
-  result: StepResult;
-  chosen: Candidate;
-  /** Its position in the candidate order (0 = most likely after decoding). */
-  rank: number;
-  /** What the core read (kept with the path entry, so the step can be re-run in full later). */
-  input: StepInput;
-}
-
-/**
- * One step of the core on `logits` that also lists token `id` (`trace_ids`) with its rank wherever
- * it ranks: the chosen token, or a forced one far outside the listed candidates, in one ordinary step.
- */
-export function stepRecording(logits: Float32Array, config: StepConfig, id: number): RecordedStep | string {
-  const next = runStep(logits, { ...config, trace_ids: [id] });
-  if (!next.ok) return next.message;
-  const chosen = next.result.candidates.find((c) => c.id === id);
-  // the core lists every trace_ids entry; only an id outside the vocabulary would be missing
-  if (chosen === undefined) return `trace_ids must be token ids below ${next.result.vocab_size}, got ${id}`;
-  return { result: next.result, chosen, rank: chosen.rank, input: { logits, config } };
 }

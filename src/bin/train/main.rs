@@ -4,9 +4,10 @@
 //! ```text
 //! train tokenizer [--vocab 8000] [--out www/model/tokenizer.json]
 //! train run --dir /work/train-run [--steps 3800] [--batch 16] [--lr 2.5e-3] [--seed 1]
-//!           [--dim 128] [--layers 4] [--heads 4] [--ctx 128] [--docs all|old]
+//!           [--dim 128] [--layers 4] [--heads 4] [--ctx 128] [--docs all|old] [--breaks line|text]
 //!           [--lessons src/train/lessons_zh.txt:0.05,src/train/lessons_everyday.txt:0.03]
 //!           [--warmup 200] [--wd 0.05] [--dropout 0] [--init CKPT] [--eval-every 250]
+//!           [--until STEP]  (stop at STEP; the LR schedule still runs to --steps)
 //!           (resumes from DIR/ckpt.bin; run it again after an interruption. `--init`
 //!           starts a new run — fresh optimiser, step 0 — from another run's weights, for a
 //!           fine-tune; `--dropout P` drops embeddings, attention probabilities and residual
@@ -15,7 +16,7 @@
 //! train export --dir /work/train-run [--ckpt DIR/ckpt.bin] [--out www/model/model.safetensors]
 //!           [--emb int8|f16]
 //! train eval --dir /work/train-run [--ckpt DIR/ckpt.bin | --weights model.safetensors]
-//!           [--stride 64] [--docs all|old]   (validation loss two ways + Kneser-Ney
+//!           [--stride 64] [--docs all|old] [--breaks line|text]   (validation loss two ways + Kneser-Ney
 //!           3-gram baseline fitted on the same training stream; per file, old and new files)
 //! train greedy [--weights www/model/model.safetensors]  (greedy fluency: the documentation
 //!           prompts with </s> banned, then the 20-prompt set of src/train/eval_prompts.txt)
@@ -24,7 +25,9 @@
 //! Run from the project root (the corpus is read from `../shared/corpus`);
 //! `MATMUL_NUM_THREADS=2` lets the matmuls use both cores. Defaults are the
 //! first edition's run settings; `--docs old` (with its lesson default) is
-//! the first edition's data, `--docs all` (default) the second's.
+//! the first edition's data, `--docs all` (default) the second's. `--breaks line`
+//! (default: both editions' base runs) ends every paragraph with `</s>`; `--breaks
+//! text` joins a text's paragraphs with a newline and ends only the text with `</s>`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a command-line tool: any failure ends the run with its message
 
 mod eval;

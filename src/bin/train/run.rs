@@ -84,7 +84,9 @@ pub(crate) fn cmd_run(args: &Args) {
     let start = Instant::now();
     let first = adam.step;
     let mut smooth = f32::NAN;
-    while adam.step < rc.steps {
+    // `--until` stops early without changing the schedule `--steps` sets.
+    let end = rc.until.min(rc.steps);
+    while adam.step < end {
         let step = adam.step;
         // Batches depend only on (seed, step), so a resumed run sees the same data.
         let mut rng =
@@ -123,8 +125,8 @@ pub(crate) fn cmd_run(args: &Args) {
             "{done}\ttrain\t{loss:.4}\t{lr:.6}\t{gnorm:.3}\t{el:.1}"
         )
         .unwrap();
-        if done % 10 == 0 || done == rc.steps {
-            let eta = (rc.steps - done) as f64 * el / (done - first) as f64;
+        if done % 10 == 0 || done == end {
+            let eta = (end - done) as f64 * el / (done - first) as f64;
             let bar_n = (30 * done / rc.steps) as usize;
             println!(
                 "[{}{}] step {done}/{} loss {loss:.3} (avg {smooth:.3}) lr {lr:.2e} |g| {gnorm:.2} {tps:.0} tok/s elapsed {:.1}m eta {:.1}m",
@@ -135,7 +137,7 @@ pub(crate) fn cmd_run(args: &Args) {
                 eta / 60.0
             );
         }
-        if done % rc.eval_every == 0 || done == rc.steps {
+        if done % rc.eval_every == 0 || done == end {
             let vl = val_loss(&net, &params, &val, VAL_WINDOWS);
             println!(
                 "step {done} val_loss {vl:.4} tokens_seen {}",

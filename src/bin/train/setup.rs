@@ -10,6 +10,8 @@ pub(crate) struct RunCfg {
     pub(crate) model: Config,
     pub(crate) batch: usize,
     pub(crate) steps: u64,
+    /// The step to stop at (default `steps`); the LR schedule still runs to `steps`.
+    pub(crate) until: u64,
     pub(crate) lr: f32,
     pub(crate) warmup: u64,
     pub(crate) wd: f32,
@@ -29,6 +31,7 @@ pub(crate) fn run_cfg(args: &Args, vocab: usize) -> RunCfg {
         },
         batch: args.n("batch", 16),
         steps: args.n("steps", 3800),
+        until: args.n("until", u64::MAX),
         lr: args.n("lr", 2.5e-3),
         warmup: args.n("warmup", 200),
         wd: args.n("wd", 0.05),
@@ -41,15 +44,20 @@ pub(crate) fn run_cfg(args: &Args, vocab: usize) -> RunCfg {
 /// Training and validation streams, built deterministically.
 pub(crate) fn streams(args: &Args, tok: &tokenizers::Tokenizer, seed: u64) -> (Stream, Stream) {
     let c = corpus(args);
+    let breaks = data::Breaks::parse(&args.s("breaks", "line"));
     let eos = tok.token_to_id("</s>").unwrap();
+    let newline = match tok.encode("\n", false).unwrap().get_ids() {
+        [id] => *id,
+        ids => panic!("the tokenizer encodes a newline as {ids:?}, not one token"),
+    };
     let mut train = Stream::new();
     let doc_ids = data::encode_lines(tok, &c.train_docs);
     let mut per_file = Vec::new();
     let mut line = 0;
     for &n in &c.train_lines_per_file {
         let mut tokens = 0;
-        for ids in &doc_ids[line..line + n] {
-            train.push_line(ids, eos);
+        for (ids, &ends) in doc_ids[line..line + n].iter().zip(&c.train_ends[line..]) {
+            train.push_line(ids, breaks.after(ends, eos, newline));
             tokens += ids.len() + 1;
         }
         per_file.push(tokens);
@@ -79,12 +87,12 @@ pub(crate) fn streams(args: &Args, tok: &tokenizers::Tokenizer, seed: u64) -> (S
         lesson_report.push((lessons.path.clone(), lesson_tokens, copies));
     }
     let mut val = Stream::new();
-    for ids in data::encode_lines(tok, &c.val_docs) {
-        val.push_line(&ids, eos);
+    for (ids, &ends) in data::encode_lines(tok, &c.val_docs).iter().zip(&c.val_ends) {
+        val.push_line(ids, breaks.after(ends, eos, newline));
     }
     let total = train.tokens.len() as f64;
     println!(
-        "train stream {} tokens ({doc_tokens} docs), val {} tokens",
+        "train stream {} tokens ({doc_tokens} docs), val {} tokens, breaks {breaks:?}",
         train.tokens.len(),
         val.tokens.len()
     );

@@ -88,6 +88,26 @@ export function barState(c: Candidate, stage: string | null, view: StepView): Ba
   return "kept";
 }
 
+/**
+ * Charts whose rotated labels wait to be measured, by chart: measuring one right after drawing it
+ * forced a layout per chart (a dozen per step shown), where measuring them all after every chart
+ * is drawn costs one. Read in `measureCharts`: by the inspector once it has drawn a step, and in a
+ * microtask after any other drawing, so every viewBox is set before the page is painted.
+ */
+const unmeasured = new Map<SVGSVGElement, () => DOMRect | undefined>();
+
+/** Size each chart drawn since the last call to its labels: every read first (one layout), then every write. */
+export function measureCharts(): void {
+  const pending = [...unmeasured];
+  unmeasured.clear();
+  const hangs = pending.map(([, measure]) => measure());
+  pending.forEach(([svgNode], i) => {
+    const hang = hangs[i];
+    const viewHeight = hang === undefined || hang.height === 0 ? HEIGHT : Math.max(HEIGHT, Math.ceil(hang.y + hang.height + 2));
+    svgNode.setAttribute("viewBox", `0 0 ${WIDTH} ${viewHeight}`);
+  });
+}
+
 export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions): BarChart {
   // dimensions and margins
   const svg = d3.select(svgNode).attr("viewBox", `0 0 ${WIDTH} ${HEIGHT}`).attr("class", "chart");
@@ -193,10 +213,15 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
         return crowded ? `translate(${cx + 4},${innerBottom + 10}) rotate(-40)` : `translate(${cx},${innerBottom + 14})`;
       });
     // rotated labels hang below the plot: the viewBox grows to hold them, so they never run into the
-    // caption under the chart (projector mode sizes its chart box for them instead)
-    const hang = crowded && !document.body.matches('[data-projector="true"]') ? labels.node()?.getBBox() : undefined;
-    const viewHeight = hang === undefined || hang.height === 0 ? HEIGHT : Math.max(HEIGHT, Math.ceil(hang.y + hang.height + 2));
-    svg.attr("viewBox", `0 0 ${WIDTH} ${viewHeight}`);
+    // caption under the chart (projector mode sizes its chart box for them instead); measured
+    // with every other chart's (`measureCharts`)
+    if (crowded && !document.body.matches('[data-projector="true"]')) {
+      if (unmeasured.size === 0) queueMicrotask(measureCharts);
+      unmeasured.set(svgNode, () => labels.node()?.getBBox());
+    } else {
+      unmeasured.delete(svgNode);
+      svg.attr("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+    }
     yAxis
       .transition()
       .duration(ms)

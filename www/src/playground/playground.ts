@@ -7,11 +7,12 @@
 // One direction: source → step → trace → view. The source gives logits, the core's `step`
 // chooses, the trace is kept in a PathEntry, the view draws it.
 import { messageOf, runStep } from "../core";
-import type { Candidate, StepOutcome, StepResult } from "../core";
+import type { StepOutcome } from "../core";
 import type { ManualPreset } from "../presets";
 import { findPreset } from "../presets";
-import type { Backfill, RecordedStep } from "../replay";
-import { stepRecording } from "../replay";
+import type { Backfill } from "../replay";
+import type { RecordedStep } from "../recorded-step";
+import { pathEntry, recordedStep, stepRecording } from "../recorded-step";
 import type { Scenario } from "../scenario";
 import { ManualSource } from "../sources/manual";
 import type { ModelSource } from "../sources/model";
@@ -20,7 +21,7 @@ import { t } from "../i18n/index";
 import type { Appended, LogitsSource, SourceStop } from "../sources/logits-source";
 import { SourceError } from "../sources/source-error";
 import { stepConfig } from "../state";
-import type { AppState, Params, PathEntry, SourceKind, StepInput, StopReason } from "../state";
+import type { AppState, Params, SourceKind, StepInput, StopReason } from "../state";
 import type { CompareRun } from "../views/compare";
 import type { SampleRun } from "../views/sample";
 import { enact } from "./actions";
@@ -197,7 +198,7 @@ export class Playground {
    * that checks the stop conditions itself (the model, in wasm) says whether generation stopped;
    * for the others they are checked here. False (and the message shown) if the source refuses it.
    */
-  private commit(id: number, result: StepResult, chosen: Candidate, rank: number, forced: boolean, input: StepInput): boolean {
+  private commit(id: number, step: RecordedStep, forced: boolean): boolean {
     const { state, source } = this;
     let out: Appended;
     try {
@@ -206,10 +207,7 @@ export class Playground {
       this.failFrom(err);
       return false;
     }
-    const entry: PathEntry = { id, result, chosen, rank, forced, input };
-    if (out.piece !== undefined) entry.piece = out.piece;
-    if (out.pending !== undefined) entry.pending = out.pending;
-    state.path = [...state.path, entry];
+    state.path = [...state.path, pathEntry(id, step, forced, out)];
     this.syncBranch();
     const stop = stopAfterAppend(source, out, id, state.params, state.path.length);
     if (stop !== null || out.stop !== undefined) state.stopReason = stop;
@@ -280,7 +278,8 @@ export class Playground {
       this.fail(next.message);
       return false;
     }
-    if (!this.commit(next.result.token, next.result, next.result.chosen, next.result.chosen_rank, false, input)) return false;
+    const { result } = next;
+    if (!this.commit(result.token, { result, token: result.token, chosen: result.chosen, rank: result.chosen_rank, input }, false)) return false;
     this.refresh();
     return true;
   }
@@ -290,12 +289,14 @@ export class Playground {
     if (this.source.promptError !== null) return this.source.promptError;
     const input = this.nextInput();
     if (input === null) return t("server.noAnswer");
-    return stepRecording(input.logits, input.config, id);
+    // a replayed token the source already ran through the core under this config (a prefill)
+    const record = this.source.recorded?.(id, input.config) ?? null;
+    return record === null ? stepRecording(input.logits, input.config, id) : recordedStep(input, id, record);
   }
 
   /** Append `id` with its step's trace; false (and the message shown) if refused. */
   appendStep(id: number, next: RecordedStep, forced: boolean): boolean {
-    return this.commit(id, next.result, next.chosen, next.rank, forced, next.input);
+    return this.commit(id, next, forced);
   }
 
   reset(): void {

@@ -39,9 +39,11 @@ export function resolveToken(pg: Playground, token: number | string): number | u
  */
 async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): Promise<boolean> {
   const epoch = pg.epoch;
-  // the embedded model runs over every token at once (one batched forward pass); each step below
-  // then reads the logits that run gave for its position
-  if (!pg.finished()) pg.source.prefill?.(knownPrefix(pg, tokens));
+  // the embedded model runs over every token at once (one batched forward pass), and the core at
+  // each position under the config the steps below will have; each step then reads what that run
+  // gave for its position (its logits, the core's choice and the token's record; the full trace
+  // when something reads it)
+  if (!pg.finished()) pg.source.prefill?.(knownPrefix(pg, tokens), pg.config());
   for (const [i, token] of tokens.entries()) {
     const id = resolveToken(pg, token.token);
     const at = (): string => `${where()} ${t("url.token", { n: i + 1 })}`;
@@ -63,7 +65,7 @@ async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems
       if (pg.epoch !== epoch) return false;
     }
     const next = pg.stepWith(id);
-    if (typeof next === "string" || !pg.appendStep(id, next, token.forced || next.result.token !== id)) {
+    if (typeof next === "string" || !pg.appendStep(id, next, token.forced || next.token !== id)) {
       if (typeof next === "string") pg.fail(next);
       problems.push(() => t("url.badToken", { at: at(), token: String(token.token) }));
       return false;

@@ -6,6 +6,7 @@
 //
 // Data flows one way: source → step → trace → view. The controller reads `nextLogits()`, runs the
 // core on them, and `append`s the id the core chose (or the user forced).
+import type { ForcedRecord, StepConfig } from "../core";
 
 /** Which implementation (links and the page's chrome name the source by it). */
 export type LogitsSourceKind = "manual" | "model" | "server";
@@ -115,9 +116,15 @@ export interface LogitsSource {
   /**
    * The tokens about to be appended, in order (a link or lesson replaying its path): a source may
    * run its model over all of them at once, then serve `nextLogits` and `append` of each from that
-   * run. Appending another id, or any other call that changes the context, drops the rest.
+   * run. Appending another id, or any other call that changes the context, drops the rest. With
+   * `config` (the first token's step config) the core may also be run at each position then.
    */
-  prefill?(ids: readonly number[]): void;
+  prefill?(ids: readonly number[], config?: StepConfig): void;
+  /**
+   * The core's record of appending `id` next under `config`, if a prefill made it under that very
+   * config (`recordAt`), else null: the step is then taken in full.
+   */
+  recorded?(id: number, config: StepConfig): ForcedRecord | null;
   /** Remove the last `n` appended tokens, exactly (the logits are those before them again). */
   rewind(n: number): void;
   /**

@@ -2,7 +2,8 @@
 // page reads its logits, chooses with the core's `step` and appends the id (`force`, which runs the
 // model over it and checks the stop conditions in Rust); rewinding is exact.
 import { messageOf } from "../core";
-import type { ForcedTokens, GeneratedToken, Generator } from "../core";
+import type { ForcedRecord, ForcedTokens, GeneratedToken, Generator, StepConfig } from "../core";
+import { recordAt } from "../recorded-step";
 import { isByteToken, tokenLabel } from "../format";
 import type { Appended, Capabilities, LogitsSource, NextLogits, SourceStop } from "./logits-source";
 
@@ -38,10 +39,11 @@ export class ModelSource implements LogitsSource {
   promptError: string | null = null;
   private limits: { maxNewTokens: number; stop: readonly string[] } = { maxNewTokens: 0xffffffff, stop: [] };
   /**
-   * A prefill the generator has already run (`forceMany`): its tokens are in the generator, but
-   * only the first `used` are appended as far as the page knows; the rest wait for `append`.
+   * A prefill the generator has already run (`forceMany`, with the core under `config`, the first
+   * token's step config, or null): its tokens are in the generator, but only the first `used` are
+   * appended as far as the page knows; the rest wait for `append`.
    */
-  private ahead: { run: ForcedTokens; used: number } | null = null;
+  private ahead: { run: ForcedTokens; used: number; config: StepConfig | null } | null = null;
 
   /** Makes another Generator from the same loaded bytes (for side-by-side comparisons). */
   private readonly spawn: (() => Generator) | null;
@@ -71,16 +73,26 @@ export class ModelSource implements LogitsSource {
     if (left > 0) this.gen.rewind(left);
   }
 
-  /** Runs the model over `ids` at once (one batched forward pass), ending at the first stop. */
-  prefill(ids: readonly number[]): void {
+  /**
+   * Runs the model over `ids` at once (one batched forward pass), ending at the first stop, and
+   * with `config` the core at each position (`recorded`).
+   */
+  prefill(ids: readonly number[], config?: StepConfig): void {
     this.settle();
     if (ids.length === 0 || this.gen.stopped != null) return;
     try {
-      this.ahead = { run: this.gen.forceMany(Uint32Array.from(ids)), used: 0 };
+      const run = config === undefined ? this.gen.forceMany(Uint32Array.from(ids)) : this.gen.forceMany(Uint32Array.from(ids), config);
+      this.ahead = { run, used: 0, config: config ?? null };
     } catch {
-      // a refused list changes nothing: the tokens go one by one, and the one refused is named there
+      // a refused list or config changes nothing: the tokens go one by one, and what is refused is named there
       this.ahead = null;
     }
+  }
+
+  recorded(id: number, config: StepConfig): ForcedRecord | null {
+    const ahead = this.ahead;
+    if (ahead === null || ahead.config === null || ahead.run.tokens[ahead.used]?.token !== id) return null;
+    return recordAt(ahead.run, ahead.config, ahead.used, config);
   }
 
   /** A separate Generator over the same weights and tokenizer (its own KV cache), or null. */

@@ -1,6 +1,7 @@
 // The step inspector: one panel per stage in the order the engine applies them, then the final
 // 0–1 strip with the draw. It owns the panels' DOM; each chart draws only its own <svg>.
 import { createCdfChart } from "../charts/cdf";
+import { measureCharts } from "../charts/frame";
 import type { StepView } from "../charts/frame";
 import { createLogitsChart } from "../charts/logits";
 import { createThresholdChart } from "../charts/min-p";
@@ -147,6 +148,8 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
 
       // the final strip and the draw
       cdf.update(view);
+      // every chart drawn: their labels measured in one layout
+      measureCharts();
       // why u fell where it did: which draw of which seed, and how often draws land on the pick
       const picked = r.candidates.find((c) => c.id === r.token) ?? r.chosen;
       const why =
