@@ -8,7 +8,7 @@ use nexttoken::decode::{Config, Decoder};
 
 #[path = "support/mod.rs"]
 mod support;
-use support::{matrix, more_stages, peaked_logits as peaked};
+use support::{matrix, more_stages, newer_stages, peaked_logits as peaked};
 
 /// Quantised logits: many exact ties, a few −inf.
 fn tied(n: usize) -> Vec<f32> {
@@ -104,6 +104,42 @@ fn the_other_stages_give_the_same_token_as_recorded() {
     }
     assert_eq!(got, PINNED_MORE.trim());
 }
+
+/// Rows added after `more_stages` (tests/support `newer_stages`), pinned the same way: recorded
+/// with the code before any change made them faster (eta_cutoff with its first code).
+#[test]
+fn the_newer_rows_give_the_same_token_as_recorded() {
+    let sets: [(&str, Vec<f32>); 4] = [
+        ("peaked 1000", peaked(1000)),
+        ("peaked 32000", peaked(32_000)),
+        ("uniform 3000", vec![0.25; 3000]),
+        ("tied 2000", tied(2000)),
+    ];
+    let mut decoder = Decoder::default();
+    let mut got = Vec::new();
+    for (set, logits) in &sets {
+        for (name, config) in newer_stages(logits.len()) {
+            let (first, hash) = fingerprint(&mut decoder, logits, &config);
+            got.push(format!("{set} | {name} | {first:?} | {hash:#018x}"));
+        }
+    }
+    let got = got.join("\n");
+    if std::env::var_os("PRINT_PINS").is_some() {
+        println!("{got}");
+    }
+    assert_eq!(got, PINNED_NEWER.trim());
+}
+
+const PINNED_NEWER: &str = "
+peaked 1000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [838, 595, 919, 757, 676, 919, 919, 919] | 0x3651c2441c7e6a50
+peaked 1000 | eta 3e-4 | [919, 352, 0, 757, 676, 0, 0, 0] | 0x8842c3d1479d41ec
+peaked 32000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [15838, 7595, 7919, 23757, 31676, 7919, 7919, 7919] | 0x311ba8254e4f67cf
+peaked 32000 | eta 3e-4 | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x752ee842ef862139
+uniform 3000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [1464, 2625, 43, 1988, 2270, 656, 432, 484] | 0x694f379f1ec589ee
+uniform 3000 | eta 3e-4 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+tied 2000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [347, 1515, 69, 1778, 1030, 1005, 672, 753] | 0x7952afd25b3e7747
+tied 2000 | eta 3e-4 | [1148, 342, 78, 1237, 1083, 1203, 798, 897] | 0xaf1cbb6f381c74f9
+";
 
 const PINNED_MORE: &str = "
 peaked 1000 | epsilon 3e-5 | [919, 352, 0, 757, 676, 0, 0, 0] | 0x56aa5de3a6b7c0f5

@@ -85,6 +85,7 @@ fn plausible_config() -> impl Strategy<Value = Value> {
             num(0.0, 1.0).prop_map(|v| ("min_p".to_string(), v)),
             num(0.01, 1.0).prop_map(|v| ("typical_p".to_string(), v)),
             num(0.0, 0.5).prop_map(|v| ("epsilon_cutoff".to_string(), v)),
+            num(0.0, 0.5).prop_map(|v| ("eta_cutoff".to_string(), v)),
             num(0.05, 3.0).prop_map(|v| ("repetition_penalty".to_string(), v)),
             num(-2.0, 2.0).prop_map(|v| ("frequency_penalty".to_string(), v)),
             num(-2.0, 2.0).prop_map(|v| ("presence_penalty".to_string(), v)),

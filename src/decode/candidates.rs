@@ -5,9 +5,9 @@
 //! sorted prefix only as far as a stage actually walks, and `best(k)` finds the top k in one pass
 //! (the selection helpers are in select.rs; re-exported here, where the stages look for them).
 
-use super::select::{best_of, best_of_all};
+use super::select::{best_of, best_of_all, gathered_max};
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{larger, logit_of, scan, sum_weights, sum_weights_all};
+use super::softmax::{logit_of, scan, sum_weights, sum_weights_all};
 
 /// `removed_by` value of a token still kept.
 pub(crate) const KEPT: u8 = 0;
@@ -29,6 +29,8 @@ pub(crate) struct Work {
     pub p: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, top-k's best).
     pub aux: Vec<u32>,
+    /// The final weights in kept order (final_pass.rs, when a stage removed tokens).
+    pub weights32: Vec<f32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
     /// The current scale: 1 before temperature, 1/T after.
@@ -118,11 +120,7 @@ impl Work {
         } else if self.all_kept {
             scan(&self.processed).0
         } else {
-            self.kept
-                .iter()
-                .filter_map(|&id| self.processed.get(id as usize))
-                .copied()
-                .fold(f32::NEG_INFINITY, larger)
+            gathered_max(&self.processed, &self.kept)
         };
         self.max = Some(max);
         max
@@ -150,6 +148,14 @@ impl Work {
     /// raw softmax's pass); valid only while nothing has been removed or changed.
     pub fn seed_normaliser(&mut self, z: f64, max: f32) {
         if self.all_kept && self.max == Some(max) {
+            self.norm = Some((self.inv_t, z, max));
+        }
+    }
+
+    /// Supplies the normaliser of `kept` at the current `inv_t` after a stage removed tokens, when
+    /// it was summed exactly as `normaliser` sums it (final_pass.rs, from the final weights' pass).
+    pub fn set_normaliser(&mut self, z: f64, max: f32) {
+        if self.max == Some(max) {
             self.norm = Some((self.inv_t, z, max));
         }
     }
@@ -198,6 +204,25 @@ impl Work {
         let removed = self.retain(KEPT, |id| removed_by.get(id as usize) == Some(&KEPT));
         self.removed_by = removed_by;
         removed
+    }
+
+    /// Removes the listed ids that are still kept (a handful: bans, end ids), marking them with
+    /// `stage`: each id is marked by index, then one pass drops the marked ids from `kept`, in
+    /// order. Duplicates and ids already removed change nothing.
+    pub fn remove_ids(&mut self, stage: u8, ids: impl IntoIterator<Item = u32>) -> usize {
+        let mut marked = 0;
+        for id in ids {
+            if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                if *slot == KEPT {
+                    *slot = stage;
+                    marked += 1;
+                }
+            }
+        }
+        if marked == 0 {
+            return 0;
+        }
+        self.retain_marked()
     }
 
     /// Keeps exactly the first `n` of the logit order (n ≥ 1).

@@ -9,7 +9,7 @@ use super::trace::StageKind;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
     /// transformers `generate()`: penalties → min_new_tokens → temperature → top-k → top-p → min-p → typical →
-    /// epsilon; greedy is the argmax of the penalised logits and skips every warper.
+    /// epsilon → eta; greedy is the argmax of the penalised logits and skips every warper.
     #[default]
     Hf,
     /// llama.cpp `common_sampler`: (min_new_tokens as an eos ban) → penalties → top-k → typical → top-p → min-p → temperature;
@@ -108,6 +108,40 @@ impl Engine {
                 TopK,
                 TopP,
             ],
+        }
+    }
+
+    /// [`Engine::order`] with HF's `eta_cutoff` after epsilon when it is on. Listed only then: it
+    /// joined after traces were recorded, and an HF trace without it stays what it was.
+    pub fn order_with(self, greedy: bool, eta: bool) -> &'static [StageKind] {
+        use StageKind::*;
+        match (self, greedy, eta) {
+            (Engine::Hf, false, true) => &[
+                LogitBias,
+                Penalties,
+                MinNewTokens,
+                Temperature,
+                TopK,
+                TopP,
+                MinP,
+                TypicalP,
+                EpsilonCutoff,
+                EtaCutoff,
+            ],
+            (Engine::Hf, true, true) => &[
+                LogitBias,
+                Penalties,
+                MinNewTokens,
+                Greedy,
+                Temperature,
+                TopK,
+                TopP,
+                MinP,
+                TypicalP,
+                EpsilonCutoff,
+                EtaCutoff,
+            ],
+            _ => self.order(greedy),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::candidates::Work;
 use super::draw::{key, key_id};
-use super::softmax::{exp_f32, logit_of, weights_into, weights_keys_and_sums};
+use super::softmax::{gathered_weights, logit_of, weights_into, weights_keys_and_sums};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -33,37 +33,24 @@ pub(crate) fn final_pass(
     ready: Option<f64>,
 ) -> FinalPass {
     let mut keys = std::mem::take(&mut work.keys);
-    let mut weighted = 0.0f64;
-    if let Some(sum) = ready {
-        weighted = sum;
+    let weighted = if let Some(sum) = ready {
+        sum
     } else if work.all_kept && work.input_removed == 0 {
         keys.clear();
         keys.reserve(work.kept.len());
         // Every id is kept: contiguous passes that vectorise (weights, then keys).
         let n = work.processed.len();
         let out = work.scratch.get_mut(..n).unwrap_or_default();
-        weighted = weights_into(&work.processed, max, inv_t, out);
+        let weighted = weights_into(&work.processed, max, inv_t, out);
         keys.extend(
             out.iter()
                 .enumerate()
                 .map(|(i, &e)| key(e as f32, i as u32)),
         );
+        weighted
     } else {
-        keys.clear();
-        keys.reserve(work.kept.len());
-        for &id in &work.kept {
-            let l = logit_of(&work.processed, id);
-            let sc = (l - max) * inv_t;
-            let e = exp_f32(sc);
-            if e > 0.0 {
-                weighted += f64::from(e) * f64::from(sc); // 0 · −inf would be NaN
-            }
-            if let Some(slot) = work.scratch.get_mut(id as usize) {
-                *slot = f64::from(e);
-            }
-            keys.push(key(e, id));
-        }
-    }
+        gathered_final(work, max, inv_t, &mut keys).1
+    };
     let small_head = head_len <= HEAP_HEAD_MAX;
     let head = if small_head {
         // A small heap of the best keys; one comparison rejects almost every key.
@@ -102,7 +89,21 @@ pub(crate) fn final_pass(
 /// handed to `work` as its normaliser. Returns Σ e·s for `final_pass`'s `ready`, or None (then
 /// the normaliser and the final pass compute what they need as before).
 pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
-    if work.has_normaliser() || !work.all_kept || work.input_removed != 0 {
+    if work.has_normaliser() {
+        return None;
+    }
+    if !work.all_kept {
+        // A stage removed tokens: the normaliser is summed over `kept` in its order (as
+        // `Work::normaliser` sums it), from the same exps the weights are.
+        let max = work.max_logit();
+        let inv_t = work.inv_t;
+        let mut keys = std::mem::take(&mut work.keys);
+        let (z, weighted) = gathered_final(work, max, inv_t, &mut keys);
+        work.keys = keys;
+        work.set_normaliser(z, max);
+        return Some(weighted);
+    }
+    if work.input_removed != 0 {
         return None;
     }
     let max = work.max_logit();
@@ -113,4 +114,39 @@ pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
     work.keys = keys;
     work.seed_normaliser(z, max);
     Some(weighted)
+}
+
+/// The final weights of the kept tokens when some were removed (a gather through `kept`): the
+/// exps in float32 lanes with their sum, exactly `sum_weights`' (softmax::gathered_weights), then
+/// one loop that writes each weight to `scratch`, its key, and Σ e·s in kept order, as the per-id
+/// loop did. Returns (z, Σ e·s).
+fn gathered_final(work: &mut Work, max: f32, inv_t: f32, keys: &mut Vec<u64>) -> (f64, f64) {
+    let mut weights = std::mem::take(&mut work.weights32);
+    let Work {
+        processed,
+        kept,
+        scratch,
+        ..
+    } = work;
+    let z = gathered_weights(processed, kept, max, inv_t, &mut weights);
+    // Keys and weights first, then the sum on its own: a loop with nothing but the one f64
+    // addition chain keeps its accumulator in a register.
+    keys.clear();
+    keys.resize(kept.len(), 0);
+    for ((k, &id), &e) in keys.iter_mut().zip(kept.iter()).zip(&weights) {
+        *k = key(e, id);
+        if let Some(slot) = scratch.get_mut(id as usize) {
+            *slot = f64::from(e);
+        }
+    }
+    let mut weighted = 0.0f64;
+    for (&id, &e) in kept.iter().zip(&weights) {
+        if e > 0.0 {
+            // 0 · −inf would be NaN
+            let sc = (logit_of(processed, id) - max) * inv_t;
+            weighted += f64::from(e) * f64::from(sc);
+        }
+    }
+    work.weights32 = weights;
+    (z, weighted)
 }

@@ -5,7 +5,7 @@
 //!
 //! Pipeline (the order depends on the engine, see [`Engine::order`]):
 //! validate logits → resolve config → logit_bias → penalties → [temperature, top-k, top-p, min-p,
-//! typical, epsilon in the engine's order] (pipeline.rs) → final weights (final_pass.rs) → the
+//! typical, epsilon, eta in the engine's order] (pipeline.rs) → final weights (final_pass.rs) → the
 //! inverse-CDF draw with u by selection (draw.rs) → listing (listing.rs) → trace (trace/build.rs).
 
 mod candidates;
@@ -20,6 +20,7 @@ mod listing;
 mod parse;
 mod pipeline;
 mod ranges;
+mod resolve;
 mod rest;
 pub mod rng;
 mod select;
@@ -124,7 +125,7 @@ impl Decoder {
         let max = validate(logits)?;
         let w = &mut self.work;
         w.reset(logits, max);
-        let order = s.engine.order(s.greedy);
+        let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
         let first = first_pass(logits, s, order, w, max);
         let raw = first.raw;
         w.seed_normaliser(raw.z, raw.max);

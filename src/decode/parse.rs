@@ -134,6 +134,7 @@ impl Config {
                 "min_p" => c.min_p = Some(number(k, v)?),
                 "typical_p" => c.typical_p = Some(number(k, v)?),
                 "epsilon_cutoff" => c.epsilon_cutoff = Some(number(k, v)?),
+                "eta_cutoff" => c.eta_cutoff = Some(number(k, v)?),
                 "rest_mass" => c.rest_mass = Some(number(k, v)?),
                 "repetition_penalty" => c.repetition_penalty = Some(number(k, v)?),
                 "frequency_penalty" => c.frequency_penalty = Some(number(k, v)?),

@@ -34,9 +34,10 @@ pub(crate) struct Outcome {
     /// Σ exp over the survivors of the early stages at the applied temperature (the "after
     /// temperature" chart's normaliser) and its max, when a stage computed it anyway.
     pub tempered_all: Option<(f64, f32)>,
-    /// The "after temperature" normaliser is the final one: early stages changed logits but
-    /// nothing was removed (`Decoder::run` fills `tempered_all` from the final normaliser, so the
-    /// trace does not sum the vocabulary again).
+    /// The "after temperature" normaliser is the final one: temperature is the last stage, early
+    /// stages changed logits but nothing was removed, or only min_new_tokens removed (see
+    /// `only_min_new_removed`). `Decoder::run` fills `tempered_all` from the final normaliser, so
+    /// the trace does not sum the vocabulary again.
     pub tempered_is_final: bool,
 }
 
@@ -69,6 +70,7 @@ pub(crate) fn apply(
     let mut greedy_done = false;
     let mut tempered_all: Option<(f64, f32)> = None;
     let mut untouched = true; // processed == raw logits and nothing removed yet
+    let mut tempered_last = false;
     for (index, &kind) in order.iter().enumerate() {
         let code = index as u8 + 1;
         let active = !greedy_done && stage_active(kind, s);
@@ -120,6 +122,7 @@ pub(crate) fn apply(
             StageKind::MinP => stages::min_p::apply(w, s, code),
             StageKind::TypicalP => stages::typical_p::apply(w, s, code),
             StageKind::EpsilonCutoff => stages::epsilon_cutoff::apply(w, s, code),
+            StageKind::EtaCutoff => stages::eta_cutoff::apply(w, s, code),
         };
         if EARLY.contains(&kind) || w.kept.len() != before {
             untouched = false;
@@ -139,18 +142,38 @@ pub(crate) fn apply(
             let all = ran
                 .iter()
                 .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind));
-            if all {
+            if all && !order[index + 1..].iter().any(|&k| stage_active(k, s)) {
+                // Temperature is the last stage: its normaliser is the final one, which the
+                // final pass sums together with the weights (`Decoder::run` fills it in).
+                tempered_last = true;
+            } else if all {
                 tempered_all = Some(w.normaliser());
             }
         }
     }
     let early_ran = ran.iter().any(|r| r.active && EARLY.contains(&r.kind));
-    let tempered_is_final = !s.greedy && early_ran && w.all_kept;
+    let tempered_is_final =
+        tempered_last || (!s.greedy && early_ran && (w.all_kept || only_min_new_removed(&ran, w)));
     Ok(Outcome {
         stages: ran,
         tempered_all,
         tempered_is_final,
     })
+}
+
+/// Whether the "after temperature" normaliser is the final one although tokens were removed:
+/// min_new_tokens removed some (so the trace sums it over the early stages' survivors, in id
+/// order), no later stage removed any, and `kept` is still in id order — then both are the same
+/// sum over the same ids in the same order (trace/build.rs `tempered_normaliser`).
+fn only_min_new_removed(ran: &[Ran], w: &Work) -> bool {
+    let min_new_removed = ran
+        .iter()
+        .any(|r| r.active && r.kind == StageKind::MinNewTokens && r.removed > 0);
+    min_new_removed
+        && ran
+            .iter()
+            .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind))
+        && w.kept.windows(2).all(|pair| pair[0] < pair[1])
 }
 
 /// Whether temperature (a fixed one, not llama.cpp's dynamic one) is the only stage that runs:
@@ -175,5 +198,6 @@ fn stage_active(kind: StageKind, s: &Settings) -> bool {
         StageKind::MinP => s.min_p > 0.0,
         StageKind::TypicalP => s.typical_p < 1.0,
         StageKind::EpsilonCutoff => s.epsilon_cutoff > 0.0,
+        StageKind::EtaCutoff => s.eta_cutoff > 0.0,
     }
 }

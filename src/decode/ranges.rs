@@ -13,7 +13,7 @@ pub(crate) fn range(field: &str) -> Option<&'static str> {
         "temperature" => "0 (greedy) or in [1e-38, 1e6]",
         "top_p" | "min_p" => "in [0, 1]",
         "typical_p" => "in (0, 1]",
-        "epsilon_cutoff" | "rest_mass" => "in [0, 1)",
+        "epsilon_cutoff" | "eta_cutoff" | "rest_mass" => "in [0, 1)",
         "repetition_penalty" => "a number > 0 (and ≤ 3.4e38)",
         "frequency_penalty" | "presence_penalty" => "a finite number",
         "dynatemp_range" => "in [0, 1e6]",

@@ -10,7 +10,7 @@
 //! when a rank or ratio cut (top-k, min-p, greedy) removed the least likely given token: every
 //! unknown token is at most as likely, so it would have been removed too, and what is left is
 //! entirely known. It does not when a stage whose decision depends on the unknown tail (top-p,
-//! typical-p, epsilon cutoff: they need the normaliser) or that moves logits (logit_bias,
+//! typical-p, epsilon and eta cutoff: they need the normaliser) or that moves logits (logit_bias,
 //! penalties) ran while the tail was still in play, or when the tail is still in play at the end.
 
 use serde::Serialize;
@@ -118,7 +118,8 @@ pub(crate) fn assess(mass: f64, stages: &[Ran], lowest: (f32, Option<StageKind>)
             | StageKind::Penalties
             | StageKind::TopP
             | StageKind::TypicalP
-            | StageKind::EpsilonCutoff => exact = false,
+            | StageKind::EpsilonCutoff
+            | StageKind::EtaCutoff => exact = false,
             StageKind::TopK => {
                 // A tie at the k-th logit could let an unknown token in: the cut must be strictly above.
                 let above = stage.threshold.is_some_and(|t| t > f64::from(lowest.0));

@@ -3,7 +3,7 @@
 //! logits), and the best removed tokens for the trace's listing.
 
 use super::candidates::KEPT;
-use super::softmax::scan;
+use super::softmax::{larger, logit_of, scan};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -247,6 +247,36 @@ impl PartialOrd for Ranked {
     }
 }
 
+/// The largest of `processed` over `ids` (−inf if none), in eight running maxima so the loop
+/// pipelines. A maximum is one value whichever order finds it, except for the sign of a zero:
+/// then the ids are folded again in order, so the result is always the in-order fold's.
+pub(crate) fn gathered_max(processed: &[f32], ids: &[u32]) -> f32 {
+    let in_order = || {
+        ids.iter()
+            .filter_map(|&id| processed.get(id as usize))
+            .copied()
+            .fold(f32::NEG_INFINITY, larger)
+    };
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let mut groups = ids.chunks_exact(8);
+    for group in &mut groups {
+        for (m, &id) in lanes.iter_mut().zip(group) {
+            *m = larger(*m, logit_of(processed, id));
+        }
+    }
+    let max = groups
+        .remainder()
+        .iter()
+        .map(|&id| logit_of(processed, id))
+        .chain(lanes)
+        .fold(f32::NEG_INFINITY, larger);
+    if max == 0.0 {
+        in_order()
+    } else {
+        max
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,5 +309,39 @@ mod tests {
             want.truncate(k);
             proptest::prop_assert_eq!(best_removed(&values, &removed_by, k), want);
         }
+    }
+
+    /// The lane maximum is the in-order fold's value, down to the sign of a zero.
+    #[test]
+    fn gathered_max_is_the_in_order_fold() {
+        let fold = |p: &[f32], ids: &[u32]| {
+            ids.iter()
+                .map(|&id| p[id as usize])
+                .fold(f32::NEG_INFINITY, larger)
+        };
+        let peaked: Vec<f32> = (0..1000).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+        // In order the first zero is +0; a fold of the remainder (the last, −0) before the lanes
+        // would give −0.
+        let zeros = [
+            0.0f32,
+            -0.0,
+            -3.0,
+            -0.0,
+            f32::NEG_INFINITY,
+            0.0,
+            -1.0,
+            -0.0,
+            -0.0,
+        ];
+        for p in [&peaked[..], &zeros[..]] {
+            for skip in [1usize, 2, 3] {
+                let ids: Vec<u32> = (0..p.len() as u32)
+                    .filter(|i| *i as usize % skip == 0)
+                    .collect();
+                let (got, want) = (gathered_max(p, &ids), fold(p, &ids));
+                assert_eq!(got.to_bits(), want.to_bits(), "skip {skip}");
+            }
+        }
+        assert_eq!(gathered_max(&zeros, &[]), f32::NEG_INFINITY);
     }
 }

@@ -23,6 +23,9 @@ export interface StepConfig {
   typical_p?: number;
   /** In [0, 1); 0 = off. hf only. */
   epsilon_cutoff?: number;
+  /** In [0, 1); 0 = off. hf only (EtaLogitsWarper): removes tokens below
+   *  min(eta_cutoff, √eta_cutoff · e^(−H)), H the entropy (nats) of its input; runs last. */
+  eta_cutoff?: number;
   /** > 0; 1 = off. */
   repetition_penalty?: number;
   /** Finite; 0 = off. llama.cpp and vllm only. */
@@ -94,7 +97,7 @@ export interface RestTrace {
 
 export type StageName =
   | "logit_bias" | "min_new_tokens" | "penalties" | "greedy" | "temperature"
-  | "top_k" | "top_p" | "min_p" | "typical_p" | "epsilon_cutoff";
+  | "top_k" | "top_p" | "min_p" | "typical_p" | "epsilon_cutoff" | "eta_cutoff";
 
 /** What one stage did. */
 export interface StageTrace {
@@ -107,7 +110,7 @@ export interface StageTrace {
   /** The parameter as applied (k, p, T after dynamic temperature …), or null. */
   value: number | null;
   /** top_k: the k-th logit; top_p: mass kept; min_p: probability cut (min_p·p_max);
-   *  epsilon_cutoff: ε; typical_p: entropy of its input (nats); min_new_tokens: new tokens so far. */
+   *  epsilon_cutoff: ε; eta_cutoff: its cut min(η, √η·e^(−H)); typical_p: entropy of its input (nats); min_new_tokens: new tokens so far. */
   threshold: number | null;
   /** Probability of each listed candidate in this stage's input distribution (same order as
    *  `candidates`); empty for inactive stages. */

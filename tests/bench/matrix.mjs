@@ -3,7 +3,7 @@
 // transformers.js GenerationConfig with the same meaning, where it has one (it has no top-p,
 // min-p, typical-p or repetition penalty in its sampler).
 // After issue 10's rows: every other stage the config accepts, and the HF configuration a user
-// meets with the penalties on (tests/support/mod.rs `more_stages`).
+// meets with the penalties on (tests/support/mod.rs `more_stages`), then `newer_stages`.
 export function matrix(n) {
   const historyOf = (len) => Array.from({ length: len }, (_, i) => (i * 7919 + 17) % n);
   const history = historyOf(256);
@@ -36,5 +36,13 @@ export function matrix(n) {
     { name: "llama.cpp dynatemp 0.8 ± 0.5", config: { engine: "llama.cpp", temperature: 0.8, dynatemp_range: 0.5 } },
     { name: "logit_bias 32 ids (8 bans)", config: { logit_bias: bias } },
     { name: "min_new_tokens 8 (eos 0)", config: { min_new_tokens: 8, eos_token_id: [0] } },
+    {
+      name: "llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8",
+      config: {
+        engine: "llama.cpp", temperature: 0.8, typical_p: 0.9, repetition_penalty: 1.1, frequency_penalty: 0.5,
+        presence_penalty: 0.5, penalty_last_n: 64, history, history_prompt_len: 252, min_new_tokens: 8, eos_token_id: [0],
+      },
+    },
+    { name: "eta 3e-4", config: { eta_cutoff: 3e-4 } },
   ];
 }

@@ -12,13 +12,14 @@ use std::time::Duration;
 
 #[path = "../support/mod.rs"]
 mod support;
-use support::{history, matrix, more_stages, peaked_logits};
+use support::{history, matrix, more_stages, newer_stages, peaked_logits};
 
 /// The matrix at vocabulary `n` (its repetition history as tests/bench/matrix.mjs makes it),
 /// then every other stage the config accepts.
 fn matrix_at(n: usize) -> Vec<(&'static str, Config)> {
     let mut rows = matrix(history(256, n));
     rows.extend(more_stages(n));
+    rows.extend(newer_stages(n));
     rows
 }
 

@@ -23,7 +23,7 @@ const rand = () => {
 const int = (n) => Math.floor(rand() * n);
 const pick = (xs) => xs[int(xs.length)];
 
-const KEYS = ["strategy", "engine", "temperature", "top_k", "top_p", "min_p", "typical_p", "epsilon_cutoff",
+const KEYS = ["strategy", "engine", "temperature", "top_k", "top_p", "min_p", "typical_p", "epsilon_cutoff", "eta_cutoff",
   "repetition_penalty", "frequency_penalty", "presence_penalty", "history", "history_prompt_len", "penalty_last_n",
   "logit_bias", "min_keep", "dynatemp_range", "dynatemp_exponent", "seed", "draw", "trace_top", "trace_ids", "min_new_tokens", "eos_token_id", "top_pp", "__proto__",
   "constructor", "0", "k".repeat(3000)];

@@ -15,7 +15,7 @@ const rand = () => {
 };
 const pick = (xs) => xs[Math.floor(rand() * xs.length)];
 const numbers = [0, -0, 1, -1, 0.5, 2.5, 1e-40, 1e308, -1e308, NaN, Infinity, -Infinity, 2 ** 32, 2 ** 53, -(2 ** 31)];
-const keys = ["temperature", "top_k", "top_p", "min_p", "typical_p", "epsilon_cutoff", "repetition_penalty",
+const keys = ["temperature", "top_k", "top_p", "min_p", "typical_p", "epsilon_cutoff", "eta_cutoff", "repetition_penalty",
   "frequency_penalty", "presence_penalty", "history", "history_prompt_len", "penalty_last_n", "logit_bias",
   "min_keep", "dynatemp_range", "dynatemp_exponent", "engine", "seed", "draw", "trace_top", "trace_ids", "min_new_tokens", "eos_token_id", "strategy", "x", "__proto__"];
 function value(depth = 0) {

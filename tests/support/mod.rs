@@ -176,3 +176,36 @@ pub fn more_stages(n: usize) -> Vec<(&'static str, Config)> {
         ),
     ]
 }
+
+/// Rows added after `more_stages` was pinned, each pinned (tests/draw_pins.rs `PINNED_NEWER`) with
+/// the code before any change made it faster: llama.cpp's mix of typical-p, its three penalties
+/// and a minimum length (4 of 8 new tokens so far, so the end id is held back), at T 0.8; HF's
+/// eta_cutoff (pinned with its first code: `step` had no such key before).
+pub fn newer_stages(n: usize) -> Vec<(&'static str, Config)> {
+    vec![
+        (
+            "llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8",
+            Config {
+                engine: Engine::from_name("llama.cpp"),
+                temperature: Some(0.8),
+                typical_p: Some(0.9),
+                repetition_penalty: Some(1.1),
+                frequency_penalty: Some(0.5),
+                presence_penalty: Some(0.5),
+                penalty_last_n: Some(64),
+                history: Some(history(256, n)),
+                history_prompt_len: Some(252),
+                min_new_tokens: Some(8),
+                eos_token_id: Some(vec![0]),
+                ..Config::default()
+            },
+        ),
+        (
+            "eta 3e-4",
+            Config {
+                eta_cutoff: Some(3e-4),
+                ..Config::default()
+            },
+        ),
+    ]
+}

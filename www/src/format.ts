@@ -67,4 +67,5 @@ export const STAGE_NAMES: Record<StageName | "logits", string> = {
   min_p: "min-p",
   typical_p: "typical-p",
   epsilon_cutoff: "epsilon",
+  eta_cutoff: "eta",
 };

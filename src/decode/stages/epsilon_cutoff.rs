@@ -18,38 +18,42 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
             threshold: None,
         };
     }
-    let (z, max) = work.normaliser();
-    let inv_t = work.inv_t;
-    work.ensure_sorted(s.min_keep);
-    let protected_floor = work
-        .kept
-        .get(s.min_keep.min(work.kept.len()).saturating_sub(1))
-        .and_then(|&id| work.processed.get(id as usize))
-        .copied()
-        .unwrap_or(f32::INFINITY);
-    if let (true, Some(lowest)) = (work.all_kept, lowest_passing_weight(z, eps)) {
-        let marks = work.removed_by.iter_mut().zip(&work.processed);
-        for (mark, &l) in marks {
-            // `weight(l, max, inv_t) / z >= eps` as a float32 comparison: the loop vectorises.
-            let keep = l >= protected_floor || exp_f32((l - max) * inv_t) >= lowest;
-            *mark = if *mark == KEPT && !keep { stage } else { *mark };
-        }
-        work.retain_marked();
-        return Applied {
-            value: Some(eps),
-            threshold: Some(eps),
-        };
-    }
-    let processed = std::mem::take(&mut work.processed);
-    work.retain(stage, |id| {
-        let l = logit_of(&processed, id);
-        l >= protected_floor || weight(l, max, inv_t) / z >= eps
-    });
-    work.processed = processed;
+    remove_below(work, s.min_keep, eps, stage);
     Applied {
         value: Some(eps),
         threshold: Some(eps),
     }
+}
+
+/// Removes every kept token whose probability e / z in the current distribution is below `cut`,
+/// except the `min_keep` most likely (and every token tied with the last of them). Shared with
+/// eta_cutoff, whose cut depends on the entropy.
+pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8) {
+    let (z, max) = work.normaliser();
+    let inv_t = work.inv_t;
+    work.ensure_sorted(min_keep);
+    let protected_floor = work
+        .kept
+        .get(min_keep.min(work.kept.len()).saturating_sub(1))
+        .and_then(|&id| work.processed.get(id as usize))
+        .copied()
+        .unwrap_or(f32::INFINITY);
+    if let (true, Some(lowest)) = (work.all_kept, lowest_passing_weight(z, cut)) {
+        let marks = work.removed_by.iter_mut().zip(&work.processed);
+        for (mark, &l) in marks {
+            // `weight(l, max, inv_t) / z >= cut` as a float32 comparison: the loop vectorises.
+            let keep = l >= protected_floor || exp_f32((l - max) * inv_t) >= lowest;
+            *mark = if *mark == KEPT && !keep { stage } else { *mark };
+        }
+        work.retain_marked();
+        return;
+    }
+    let processed = std::mem::take(&mut work.processed);
+    work.retain(stage, |id| {
+        let l = logit_of(&processed, id);
+        l >= protected_floor || weight(l, max, inv_t) / z >= cut
+    });
+    work.processed = processed;
 }
 
 /// The smallest float32 weight e with `f64(e) / z >= eps`: an f64 division by z > 0 rounds

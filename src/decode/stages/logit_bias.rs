@@ -14,16 +14,12 @@ pub(crate) fn apply(work: &mut Work, bias: &[(u32, f32)], stage: u8) -> Applied 
     }
     work.logits_changed();
     // A −inf bias bans the token; config bounds finite biases to ±100, so a kept (finite) logit
-    // becomes −inf only through a ban. One pass over the kept ids, reading the processed logit:
-    // O(kept + bans), never kept × bans.
-    if bias.iter().any(|&(_, b)| b == f32::NEG_INFINITY) {
-        let processed = std::mem::take(&mut work.processed);
-        work.retain(stage, |id| {
-            processed
-                .get(id as usize)
-                .is_some_and(|l| *l != f32::NEG_INFINITY)
-        });
-        work.processed = processed;
-    }
+    // becomes −inf only through a ban: the banned ids are marked, and one pass drops them from
+    // the kept list (O(kept + bans), never kept × bans).
+    let banned = bias
+        .iter()
+        .filter(|&&(_, b)| b == f32::NEG_INFINITY)
+        .map(|&(id, _)| id);
+    work.remove_ids(stage, banned);
     Applied::default()
 }

@@ -19,8 +19,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         threshold: Some(s.new_tokens as f64),
     };
     if s.new_tokens < s.min_new_tokens {
-        let eos = &s.eos_token_id;
-        work.retain(stage, |id| !eos.contains(&id));
+        work.remove_ids(stage, s.eos_token_id.iter().copied());
     }
     applied
 }

@@ -2,7 +2,9 @@
 //! working set and the resolved settings, removes what it removes, and reports what it did.
 //! Which stages run, and in which order, is decided only in `decode::Decoder::run`.
 
+pub(crate) mod dynatemp;
 pub(crate) mod epsilon_cutoff;
+pub(crate) mod eta_cutoff;
 pub(crate) mod greedy;
 pub(crate) mod logit_bias;
 pub(crate) mod min_new_tokens;

@@ -9,26 +9,14 @@
 
 use super::super::candidates::Work;
 use super::super::config::Settings;
-use super::super::softmax::weight;
 use super::Applied;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings) -> Applied {
     let mut t = s.temperature;
     if s.dynatemp_range > 0.0 && work.kept.len() > 1 {
-        let (z, max) = work.normaliser();
-        let mut entropy = 0.0f64;
-        for &id in &work.kept {
-            if let Some(&l) = work.processed.get(id as usize) {
-                let p = weight(l, max, work.inv_t) / z;
-                if p > 0.0 {
-                    entropy -= p * p.ln();
-                }
-            }
-        }
-        let max_entropy = (work.kept.len() as f64).ln();
+        let normalised = super::dynatemp::normalised_entropy(work);
         let min_t = (s.temperature - s.dynatemp_range).max(0.0);
         let max_t = s.temperature + s.dynatemp_range;
-        let normalised = (entropy / max_entropy) as f32;
         t = min_t + (max_t - min_t) * normalised.powf(s.dynatemp_exponent);
         if t <= 0.0 {
             // A dynamic temperature of exactly 0 keeps only the maximum (llama.cpp divides by 0).

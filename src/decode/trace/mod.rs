@@ -22,10 +22,11 @@ pub enum StageKind {
     MinP,
     TypicalP,
     EpsilonCutoff,
+    EtaCutoff,
 }
 
 impl StageKind {
-    pub const ALL: [StageKind; 10] = [
+    pub const ALL: [StageKind; 11] = [
         StageKind::LogitBias,
         StageKind::MinNewTokens,
         StageKind::Penalties,
@@ -36,6 +37,7 @@ impl StageKind {
         StageKind::MinP,
         StageKind::TypicalP,
         StageKind::EpsilonCutoff,
+        StageKind::EtaCutoff,
     ];
 
     pub fn name(self) -> &'static str {
@@ -50,6 +52,7 @@ impl StageKind {
             StageKind::MinP => "min_p",
             StageKind::TypicalP => "typical_p",
             StageKind::EpsilonCutoff => "epsilon_cutoff",
+            StageKind::EtaCutoff => "eta_cutoff",
         }
     }
 }
@@ -67,8 +70,8 @@ pub struct StageTrace {
     pub removed_count: usize,
     /// The stage's parameter as applied (k, p, T after dynamic temperature, …); null if none.
     pub value: Option<f64>,
-    /// The cut the parameter became: top-k the k-th logit, min-p / epsilon the probability
-    /// threshold, top-p the probability mass kept, typical_p the entropy (nats) of its input,
+    /// The cut the parameter became: top-k the k-th logit, min-p / epsilon / eta the
+    /// probability threshold, top-p the probability mass kept, typical_p the entropy (nats) of its input,
     /// min_new_tokens the new tokens generated so far (the end token is removed while below n).
     pub threshold: Option<f64>,
     /// Probability of each listed candidate (same order as `Trace::candidates`) in this stage's

@@ -4,7 +4,7 @@ import { percent } from "../format";
 import { createBarChart, duration, MARGIN, stageItems } from "./frame";
 import type { StepView } from "./frame";
 
-/** Also draws epsilon cutoff, whose threshold is a probability too. */
+/** Also draws epsilon and eta cutoff, whose thresholds are probabilities too. */
 export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number) => string): { update(view: StepView, stage: StageTrace): void } {
   const chart = createBarChart(svg, { signed: false, focusable: false });
   const threshold = chart.annotations.append("g").attr("class", "threshold");
@@ -13,7 +13,7 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
   return {
     update(view, stage) {
       chart.update(stageItems(view, stage, percent), view);
-      const cut = stage.name === "min_p" || stage.name === "epsilon_cutoff" ? stage.threshold : null;
+      const cut = stage.name === "min_p" || stage.name === "epsilon_cutoff" || stage.name === "eta_cutoff" ? stage.threshold : null;
       threshold.attr("display", cut === null ? "none" : null);
       if (cut !== null) {
         threshold.transition().duration(duration()).attr("transform", `translate(0,${chart.y(cut)})`);

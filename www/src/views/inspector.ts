@@ -234,6 +234,8 @@ function status(stage: StageTrace): string {
       return `p = ${num(v, 2)}${removed}`;
     case "epsilon_cutoff":
       return `ε = ${num(v, 4)}${removed}`;
+    case "eta_cutoff":
+      return `η = ${num(v, 4)}${removed}`;
     case "min_new_tokens":
       return `${num(stage.threshold, 0)} / ${num(v, 0)}${removed}`;
     case "penalties":
@@ -257,6 +259,8 @@ function explain(kind: PanelKind, stage: StageTrace | null): string {
       return t("stage.typical_p.explain", { p: num(stage?.value ?? 1, 2) });
     case "epsilon_cutoff":
       return t("stage.epsilon_cutoff.explain", { e: num(stage?.value ?? 0, 4) });
+    case "eta_cutoff":
+      return t("stage.eta_cutoff.explain", { e: num(stage?.value ?? 0, 4), cut: percent(stage?.threshold ?? 0) });
     case "min_new_tokens": {
       const n = stage?.value ?? 0;
       const done = stage?.threshold ?? 0;
@@ -292,6 +296,7 @@ function chartFor(kind: PanelKind, svg: SVGSVGElement): Panel["update"] {
     case "min_p":
     case "typical_p":
     case "epsilon_cutoff":
+    case "eta_cutoff":
     case "min_new_tokens":
     case "greedy": {
       const chart = createThresholdChart(svg, (cut) => percent(cut));

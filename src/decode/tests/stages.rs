@@ -1,0 +1,177 @@
+//! The stages' rules, each on logits with simple fractions.
+
+use super::*;
+
+#[test]
+fn softmax_of_ln_weights_gives_fractions() {
+    // e^ln3 : e^ln2 : e^0 = 3 : 2 : 1 → 1/2, 1/3, 1/6.
+    let t = step(&[LN3, LN2, 0.0], &cfg()).unwrap();
+    let p = probs(&t);
+    assert!(close(p[0].1, 0.5) && close(p[1].1, 1.0 / 3.0) && close(p[2].1, 1.0 / 6.0));
+    assert!(close(t.candidates[0].p_raw, 0.5));
+}
+
+#[test]
+fn top_p_keeps_the_token_that_crosses_p() {
+    // 1/2, 1/3, 1/6: with p = 0.6 the mass above token 1 is 0.5 < 0.6, so it is kept.
+    let t = step(
+        &[LN3, LN2, 0.0],
+        &Config {
+            top_p: Some(0.6),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(t.kept_count, 2);
+    // Renormalised: 3/5 and 2/5.
+    let p = probs(&t);
+    assert!(close(p[0].1, 0.6) && close(p[1].1, 0.4) && p[2].1 == 0.0);
+    assert_eq!(t.candidates[2].removed_by, Some("top_p"));
+}
+
+#[test]
+fn top_p_zero_keeps_one_token() {
+    let t = step(
+        &[LN3, LN2, 0.0],
+        &Config {
+            top_p: Some(0.0),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(t.kept_count, 1);
+}
+
+#[test]
+fn hf_top_k_keeps_ties_and_llama_keeps_exactly_k() {
+    let logits = [2.0, 1.0, 1.0, 0.0];
+    let hf = step(
+        &logits,
+        &Config {
+            top_k: Some(2),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(hf.kept_count, 3);
+    let llama = step(
+        &logits,
+        &Config {
+            top_k: Some(2),
+            engine: Some(Engine::LlamaCpp),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(llama.kept_count, 2);
+    // The lower id survives the tie.
+    assert!(llama.candidates.iter().any(|c| c.id == 1 && c.kept));
+}
+
+#[test]
+fn min_p_cuts_relative_to_the_top_token() {
+    // Weights 4 : 2 : 1 (ln 4, ln 2, 0). min_p 0.3: 1/4 < 0.3 removed, 2/4 kept.
+    let t = step(
+        &[2.0 * LN2, LN2, 0.0],
+        &Config {
+            min_p: Some(0.3),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(t.kept_count, 2);
+    let stage = t.stages.iter().find(|s| s.name == "min_p").unwrap();
+    // Threshold as a probability: 0.3 · p_max = 0.3 · 4/7.
+    assert!(close(stage.threshold.unwrap(), 0.3 * 4.0 / 7.0));
+}
+
+#[test]
+fn temperature_two_takes_square_roots() {
+    // Weights 4 : 1 at T = 2 become 2 : 1 → 2/3, 1/3.
+    let t = step(
+        &[2.0 * LN2, 0.0],
+        &Config {
+            temperature: Some(2.0),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    let p = probs(&t);
+    assert!(close(p[0].1, 2.0 / 3.0) && close(p[1].1, 1.0 / 3.0));
+    assert!(close(t.candidates[0].p_raw, 0.8));
+}
+
+#[test]
+fn hf_greedy_ignores_warpers_but_llama_runs_them_first() {
+    // Typical sampling removes the argmax here in llama.cpp; HF greedy never runs typical.
+    let logits = [5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+    let hf = step(
+        &logits,
+        &Config {
+            temperature: Some(0.0),
+            typical_p: Some(0.2),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(hf.token, 0);
+    assert!(hf.stages.iter().any(|s| s.name == "typical_p" && !s.active));
+    let llama = step(
+        &logits,
+        &Config {
+            temperature: Some(0.0),
+            typical_p: Some(0.2),
+            engine: Some(Engine::LlamaCpp),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(llama.stages.last().unwrap().name, "greedy");
+}
+
+#[test]
+fn repetition_penalty_divides_positive_and_multiplies_negative() {
+    let t = step(
+        &[2.0, -1.0, 0.5],
+        &Config {
+            repetition_penalty: Some(2.0),
+            history: Some(vec![0, 1, 0]),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    let by_id = |id: u32| {
+        t.candidates
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap()
+            .logit_processed
+    };
+    assert_eq!(by_id(0), 1.0);
+    assert_eq!(by_id(1), -2.0);
+    assert_eq!(by_id(2), 0.5);
+}
+
+#[test]
+fn vllm_raises_tiny_temperatures_to_one_hundredth() {
+    let t = step(
+        &[1.0, 0.0],
+        &Config {
+            temperature: Some(0.001),
+            engine: Some(Engine::Vllm),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert!((t.temperature - 0.01).abs() < 1e-6);
+    let greedy = step(
+        &[1.0, 0.0],
+        &Config {
+            temperature: Some(1e-6),
+            engine: Some(Engine::Vllm),
+            ..cfg()
+        },
+    )
+    .unwrap();
+    assert_eq!(greedy.strategy, "greedy");
+}
