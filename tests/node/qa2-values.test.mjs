@@ -49,6 +49,13 @@ test("a lone surrogate in a stop sequence or a config string is refused, not rea
   for (const id of ids) assert.equal(g.force(id).stop, null);
   // a paired surrogate (an emoji) is fine
   g.setStopSequences(["😀"]);
+  // the prompt too: refused by position, and the prompt before stays
+  g.setPrompt("今天");
+  const before = g.promptLength;
+  refuses(() => g.setPrompt("今天\uD800好"), /^prompt must be well-formed Unicode text, got a lone surrogate U\+D800 at index 2$/);
+  refuses(() => g.encode("\uDFFF"), /^encode text must be well-formed Unicode text, got a lone surrogate U\+DFFF at index 0$/);
+  assert.equal(g.promptLength, before);
+  g.setPrompt("😀");
 });
 
 test("odd but well-formed stop sequences stop exactly where their text is complete", () => {
