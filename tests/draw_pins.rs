@@ -57,8 +57,9 @@ fn fingerprint(decoder: &mut Decoder, logits: &[f32], config: &Config) -> (Vec<u
     (first, hash)
 }
 
-#[test]
-fn the_same_seed_and_draw_give_the_same_token_as_before() {
+/// Each row of `rows(vocabulary)` on each pinned logit set: "set | row | first tokens | hash"
+/// (`PRINT_PINS=1` prints them, to record new rows).
+fn pins(rows: impl Fn(usize) -> Vec<(&'static str, Config)>) -> String {
     let sets: [(&str, Vec<f32>); 4] = [
         ("peaked 1000", peaked(1000)),
         ("peaked 32000", peaked(32_000)),
@@ -68,7 +69,7 @@ fn the_same_seed_and_draw_give_the_same_token_as_before() {
     let mut decoder = Decoder::default();
     let mut got = Vec::new();
     for (set, logits) in &sets {
-        for (name, config) in configs() {
+        for (name, config) in rows(logits.len()) {
             let (first, hash) = fingerprint(&mut decoder, logits, &config);
             got.push(format!("{set} | {name} | {first:?} | {hash:#018x}"));
         }
@@ -77,6 +78,12 @@ fn the_same_seed_and_draw_give_the_same_token_as_before() {
     if std::env::var_os("PRINT_PINS").is_some() {
         println!("{got}");
     }
+    got
+}
+
+#[test]
+fn the_same_seed_and_draw_give_the_same_token_as_before() {
+    let got = pins(|_| configs());
     assert_eq!(got, PINNED.trim());
 }
 
@@ -84,24 +91,7 @@ fn the_same_seed_and_draw_give_the_same_token_as_before() {
 /// any change made them faster: the same `(seed, draw)` must keep giving the same token.
 #[test]
 fn the_other_stages_give_the_same_token_as_recorded() {
-    let sets: [(&str, Vec<f32>); 4] = [
-        ("peaked 1000", peaked(1000)),
-        ("peaked 32000", peaked(32_000)),
-        ("uniform 3000", vec![0.25; 3000]),
-        ("tied 2000", tied(2000)),
-    ];
-    let mut decoder = Decoder::default();
-    let mut got = Vec::new();
-    for (set, logits) in &sets {
-        for (name, config) in more_stages(logits.len()) {
-            let (first, hash) = fingerprint(&mut decoder, logits, &config);
-            got.push(format!("{set} | {name} | {first:?} | {hash:#018x}"));
-        }
-    }
-    let got = got.join("\n");
-    if std::env::var_os("PRINT_PINS").is_some() {
-        println!("{got}");
-    }
+    let got = pins(more_stages);
     assert_eq!(got, PINNED_MORE.trim());
 }
 
@@ -109,24 +99,7 @@ fn the_other_stages_give_the_same_token_as_recorded() {
 /// with the code before any change made them faster (eta_cutoff with its first code).
 #[test]
 fn the_newer_rows_give_the_same_token_as_recorded() {
-    let sets: [(&str, Vec<f32>); 4] = [
-        ("peaked 1000", peaked(1000)),
-        ("peaked 32000", peaked(32_000)),
-        ("uniform 3000", vec![0.25; 3000]),
-        ("tied 2000", tied(2000)),
-    ];
-    let mut decoder = Decoder::default();
-    let mut got = Vec::new();
-    for (set, logits) in &sets {
-        for (name, config) in newer_stages(logits.len()) {
-            let (first, hash) = fingerprint(&mut decoder, logits, &config);
-            got.push(format!("{set} | {name} | {first:?} | {hash:#018x}"));
-        }
-    }
-    let got = got.join("\n");
-    if std::env::var_os("PRINT_PINS").is_some() {
-        println!("{got}");
-    }
+    let got = pins(newer_stages);
     assert_eq!(got, PINNED_NEWER.trim());
 }
 
