@@ -32,7 +32,6 @@ mod value;
 pub use config::{Config, Strategy, KEYS};
 pub use engine::Engine;
 pub use error::StepError;
-pub use ranges::config_rules;
 pub use rest::Rest;
 pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, Columns, StageKind, StageTrace, Trace};

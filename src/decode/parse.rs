@@ -6,17 +6,20 @@ use super::config::{Config, Strategy, KEYS, MAX_EOS_IDS, MAX_TRACE_IDS};
 use super::engine::Engine;
 use super::error::StepError;
 use super::limits::{short, MAX_HISTORY, MAX_LOGIT_BIAS};
-use super::ranges::{integer_bounds, integer_rule, number_rule};
+use super::ranges::{
+    eos_rule, id_list_rule, integer_bounds, integer_rule, logit_bias_rule, number_rule,
+    ENGINE_RULE, STRATEGY_RULE,
+};
 use super::value::{format_number, Value};
 
 /// A float-valued key: a value of another type (the string "0.7" too: never coerced) is refused
-/// with the key's range, as an out-of-range number would be.
-fn number(field: &str, v: &Value) -> Result<f64, StepError> {
+/// with the key's range under `engine`, as an out-of-range number would be.
+fn float_value(field: &str, v: &Value, engine: Engine) -> Result<f64, StepError> {
     match v {
         Value::Number(n) => Ok(*n),
         other => Err(StepError::OutOfRange {
             field: field.into(),
-            allowed: number_rule(field),
+            allowed: number_rule(field, engine),
             got: other.describe(),
         }),
     }
@@ -54,7 +57,7 @@ fn id_list(field: &str, items: &[Value], max: usize) -> Result<Vec<u32>, StepErr
     if items.len() > max {
         return Err(StepError::OutOfRange {
             field: field.into(),
-            allowed: format!("an array of at most {max} token ids"),
+            allowed: id_list_rule(max),
             got: format!("{} ids", items.len()),
         });
     }
@@ -71,7 +74,7 @@ fn array<'a>(field: &str, v: &'a Value, max: usize) -> Result<&'a [Value], StepE
         Value::Array(items) => Ok(items),
         other => Err(StepError::OutOfRange {
             field: field.into(),
-            allowed: format!("an array of at most {max} token ids"),
+            allowed: id_list_rule(max),
             got: other.describe(),
         }),
     }
@@ -96,6 +99,23 @@ impl Config {
             }
         };
         let mut c = Config::default();
+        // The engine first, wherever it is written: some ranges are the engine's (vLLM's top_p).
+        if let Some((k, v)) = entries
+            .iter()
+            .find(|(k, v)| k == "engine" && *v != Value::Null)
+        {
+            let name = match v {
+                Value::String(s) => Engine::from_name(s),
+                _ => None,
+            };
+            c.engine = Some(name.ok_or_else(|| StepError::OutOfRange {
+                field: k.clone(),
+                allowed: ENGINE_RULE.into(),
+                got: v.describe(),
+            })?);
+        }
+        let engine = c.engine.unwrap_or_default();
+        let number = |field: &str, v: &Value| float_value(field, v, engine);
         for (key, v) in entries {
             if *v == Value::Null {
                 continue;
@@ -112,23 +132,13 @@ impl Config {
                         other => {
                             return Err(StepError::OutOfRange {
                                 field: k.into(),
-                                allowed: "\"sample\" or \"greedy\"".into(),
+                                allowed: STRATEGY_RULE.into(),
                                 got: other.describe(),
                             })
                         }
                     })
                 }
-                "engine" => {
-                    let name = match v {
-                        Value::String(s) => Engine::from_name(s),
-                        _ => None,
-                    };
-                    c.engine = Some(name.ok_or_else(|| StepError::OutOfRange {
-                        field: k.into(),
-                        allowed: "\"hf\", \"llama.cpp\" or \"vllm\"".into(),
-                        got: v.describe(),
-                    })?);
-                }
+                "engine" => {} // read first, above
                 "temperature" => c.temperature = Some(number(k, v)?),
                 "top_p" => c.top_p = Some(number(k, v)?),
                 "min_p" => c.min_p = Some(number(k, v)?),
@@ -157,10 +167,7 @@ impl Config {
                         other => {
                             return Err(StepError::OutOfRange {
                                 field: k.into(),
-                                allowed: format!(
-                                    "a token id ({}) or an array of at most {MAX_EOS_IDS} of them",
-                                    integer_rule(0.0, u32::MAX as f64)
-                                ),
+                                allowed: eos_rule(),
                                 got: other.describe(),
                             })
                         }
@@ -174,10 +181,7 @@ impl Config {
                     let Value::Object(items) = v else {
                         return Err(StepError::OutOfRange {
                             field: k.into(),
-                            allowed: format!(
-                                "an object mapping token ids to biases ({})",
-                                number_rule("logit_bias[")
-                            ),
+                            allowed: logit_bias_rule(engine),
                             got: v.describe(),
                         });
                     };

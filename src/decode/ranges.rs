@@ -1,14 +1,35 @@
-//! What each number-valued config key accepts, in the words every message uses: `Config::resolve`'s
-//! range checks and `Config::from_value`'s refusal of a value of another type (a string "0.7", say)
-//! both name it, so a caller always learns the allowed range, whatever they passed.
+//! What each config key accepts, in the words every message uses: `Config::resolve`'s range checks
+//! and `Config::from_value`'s refusal of a value of another type (a string "0.7", a symbol, a hole
+//! in an array, as the JS boundary describes it) both name it, so a caller always learns the allowed
+//! range, whatever they passed. A range that differs by engine is worded for the engine in use.
 
-use super::config::KEYS;
-use super::limits::MAX_HISTORY;
+use super::config::MAX_EOS_IDS;
+use super::engine::Engine;
+use super::limits::{MAX_DYNATEMP_RANGE, MAX_HISTORY};
 use super::value::format_number;
 
-/// The allowed range of a float-valued key (`logit_bias["…"]` for any bias), as written after
-/// "must be"; `None` for a key that is not float-valued.
-pub(crate) fn range(field: &str) -> Option<&'static str> {
+/// What `strategy` accepts.
+pub(crate) const STRATEGY_RULE: &str = "\"sample\" or \"greedy\"";
+/// What `engine` accepts.
+pub(crate) const ENGINE_RULE: &str = "\"hf\", \"llama.cpp\" or \"vllm\"";
+
+/// The allowed range of a float-valued key under `engine` (`logit_bias[…]` for any bias), as
+/// written after "must be"; `None` for a key that is not float-valued.
+///
+/// vLLM's own checks (`SamplingParams._verify_args`) differ from HF's in three keys: top_p in
+/// (0, 1] (0 refused), temperature any value ≥ 0 (below 1e-5 it is greedy), and the frequency and
+/// presence penalties in [-2, 2]. llama.cpp checks none of its values; ours are HF's there.
+pub(crate) fn range(field: &str, engine: Engine) -> Option<&'static str> {
+    if engine == Engine::Vllm {
+        match field {
+            "top_p" => return Some("in (0, 1] for engine \"vllm\""),
+            "temperature" => return Some("in [0, 1e6] for engine \"vllm\" (below 1e-5: greedy)"),
+            "frequency_penalty" | "presence_penalty" => {
+                return Some("in [-2, 2] for engine \"vllm\"")
+            }
+            _ => {}
+        }
+    }
     Some(match field {
         "temperature" => "0 (greedy) or in [1e-38, 1e6]",
         "top_p" | "min_p" => "in [0, 1]",
@@ -23,10 +44,36 @@ pub(crate) fn range(field: &str) -> Option<&'static str> {
     })
 }
 
+/// Whether `value` is in `field`'s range under `engine` (a float-valued key of `range`).
+pub(crate) fn in_range(field: &str, engine: Engine, value: f64) -> bool {
+    let vllm = engine == Engine::Vllm;
+    match field {
+        // 1/T must stay finite in float32 and T itself meaningful: at 1e6 every distribution is flat.
+        "temperature" if vllm => (0.0..=1e6).contains(&value),
+        "temperature" => value == 0.0 || (1e-38..=1e6).contains(&value),
+        "top_p" if vllm => value > 0.0 && value <= 1.0,
+        "top_p" | "min_p" => (0.0..=1.0).contains(&value),
+        "typical_p" => value > 0.0 && value <= 1.0,
+        "epsilon_cutoff" | "eta_cutoff" | "rest_mass" => (0.0..1.0).contains(&value),
+        // Checked as float32, the precision every engine applies it in.
+        "repetition_penalty" => (value as f32).is_finite() && value as f32 > 0.0,
+        "frequency_penalty" | "presence_penalty" if vllm => (-2.0..=2.0).contains(&value),
+        "frequency_penalty" | "presence_penalty" => (value as f32).is_finite(),
+        // Bounded like temperature, so T ± range (and 1/T) stay finite in float32.
+        "dynatemp_range" => (0.0..=MAX_DYNATEMP_RANGE).contains(&value),
+        "dynatemp_exponent" => value.is_finite() && value >= 0.0,
+        // Bounded so that no finite logit + bias can overflow float32.
+        _ if field.starts_with("logit_bias[") => {
+            value == f64::NEG_INFINITY || (-100.0..=100.0).contains(&value)
+        }
+        _ => true,
+    }
+}
+
 /// What a float-valued key must be, for a value that is not a number at all: "a number in [0, 1]",
 /// "a number: 0 (greedy) or in [1e-38, 1e6]", "a finite number".
-pub(crate) fn number_rule(field: &str) -> String {
-    match range(field) {
+pub(crate) fn number_rule(field: &str, engine: Engine) -> String {
+    match range(field, engine) {
         None => "a number".into(),
         Some(r) if r.starts_with("a ") => r.into(),
         Some(r) if r.starts_with("in ") => format!("a number {r}"),
@@ -58,33 +105,31 @@ pub(crate) fn integer_rule(min: f64, max: f64) -> String {
     )
 }
 
-/// What any number-valued key accepts (`key`, `key[]` for the ids of a list, `logit_bias{}` for
-/// a bias), for the JS boundary's own refusals (a BigInt no number holds exactly): one line each,
-/// `name=rule`.
-pub fn config_rules() -> String {
-    let mut lines: Vec<String> = Vec::new();
-    for key in KEYS
-        .iter()
-        .copied()
-        .chain(["history[]", "trace_ids[]", "eos_token_id[]"])
-    {
-        if let Some((min, max)) = integer_bounds(key) {
-            lines.push(format!("{key}={}", integer_rule(min, max)));
-        } else if range(key).is_some() {
-            lines.push(format!("{key}={}", number_rule(key)));
-        }
-    }
-    let id = integer_rule(0.0, u32::MAX as f64);
-    lines.push(format!(
-        "eos_token_id=a token id ({id}) or an array of them"
-    ));
-    lines.push(format!("logit_bias{{}}={}", number_rule("logit_bias[")));
-    lines.join("\n")
+/// What `eos_token_id` accepts.
+pub(crate) fn eos_rule() -> String {
+    format!(
+        "a token id ({}) or an array of at most {MAX_EOS_IDS} of them",
+        integer_rule(0.0, u32::MAX as f64)
+    )
+}
+
+/// What a list of at most `max` token ids accepts (`history`, `trace_ids`).
+pub(crate) fn id_list_rule(max: usize) -> String {
+    format!("an array of at most {max} token ids")
+}
+
+/// What `logit_bias` accepts.
+pub(crate) fn logit_bias_rule(engine: Engine) -> String {
+    format!(
+        "an object mapping token ids to biases ({})",
+        number_rule("logit_bias[", engine)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::config::KEYS;
     use crate::decode::{Config, Value};
 
     /// Every key `from_value` reads as a float has its range here: a new key cannot be missed.
@@ -97,28 +142,69 @@ mod tests {
                 panic!("{key}: no range in {message:?}");
             }
         }
-        assert_eq!(number_rule("top_p"), "a number in [0, 1]");
+        assert_eq!(number_rule("top_p", Engine::Hf), "a number in [0, 1]");
         assert_eq!(
-            number_rule("temperature"),
+            number_rule("top_p", Engine::Vllm),
+            "a number in (0, 1] for engine \"vllm\""
+        );
+        assert_eq!(
+            number_rule("temperature", Engine::Hf),
             "a number: 0 (greedy) or in [1e-38, 1e6]"
         );
-        assert_eq!(number_rule("frequency_penalty"), "a finite number");
-        let rules = config_rules();
-        assert!(
-            rules.contains("seed=an integer in [0, 4294967295]\n"),
-            "{rules}"
+        assert_eq!(
+            number_rule("frequency_penalty", Engine::LlamaCpp),
+            "a finite number"
         );
-        assert!(
-            rules.contains("history[]=an integer in [0, 4294967295]\n"),
-            "{rules}"
-        );
-        assert!(
-            rules.contains("temperature=a number: 0 (greedy) or in [1e-38, 1e6]\n"),
-            "{rules}"
-        );
-        assert!(
-            rules.ends_with("logit_bias{}=a number in [-100, 100] or -inf"),
-            "{rules}"
-        );
+    }
+
+    /// The words and the check agree at every boundary the words name, for every engine.
+    #[test]
+    fn each_range_admits_exactly_what_it_says() {
+        let cases: &[(&str, Engine, &[f64], &[f64])] = &[
+            ("top_p", Engine::Hf, &[0.0, 1.0], &[-1e-9, 1.0 + 1e-9]),
+            ("top_p", Engine::LlamaCpp, &[0.0, 1.0], &[1.5]),
+            ("top_p", Engine::Vllm, &[1e-9, 1.0], &[0.0, 1.0 + 1e-9]),
+            (
+                "temperature",
+                Engine::Hf,
+                &[0.0, 1e-38, 1e6],
+                &[1e-39, 1e6 + 1.0],
+            ),
+            (
+                "temperature",
+                Engine::Vllm,
+                &[0.0, 1e-39, 1e6],
+                &[-1e-9, 1e6 + 1.0],
+            ),
+            (
+                "presence_penalty",
+                Engine::LlamaCpp,
+                &[-5.0, 5.0],
+                &[f64::INFINITY],
+            ),
+            (
+                "presence_penalty",
+                Engine::Vllm,
+                &[-2.0, 2.0],
+                &[-2.01, 2.01],
+            ),
+            (
+                "frequency_penalty",
+                Engine::Vllm,
+                &[-2.0, 2.0],
+                &[-2.01, 2.01],
+            ),
+            ("typical_p", Engine::LlamaCpp, &[1e-9, 1.0], &[0.0, 1.01]),
+            ("min_p", Engine::Vllm, &[0.0, 1.0], &[-0.01, 1.01]),
+        ];
+        for (field, engine, inside, outside) in cases {
+            assert!(range(field, *engine).is_some(), "{field}");
+            for &v in *inside {
+                assert!(in_range(field, *engine, v), "{field} {engine:?} {v}");
+            }
+            for &v in *outside {
+                assert!(!in_range(field, *engine, v), "{field} {engine:?} {v}");
+            }
+        }
     }
 }

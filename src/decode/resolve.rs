@@ -4,8 +4,8 @@
 use super::config::{Config, Settings, Strategy, MAX_EOS_IDS, MAX_TRACE_IDS};
 use super::engine::Engine;
 use super::error::StepError;
-use super::limits::{MAX_DYNATEMP_RANGE, MAX_TRACE_TOP};
-use super::ranges::range;
+use super::limits::MAX_TRACE_TOP;
+use super::ranges::{in_range, range};
 use super::value::format_number;
 
 fn too_many_trace_ids(len: usize) -> StepError {
@@ -28,9 +28,11 @@ fn check(field: &str, value: f64, ok: bool, allowed: &str) -> Result<(), StepErr
     }
 }
 
-/// `check` with the key's range as `ranges` words it (the same words as its type error).
-fn check_key(field: &str, value: f64, ok: bool) -> Result<(), StepError> {
-    check(field, value, ok, range(field).unwrap_or("a number"))
+/// A float-valued key checked against its range under `engine`, in the words `ranges` gives it
+/// (the same words as its type error).
+fn check_key(field: &str, engine: Engine, value: f64) -> Result<(), StepError> {
+    let ok = in_range(field, engine, value);
+    check(field, value, ok, range(field, engine).unwrap_or("a number"))
 }
 
 impl Config {
@@ -42,65 +44,27 @@ impl Config {
     pub(crate) fn resolve(&self, vocab_size: usize, seed: u32) -> Result<Settings, StepError> {
         let engine = self.engine.unwrap_or_default();
         let temperature = self.temperature.unwrap_or(1.0);
-        // 1/T must stay finite in float32 and T itself meaningful: at 1e6 every distribution is flat.
-        let temperature_ok = temperature == 0.0 || (1e-38..=1e6).contains(&temperature);
-        check_key("temperature", temperature, temperature_ok)?;
+        check_key("temperature", engine, temperature)?;
         let top_p = self.top_p.unwrap_or(1.0);
-        if engine == Engine::Vllm {
-            check(
-                "top_p",
-                top_p,
-                top_p > 0.0 && top_p <= 1.0,
-                "in (0, 1] for engine \"vllm\"",
-            )?;
-        } else {
-            check_key("top_p", top_p, (0.0..=1.0).contains(&top_p))?;
-        }
+        check_key("top_p", engine, top_p)?;
         let min_p = self.min_p.unwrap_or(0.0);
-        check_key("min_p", min_p, (0.0..=1.0).contains(&min_p))?;
+        check_key("min_p", engine, min_p)?;
         let typical_p = self.typical_p.unwrap_or(1.0);
-        check_key("typical_p", typical_p, typical_p > 0.0 && typical_p <= 1.0)?;
+        check_key("typical_p", engine, typical_p)?;
         let epsilon_cutoff = self.epsilon_cutoff.unwrap_or(0.0);
-        check_key(
-            "epsilon_cutoff",
-            epsilon_cutoff,
-            (0.0..1.0).contains(&epsilon_cutoff),
-        )?;
+        check_key("epsilon_cutoff", engine, epsilon_cutoff)?;
         let eta_cutoff = self.eta_cutoff.unwrap_or(0.0);
-        check_key("eta_cutoff", eta_cutoff, (0.0..1.0).contains(&eta_cutoff))?;
+        check_key("eta_cutoff", engine, eta_cutoff)?;
         let repetition_penalty = self.repetition_penalty.unwrap_or(1.0);
-        // Checked as float32, the precision every engine applies it in.
-        let rp32 = repetition_penalty as f32;
-        check_key(
-            "repetition_penalty",
-            repetition_penalty,
-            rp32.is_finite() && rp32 > 0.0,
-        )?;
+        check_key("repetition_penalty", engine, repetition_penalty)?;
         let frequency_penalty = self.frequency_penalty.unwrap_or(0.0);
-        check_key(
-            "frequency_penalty",
-            frequency_penalty,
-            (frequency_penalty as f32).is_finite(),
-        )?;
+        check_key("frequency_penalty", engine, frequency_penalty)?;
         let presence_penalty = self.presence_penalty.unwrap_or(0.0);
-        check_key(
-            "presence_penalty",
-            presence_penalty,
-            (presence_penalty as f32).is_finite(),
-        )?;
+        check_key("presence_penalty", engine, presence_penalty)?;
         let dynatemp_range = self.dynatemp_range.unwrap_or(0.0);
-        // Bounded like temperature, so T ± range (and 1/T) stay finite in float32.
-        check_key(
-            "dynatemp_range",
-            dynatemp_range,
-            (0.0..=MAX_DYNATEMP_RANGE).contains(&dynatemp_range),
-        )?;
+        check_key("dynatemp_range", engine, dynatemp_range)?;
         let dynatemp_exponent = self.dynatemp_exponent.unwrap_or(1.0);
-        check_key(
-            "dynatemp_exponent",
-            dynatemp_exponent,
-            dynatemp_exponent.is_finite() && dynatemp_exponent >= 0.0,
-        )?;
+        check_key("dynatemp_exponent", engine, dynatemp_exponent)?;
 
         let history = self.history.clone().unwrap_or_default();
         if let Some((i, &id)) = history
@@ -185,8 +149,7 @@ impl Config {
                 });
             }
             // Bounded so that no finite logit + bias can overflow float32.
-            let ok = bias == f64::NEG_INFINITY || (-100.0..=100.0).contains(&bias);
-            check_key(&format!("logit_bias[\"{id}\"]"), bias, ok)?;
+            check_key(&format!("logit_bias[\"{id}\"]"), engine, bias)?;
             logit_bias.push((id, bias as f32));
         }
 

@@ -89,7 +89,9 @@ pub(crate) fn check(rest_mass: Option<f64>) -> Result<Option<f64>, StepError> {
         Some(r) if (0.0..1.0).contains(&r) => Ok(Some(r)),
         Some(r) => Err(StepError::OutOfRange {
             field: "rest_mass".into(),
-            allowed: super::ranges::range("rest_mass").unwrap_or_default().into(),
+            allowed: super::ranges::range("rest_mass", super::engine::Engine::Hf)
+                .unwrap_or_default()
+                .into(),
             got: super::value::format_number(r),
         }),
     }

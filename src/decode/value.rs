@@ -16,6 +16,10 @@ pub enum Value {
     String(String),
     Array(Vec<Value>),
     Object(Vec<(String, Value)>),
+    /// A JavaScript value JSON has no form for — a symbol, a function, a hole in an array, a Map, a
+    /// BigInt no number holds — as the JS boundary describes it ("a symbol", "a hole (no element at
+    /// index 2)"): every parser refuses it in its own words, like any value of the wrong type.
+    Other(String),
 }
 
 impl Value {
@@ -31,6 +35,7 @@ impl Value {
             }
             Value::Array(_) => "an array".into(),
             Value::Object(_) => "an object".into(),
+            Value::Other(description) => description.chars().take(120).collect(),
         }
     }
 }
@@ -84,6 +89,13 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
         Ok(Value::String(v))
+    }
+    // Only the JS boundary sends bytes: its description of a value JSON has no form for.
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Value, E> {
+        Ok(Value::Other(String::from_utf8_lossy(v).into_owned()))
+    }
+    fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<Value, E> {
+        self.visit_bytes(&v)
     }
     fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
         Ok(Value::Null)

@@ -24,6 +24,12 @@ const regexExec = RegExp.prototype.exec;
 // would silently stop at any replacement character the model writes
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const stringify = JSON.stringify;
+const utf8 = new TextEncoder();
+const encodeInto = TextEncoder.prototype.encode;
+/** A description as UTF-8 bytes: how the snapshot hands Rust a value JSON has no form for. */
+function encodeUtf8(text) {
+  return call.call(encodeInto, utf8, text);
+}
 const ECHO = 40;
 
 // Brand checks of built-ins whose contents are not properties (a Map's entries, a Date's time):
@@ -107,6 +113,11 @@ function describe(value) {
   }
 }
 
+/** An array's missing element, for a message: `[1, , 3]` has a hole at index 1. */
+function hole(index) {
+  return `a hole (no element at index ${index})`;
+}
+
 /** The message of whatever a caller's code threw (it may itself be hostile). */
 function thrown(what, error) {
   let text;
@@ -145,7 +156,10 @@ export function snapshot_logits(value, max) {
       const copy = new Float32ArrayCtor(length);
       for (let i = 0; i < length; i++) {
         const x = value[i];
-        if (typeof x !== "number") return `logits[${i}] must be a finite number or -inf, got ${describe(x)}`;
+        if (typeof x !== "number") {
+          const got = x === undefined && !(i in value) ? hole(i) : describe(x);
+          return `logits[${i}] must be a finite number or -inf, got ${got}`;
+        }
         copy[i] = x;
         // a finite number past float32's range would reach the core as inf: name what was passed
         if (copy[i] === Infinity && x !== Infinity) return `logits[${i}] must be finite in float32 (at most 3.4028235e38) or -inf, got ${x}`;
@@ -179,22 +193,25 @@ export function snapshot_bytes(what, value, max) {
  * `known` that `key in value` finds (class getters, non-enumerable properties); values are read
  * with ordinary [[Get]], so getters run, once each. Bounded: `maxDepth` levels, at most `maxItems`
  * entries in any one array or object, `maxTotal` values in all, strings of at most `maxString`.
- * Returns `{ value }`, or a message.
+ *
+ * A value JSON has no form for (a symbol, a function, a hole in an array, `undefined` in a list, a
+ * Map, a BigInt no number holds exactly) is not refused here: it becomes a Uint8Array holding its
+ * description ("a symbol"), which Rust reads as `Value::Other` and refuses in the same words as any
+ * value of the wrong type — the field named as Rust names it, the range as the engine has it.
+ * Entries are named as Rust names them too (`history[3]`, `logit_bias["5"]`), for the refusals
+ * that stay here (sizes, depth, malformed text). Returns `{ value }`, or a message.
  */
-export function snapshot_tree(what, value, known, rules, maxDepth, maxItems, maxTotal, maxString) {
+export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, maxString) {
   const knownKeys = known.length === 0 ? [] : known.split(",");
-  // what each number-valued entry accepts, by name: `key`, `key[]` (a list's items), `key{}` (an object's values)
-  const ruleOf = createObject(null);
-  for (const line of rules.length === 0 ? [] : rules.split("\n")) {
-    const at = line.indexOf("=");
-    ruleOf[line.slice(0, at)] = line.slice(at + 1);
-  }
   let total = 0;
   const fail = (message) => {
     throw new Refusal(message);
   };
-  /** `name`: the entry's name in `rules` ("" for the value itself, "seed", "history[]"…). */
-  const copy = (v, path, depth, name) => {
+  const other = (description) => encodeUtf8(description);
+  /** An entry's name: a config's own keys bare (`seed`), list items `[i]`, object entries `["k"]`. */
+  const entry = (path, depth, key) => (depth === 0 && what === "config" ? short(key) : `${path}["${short(key)}"]`);
+  /** `given`: a config's own entry, where `undefined` means "not given" (null: the default). */
+  const copy = (v, path, depth, given) => {
     total += 1;
     if (total > maxTotal) fail(`${what} must hold at most ${maxTotal} values in all, got more at ${path}`);
     switch (typeof v) {
@@ -214,23 +231,18 @@ export function snapshot_tree(what, value, known, rules, maxDepth, maxItems, max
         }
         return v;
       case "undefined":
-        return null;
+        return given ? null : other("undefined");
       case "bigint":
         // An integer written as a BigInt (seed: 5n) is that number, range-checked by Rust like any
-        // other ("seed must be an integer in [0, 4294967295], got …"); one no number holds exactly
-        // is past every setting's range and is refused here rather than rounded.
-        if (depth === 0) fail(`${what} must be an object, got ${describe(v)}`);
-        if (BigIntCtor(NumberCtor(v)) === v) return NumberCtor(v);
-        {
-          const rule = ruleOf[name];
-          fail(`${path} must be ${rule === undefined ? "a number" : rule}, got ${describe(v)}, which no number holds exactly`);
-        }
-        break;
+        // other; one no number holds exactly is past every setting's range, refused by Rust with
+        // the key's range rather than rounded.
+        if (depth > 0 && BigIntCtor(NumberCtor(v)) === v) return NumberCtor(v);
+        return other(depth > 0 ? `${describe(v)}, which no number holds exactly` : describe(v));
       case "object":
         if (v === null) return null;
         break;
       default:
-        fail(`${path} must be ${ruleOf[name] ?? "a number, string, boolean, array or object"}, got ${describe(v)}`);
+        return other(describe(v));
     }
     if (depth >= maxDepth) fail(`${what} must be nested at most ${maxDepth} levels deep, got deeper at ${path}`);
     const tag = tagOf(v);
@@ -238,11 +250,14 @@ export function snapshot_tree(what, value, known, rules, maxDepth, maxItems, max
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
       if (typeof length === "string") fail(length);
       const out = new Array(length);
-      for (let i = 0; i < length; i++) out[i] = copy(v[i], `${path}[${i}]`, depth + 1, `${name}[]`);
+      for (let i = 0; i < length; i++) {
+        const item = v[i];
+        out[i] = item === undefined && !(i in v) ? other(hole(i)) : copy(item, `${path}[${i}]`, depth + 1, false);
+      }
       return out;
     }
     const brand = brandOf(v);
-    if (brand !== undefined) fail(`${path} must be a plain object ({…}), got ${describe(v)} (its entries are not properties)`);
+    if (brand !== undefined) return other(`${describe(v)} (its entries are not properties)`);
     const keys = [];
     for (const key in v) {
       keys.push(key);
@@ -252,11 +267,11 @@ export function snapshot_tree(what, value, known, rules, maxDepth, maxItems, max
       for (const key of knownKeys) if (!keys.includes(key) && key in v) keys.push(key);
     }
     const out = createObject(null);
-    for (const key of keys) out[key] = copy(v[key], `${path}.${short(key)}`, depth + 1, depth === 0 ? key : `${name}{}`);
+    for (const key of keys) out[key] = copy(v[key], entry(path, depth, key), depth + 1, depth === 0);
     return out;
   };
   try {
-    return { value: copy(value, what, 0, "") };
+    return { value: copy(value, what, 0, false) };
   } catch (error) {
     try {
       if (error instanceof Refusal) return error.message;

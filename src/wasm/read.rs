@@ -5,7 +5,7 @@
 //! Nothing here borrows any state.
 
 use crate::decode::limits::{MAX_HISTORY, MAX_LOGITS};
-use crate::decode::{config_rules, Config, StepError, Value, KEYS};
+use crate::decode::{Config, StepError, Value, KEYS};
 use crate::generate::{
     self, MAX_FORCED_TOKENS, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS,
 };
@@ -25,7 +25,6 @@ extern "C" {
         what: &str,
         value: &JsValue,
         known: &str,
-        rules: &str,
         max_depth: u32,
         max_items: u32,
         max_total: u32,
@@ -101,17 +100,17 @@ pub fn model_bytes(value: &JsValue) -> Result<Vec<u8>, JsError> {
     Ok(copy.unchecked_into::<Uint8Array>().to_vec())
 }
 
-/// A JSON-like argument as a [`Value`], through the snapshot's bounded copy.
-/// `rules`: what each number-valued entry accepts (`name=rule` lines: `decode::config_rules`), for
-/// the snapshot's own refusals (a BigInt no number holds exactly).
+/// A JSON-like argument as a [`Value`], through the snapshot's bounded copy (a value JSON has no
+/// form for — a symbol, a hole — arrives as `Value::Other`, refused by the parser in its words).
+/// `known`: the keys looked up with `in` besides the enumerable ones (a config's).
 fn tree(
     what: &str,
     value: &JsValue,
-    (known, rules): (&str, &str),
+    known: &str,
     limits: (u32, u32, u32, u32),
 ) -> Result<Value, JsError> {
     let (depth, items, total, string) = limits;
-    let snap = snapshot_tree(what, value, known, rules, depth, items, total, string)
+    let snap = snapshot_tree(what, value, known, depth, items, total, string)
         .map_err(|_| unreadable(what))?;
     if let Some(message) = snap.as_string() {
         return Err(JsError::new(&message));
@@ -141,7 +140,7 @@ pub fn config(value: &JsValue) -> Result<Config, JsError> {
         MAX_CONFIG_VALUES,
         MAX_CONFIG_STRING,
     );
-    let parsed = tree("config", value, (&known, &config_rules()), limits)?;
+    let parsed = tree("config", value, &known, limits)?;
     let mut config = Config::from_value(&parsed).map_err(super::to_js_error)?;
     // The seed is taken here, before any state is borrowed (the platform's entropy source is a
     // JavaScript call). `draw` 0 is what the core would use without a seed; same result.
@@ -165,7 +164,7 @@ pub fn stop_sequences(value: &JsValue) -> Result<Vec<String>, JsError> {
         MAX_STOP_SEQUENCES as u32 + 1,
         4 * MAX_STOP_SEQUENCE_CHARS as u32,
     );
-    let parsed = tree("stop sequences", value, ("", ""), limits)?;
+    let parsed = tree("stop sequences", value, "", limits)?;
     generate::stop_sequences_arg(&parsed).map_err(super::to_js_error)
 }
 
@@ -173,8 +172,7 @@ pub fn stop_sequences(value: &JsValue) -> Result<Vec<String>, JsError> {
 /// [0, max_id].
 pub fn token_ids(value: &JsValue, max_id: u64) -> Result<Vec<u32>, JsError> {
     let n = MAX_FORCED_TOKENS as u32;
-    let rules = format!("[]=an integer in [0, {max_id}]");
-    let parsed = tree("tokens", value, ("", &rules), (2, n, n + 1, 64))?;
+    let parsed = tree("tokens", value, "", (2, n, n + 1, 64))?;
     generate::token_ids_arg("tokens", &parsed, max_id).map_err(super::to_js_error)
 }
 

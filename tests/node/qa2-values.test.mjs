@@ -22,7 +22,7 @@ test("an integer written as a BigInt is that number; out of range it is named wi
   refuses(() => step(chapter, { seed: 2n ** 70n }), /^seed must be an integer in \[0, 4294967295\], got 1\.1805916207174113e\+21$/);
   refuses(() => step(chapter, { top_p: 2n }), /^top_p must be in .*got 2$/);
   // no number holds 2^64 + 1: refused, never rounded to 2^64
-  refuses(() => step(chapter, { seed: 2n ** 64n + 1n }), /^config\.seed must be an integer in \[0, 4294967295\], got bigint 18446744073709551617, which no number holds exactly$/);
+  refuses(() => step(chapter, { seed: 2n ** 64n + 1n }), /^seed must be an integer in \[0, 4294967295\], got bigint 18446744073709551617, which no number holds exactly$/);
   // the config itself as a BigInt, and logits as BigInts, stay refused
   refuses(() => step(chapter, 10n), /^config must be an object, got a bigint$/);
   refuses(() => step([1, 2n], {}), /^logits\[1\] must be a finite number or -inf, got bigint 2$/);
@@ -43,7 +43,7 @@ test("a lone surrogate in a stop sequence or a config string is refused, not rea
   ]) {
     refuses(() => g.setStopSequences(list), message);
   }
-  refuses(() => step(chapter, { strategy: "greedy\uD83D" }), /^config\.strategy must be well-formed Unicode text, got a lone surrogate U\+D83D at index 6$/);
+  refuses(() => step(chapter, { strategy: "greedy\uD83D" }), /^strategy must be well-formed Unicode text, got a lone surrogate U\+D83D at index 6$/);
   // the refused list left none behind: a replacement character does not stop the text
   const ids = g.encode("今天\uFFFD好");
   for (const id of ids) assert.equal(g.force(id).stop, null);

@@ -48,8 +48,8 @@ test("other wrong types in a number-valued key name the range too (boolean, arra
   for (const [value, got] of [[true, "boolean true"], [[0.7], "an array"], [{ v: 0.7 }, "an object"]]) {
     refuses(() => step(chapter, { temperature: value }), new RegExp(`^temperature must be a number: 0 \\(greedy\\) or in \\[1e-38, 1e6\\], got ${esc(got)}$`));
   }
-  refuses(() => step(chapter, { top_p: () => 0.9 }), /^config\.top_p must be a number in \[0, 1\], got a function$/);
-  refuses(() => step(chapter, { seed: Symbol("42") }), /^config\.seed must be an integer in \[0, 4294967295\], got a symbol$/);
+  refuses(() => step(chapter, { top_p: () => 0.9 }), /^top_p must be a number in \[0, 1\], got a function$/);
+  refuses(() => step(chapter, { seed: Symbol("42") }), /^seed must be an integer in \[0, 4294967295\], got a symbol$/);
 });
 
 test("lists and maps: each id and each bias names its range", () => {
@@ -67,11 +67,11 @@ test("lists and maps: each id and each bias names its range", () => {
 test("a BigInt no number holds exactly names the key's range, in a list and a map too", () => {
   const big = 2n ** 64n + 1n;
   const got = "got bigint 18446744073709551617, which no number holds exactly";
-  refuses(() => step(chapter, { top_k: big }), new RegExp(`^config\\.top_k must be an integer in \\[0, 4294967295\\], ${got}$`));
-  refuses(() => step(chapter, { repetition_penalty: big }), new RegExp(`^config\\.repetition_penalty must be a number > 0 \\(and ≤ 3\\.4e38\\), ${got}$`));
-  refuses(() => step(chapter, { history: [0, big] }), new RegExp(`^config\\.history\\[1\\] must be an integer in \\[0, 4294967295\\], ${got}$`));
-  refuses(() => step(chapter, { logit_bias: { 1: big } }), new RegExp(`^config\\.logit_bias\\.1 must be a number in \\[-100, 100\\] or -inf, ${got}$`));
-  refuses(() => step(chapter, { eos_token_id: big }), new RegExp(`^config\\.eos_token_id must be a token id \\(an integer in \\[0, 4294967295\\]\\) or an array of them, ${got}$`));
+  refuses(() => step(chapter, { top_k: big }), new RegExp(`^top_k must be an integer in \\[0, 4294967295\\], ${got}$`));
+  refuses(() => step(chapter, { repetition_penalty: big }), new RegExp(`^repetition_penalty must be a number > 0 \\(and ≤ 3\\.4e38\\), ${got}$`));
+  refuses(() => step(chapter, { history: [0, big] }), new RegExp(`^history\\[1\\] must be an integer in \\[0, 4294967295\\], ${got}$`));
+  refuses(() => step(chapter, { logit_bias: { 1: big } }), new RegExp(`^logit_bias\\["1"\\] must be a number in \\[-100, 100\\] or -inf, ${got}$`));
+  refuses(() => step(chapter, { eos_token_id: big }), new RegExp(`^eos_token_id must be a token id \\(an integer in \\[0, 4294967295\\]\\) or an array of at most \\d+ of them, ${got}$`));
 });
 
 test("logits and the Generator's arguments: a string where a number belongs names the range", () => {

@@ -45,3 +45,57 @@ fn error_messages_name_field_rule_and_value() {
         "typical_p has no stage in engine \"vllm\"; leave it at 1"
     );
 }
+
+/// A range that is the engine's is said for that engine, for a value of another type too, and
+/// wherever `engine` is written (vLLM's top_p is (0, 1]); a value the JS boundary could only
+/// describe (`Value::Other`: a symbol, a hole) gets the key's words like any other type.
+#[test]
+fn engine_ranges_are_said_for_the_engine_in_any_key_order() {
+    let parse = |entries: Vec<(&str, Value)>| {
+        let entries = entries
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        Config::from_value(&Value::Object(entries))
+            .unwrap_err()
+            .to_string()
+    };
+    let vllm = || Value::String("vllm".into());
+    assert_eq!(
+        parse(vec![
+            ("top_p", Value::String("0.9".into())),
+            ("engine", vllm())
+        ]),
+        "top_p must be a number in (0, 1] for engine \"vllm\", got string \"0.9\""
+    );
+    assert_eq!(
+        parse(vec![
+            ("engine", vllm()),
+            ("presence_penalty", Value::Bool(true))
+        ]),
+        "presence_penalty must be a number in [-2, 2] for engine \"vllm\", got boolean true"
+    );
+    assert_eq!(
+        parse(vec![(
+            "history",
+            Value::Array(vec![
+                Value::Number(1.0),
+                Value::Other("a hole (no element at index 1)".into())
+            ])
+        )]),
+        "history[1] must be an integer in [0, 4294967295], got a hole (no element at index 1)"
+    );
+    let e = step(
+        &[1.0],
+        &Config {
+            top_p: Some(0.0),
+            engine: Some(Engine::Vllm),
+            ..cfg()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "top_p must be in (0, 1] for engine \"vllm\", got 0"
+    );
+}
