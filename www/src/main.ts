@@ -32,6 +32,7 @@ import { createPage, fillPresets } from "./views/page";
 import { wireServer } from "./views/server-wiring";
 import type { ScenarioRequest } from "./scenario";
 import { glimpse, stepWhenReady } from "./playground/lesson-io";
+import { undoReset } from "./playground/undo-reset";
 import { Playground } from "./playground/playground";
 import { apply, applyScenario, snapshot } from "./playground/scenarios";
 
@@ -90,7 +91,7 @@ const actions: Actions = {
   step: () => pg.step(),
   stepReady: () => stepWhenReady(pg),
   back: () => pg.dispatch({ type: "back" }),
-  reset: () => pg.userReset(),
+  reset: () => pg.dispatch({ type: "reset" }),
   togglePlay: () => pg.dispatch({ type: "togglePlay" }),
   state: () => pg.state,
   preview: () => pg.preview,
@@ -157,7 +158,7 @@ function wire(): void {
   el<HTMLButtonElement>("stop").addEventListener("click", () => pg.dispatch({ type: "stop" }));
   el<HTMLButtonElement>("reset").addEventListener("click", () => pg.dispatch({ type: "reset" }));
   el<HTMLButtonElement>("reset-undo").addEventListener("click", () => {
-    void pg.undoReset().then((undone) => {
+    void undoReset(pg).then((undone) => {
       if (undone) el<HTMLButtonElement>("step").focus();
     });
   });

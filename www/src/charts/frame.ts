@@ -148,6 +148,13 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     const bottom = options.signed ? Math.min(0, d3.min(items, (d) => Math.min(d.value, d.ghost ?? 0)) ?? 0) : 0;
     y.domain([bottom, yMax ?? Math.max(top, options.signed ? 0.5 : 0.05)]);
     if (yMax === undefined) y.nice();
+    // headroom for the number over the tallest bar, clear of a curve at its top (top-p's running
+    // total reaches 100% with it): a 100% bar's number is written above the bar, never inside it,
+    // however large projector mode draws it (--pj-k)
+    const size = 11 * textScale(svgNode);
+    const room = Math.max(3 + 0.8 * size, (clearCurve === undefined ? 2.5 : 5) + 1.05 * size) + 1;
+    y.range([innerBottom, MARGIN.top]);
+    y.range([innerBottom, MARGIN.top + Math.max(0, room - y(top))]);
     const y0 = y(0);
     const barY = (v: number): number => Math.min(y(v), y0);
     const barH = (v: number): number => Math.abs(y(v) - y0);

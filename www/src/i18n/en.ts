@@ -13,6 +13,7 @@ import { serverLessonsEn } from "./server-lessons.en";
 import { qaEn } from "./qa.en";
 import { qa2En } from "./qa2.en";
 import { qa3En } from "./qa3.en";
+import { qa4En } from "./qa4.en";
 import { etaEn } from "./eta.en";
 import { serverRestEn } from "./server-rest.en";
 import { teachEn } from "./teach.en";
@@ -172,6 +173,7 @@ export const en = {
   ...qaEn,
   ...qa2En,
   ...qa3En,
+  ...qa4En,
   ...etaEn,
   ...teachEn,
   ...promptEosEn,

@@ -13,6 +13,7 @@ import { serverLessonsZh } from "./server-lessons.zh";
 import { qaZh } from "./qa.zh";
 import { qa2Zh } from "./qa2.zh";
 import { qa3Zh } from "./qa3.zh";
+import { qa4Zh } from "./qa4.zh";
 import { etaZh } from "./eta.zh";
 import { serverRestZh } from "./server-rest.zh";
 import { teachZh } from "./teach.zh";
@@ -173,6 +174,7 @@ export const zh: Record<MessageKey, string> = {
   ...qaZh,
   ...qa2Zh,
   ...qa3Zh,
+  ...qa4Zh,
   ...etaZh,
   ...teachZh,
   ...promptEosZh,

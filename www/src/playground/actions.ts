@@ -9,6 +9,7 @@ import { runCompare, sampleN } from "./extras";
 import { stopServerCompare } from "./compare-server";
 import { back, force, switchBranch } from "./paths";
 import type { Playground } from "./playground";
+import { undoReset, userReset } from "./undo-reset";
 
 export type PlaygroundAction =
   /** One decoding step on the path on screen. */
@@ -52,9 +53,9 @@ export function enact(pg: Playground, action: PlaygroundAction): void {
     case "back":
       return back(pg);
     case "reset":
-      return pg.userReset();
+      return userReset(pg);
     case "undoReset":
-      return void pg.undoReset();
+      return void undoReset(pg);
     case "togglePlay":
       return pg.state.playing ? pg.pause() : pg.play();
     case "pause":

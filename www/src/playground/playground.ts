@@ -1,8 +1,8 @@
 // The playground's one controller: it owns the state (AppState), the logits source, the paths and
 // branches, the preview of the next step and the play timer, and changes them only through its
 // actions (`dispatch`, or the methods behind it). After a change it notifies its subscribers (the
-// page's view), which draw from it. Only playground/ writes to the state (paths.ts, scenarios.ts and
-// extras.ts are this controller's actions in their own files); views read it.
+// page's view), which draw from it. Only playground/ writes to the state (paths.ts, scenarios.ts,
+// undo-reset.ts and extras.ts are this controller's actions in their own files); views read it.
 //
 // One direction: source → step → trace → view. The source gives logits, the core's `step`
 // chooses, the trace is kept in a PathEntry, the view draws it.
@@ -27,7 +27,6 @@ import type { SampleRun } from "../views/sample";
 import { enact } from "./actions";
 import type { PlaygroundAction } from "./actions";
 import { clearPaths } from "./paths";
-import { apply, snapshot } from "./scenarios";
 import { stopAfterAppend } from "./stops";
 import type { Problem } from "./scenarios";
 
@@ -66,7 +65,7 @@ export class Playground {
   epoch = 0;
   /** The epoch of the scenario replay that set `replaying` (only it clears the flag). */
   replayingEpoch = -1;
-  /** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back. */
+  /** The state a Reset (button or R) cleared, until the page moves on: Undo reset brings it back (undo-reset.ts). */
   beforeReset: Scenario | null = null;
   readonly firstPreset: ManualPreset;
   /** What the opening link asked for and the page could not do (worded when shown, so it follows the language). */
@@ -317,30 +316,6 @@ export class Playground {
       () => this.resetting === resetting && this.refresh(),
       (err: unknown) => this.resetting === resetting && this.failSource(messageOf(err)),
     );
-  }
-
-  /** Reset from the user: the tokens and paths go, but one Undo brings them back. */
-  userReset(): void {
-    const before = snapshot(this);
-    this.reset();
-    this.beforeReset = before.path.length > 0 || before.branches.length > 0 ? before : null;
-    this.notify();
-  }
-
-  /** Put the page back as it was before the user's Reset. */
-  async undoReset(): Promise<boolean> {
-    const before = this.beforeReset;
-    this.beforeReset = null;
-    if (before === null) return false;
-    await apply(this, before);
-    return true;
-  }
-
-  /** Undo stays offered only while nothing new happened: no token, the same prompt and source. */
-  undoOffered(): boolean {
-    const { state, beforeReset } = this;
-    if (beforeReset !== null && (state.path.length > 0 || state.prompt !== beforeReset.prompt || state.source !== beforeReset.source)) this.beforeReset = null;
-    return this.beforeReset !== null;
   }
 
   /**

@@ -25,6 +25,7 @@ import { createTable } from "./table";
 import { createTokens } from "./tokens";
 import { createTree } from "./tree";
 import { markPrompt, promptErrorText } from "./prompt-error";
+import { undoOffered } from "../playground/undo-reset";
 
 export interface PageView {
   /** Draw everything from the playground (also called for changes outside it: modes, language). */
@@ -170,7 +171,7 @@ export function createPage(
 
   function showUndoReset(): void {
     const button = el<HTMLButtonElement>("reset-undo");
-    button.hidden = !pg.undoOffered();
+    button.hidden = !undoOffered(pg);
     button.textContent = t("reset.undo");
     button.title = t("reset.undoName");
   }

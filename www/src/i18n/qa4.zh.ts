@@ -1,0 +1,6 @@
+// 第四轮 QA 修复的中文文本（英文见 qa4.en.ts）：投影模式下精简的链接问题提示。
+import type { qa4En } from "./qa4.en";
+
+export const qa4Zh: Record<keyof typeof qa4En, string> = {
+  "url.projectorList": "具体列表在投影模式之外显示（按 P）。",
+};
