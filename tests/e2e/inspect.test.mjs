@@ -5,7 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
-import { coreStep, downloadText, expectedRows, parseCsv, QUERY, readTip, SETTINGS, T, tokenLabel, visible } from "./inspect-kit.mjs";
+import { coreStep, downloadText, expectedRows, parseCsv, QUERY, readTip, SETTINGS, T, tipPercent, tokenLabel, visible } from "./inspect-kit.mjs";
 
 const open = browserSuite();
 

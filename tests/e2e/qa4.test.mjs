@@ -92,3 +92,45 @@ describe("a 100% bar's number is written above the bar, legible", () => {
     }
   }
 });
+
+describe("projector mode's prompt box, as a teacher types their own sentence", () => {
+  const long = "The history of the printing press begins in the fifteenth century, when movable metal type, oil-based ink and a wooden press made books faster than scribes could copy them. ".repeat(4);
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: a prompt too long for the model leaves no chart of the previous prompt on screen; a shorter one brings them back`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&projector=1`, { viewport: { width: 1024, height: 768 } });
+      assert.equal(await page.locator(".stages").isVisible(), true);
+      await page.keyboard.press("e");
+      await page.locator("#pj-prompt-text").fill(long);
+      await page.keyboard.press("Enter");
+      await page.locator("#error").waitFor({ state: "visible" });
+      assert.match(await page.locator("#error").textContent(), lang === "zh" ? /提示词最多 127 个 Token/ : /at most 127 tokens/);
+      assert.equal(await page.locator(".stages").isVisible(), false, "the previous prompt's chart is not shown beside the new prompt");
+      assert.equal(await page.locator("#final").isVisible(), false);
+      assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], "the message and the numbers fit");
+      await screenshot(page, `qa4-long-prompt-${lang}.png`);
+      await page.keyboard.press("e");
+      await page.locator("#pj-prompt-text").fill(lang === "zh" ? "今天天气" : "The weather today");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips > li").length === 1);
+      assert.equal(await page.locator(".stages").isVisible(), true, "the charts are back with a prompt the model reads");
+      assert.equal(await page.locator("#error").isVisible(), false);
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+
+    test(`${lang}: "</s>" typed in the box is said to be text, not the end token, while it is typed`, async () => {
+      const { page, context } = await open(`?lang=${lang}&projector=1`, { viewport: { width: 1024, height: 768 } });
+      await page.keyboard.press("e");
+      const note = page.locator("#pj-prompt-keys");
+      const keys = await note.textContent();
+      await page.keyboard.type(lang === "zh" ? "今天天气很好</s>" : "It is sunny</s>");
+      assert.match(await note.textContent(), lang === "zh" ? /“<\/s>” 只是 4 个普通字符，不是结束符/ : /“<\/s>” typed here is four ordinary characters, not the end token/);
+      assert.equal(await page.locator("#pj-prompt-text").getAttribute("aria-describedby"), "pj-prompt-keys");
+      assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], "the note fits in the strip's place");
+      await screenshot(page, `qa4-eos-note-${lang}.png`);
+      for (let i = 0; i < 4; i++) await page.keyboard.press("Backspace");
+      assert.equal(await note.textContent(), keys, "without it, the keys again");
+      await context.close();
+    });
+  }
+});

@@ -123,6 +123,7 @@ installPhoneLayout();
 const promptEditor = createPromptEditor({
   prompt: () => pg.state.prompt,
   manual: () => pg.source instanceof ManualSource,
+  endTokenAsText: () => pg.state.source === "model",
   modelReady: () => pg.model !== null,
   apply(prompt, step) {
     if (prompt !== pg.state.prompt) pg.dispatch({ type: "setPrompt", prompt });

@@ -12,6 +12,8 @@ export interface PromptEditorDeps {
   prompt(): string;
   /** Whether the page is on a hand-made table (the prompt is only its title). */
   manual(): boolean;
+  /** Whether the source reads "</s>" in a prompt as text, never as the end token (the embedded model). */
+  endTokenAsText(): boolean;
   /** Whether the embedded model is there to switch to. */
   modelReady(): boolean;
   /** Apply a prompt (the text starts over from it); `step` then takes one step. */
@@ -50,6 +52,14 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
     const text = h("textarea", { id: "pj-prompt-text", attrs: { rows: "1", spellcheck: "false", "aria-describedby": manual ? "pj-prompt-why" : "pj-prompt-keys" } });
     text.value = deps.prompt();
     text.readOnly = manual;
+    // "</s>" typed on the embedded model is text: said while it is typed (the sidebar's note is hidden here)
+    const keys = h("p", { id: "pj-prompt-keys", class: "pj-prompt-note", attrs: { "aria-live": "polite" } });
+    const sayKeys = (): void => {
+      const said = deps.endTokenAsText() && text.value.includes("</s>") ? t("pjPrompt.eosText") : t("pjPrompt.keys");
+      if (keys.textContent !== said) keys.textContent = said;
+    };
+    sayKeys();
+    text.addEventListener("input", sayKeys);
     text.addEventListener("keydown", (event) => {
       if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
       event.preventDefault();
@@ -79,7 +89,7 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
       cancel,
       manual
         ? h("p", { id: "pj-prompt-why", class: "pj-prompt-note" }, t("pjPrompt.manual"))
-        : h("p", { id: "pj-prompt-keys", class: "pj-prompt-note" }, t("pjPrompt.keys")),
+        : keys,
     );
     // Esc leaves the prompt as it was (and is not also taken as "close the lesson")
     node.addEventListener("keydown", (event) => {
