@@ -134,3 +134,23 @@ describe("projector mode's prompt box, as a teacher types their own sentence", (
     });
   }
 });
+
+describe("projector mode: a lesson link made with a model server", () => {
+  for (const lang of ["zh", "en"]) {
+    test(`${lang} 1024×768: the notice is one line, and every lesson with it fits one screen (its row of key numbers gives way)`, async () => {
+      const { page, context } = await open(`?lang=${lang}&projector=1&lesson=exp3&source=server&server=http://127.0.0.1:9/`, { viewport: { width: 1024, height: 768 } });
+      const notice = page.locator("#server-link-notice");
+      await notice.waitFor({ state: "visible" });
+      const lines = await notice.locator("p").evaluate((p) => Math.round(p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).lineHeight)));
+      assert.equal(lines, 1, "one line");
+      assert.match(await notice.locator(".notice-short").innerText(), lang === "zh" ? /^这节课用的是 http:\/\/127\.0\.0\.1:9 上的模型服务。$/ : /^A lesson made with the model server at http:\/\/127\.0\.0\.1:9\.$/);
+      for (const key of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) {
+        await page.keyboard.press(key);
+        await page.waitForTimeout(400);
+        assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], `${lang}: lesson key ${key} with the notice`);
+      }
+      await screenshot(page, `qa4-lesson-notice-${lang}.png`);
+      await context.close();
+    });
+  }
+});

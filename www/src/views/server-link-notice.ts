@@ -5,6 +5,7 @@
 // the server panel's status line (connecting, or why it failed), and it goes away once connected
 // or when another source is chosen.
 import { t } from "../i18n/index";
+import { h } from "../lessons/kit";
 
 export interface ServerLinkNotice {
   /**
@@ -24,8 +25,14 @@ export function createServerLinkNotice(connect: () => void): ServerLinkNotice {
     render(waiting, attempt) {
       box.hidden = waiting === null;
       if (waiting === null) return;
+      // before a Connect: the whole sentence, and projector mode's one line (styles/projector-notice.css)
       const said = attempt?.text ?? t(waiting.lesson ? "serverLink.lesson" : "serverLink.waiting", { url: waiting.url });
-      if (text.textContent !== said) text.textContent = said;
+      const short = attempt === null ? t(waiting.lesson ? "serverLink.lessonShort" : "serverLink.short", { url: waiting.url }) : "";
+      if (text.dataset["said"] !== said + short) {
+        text.dataset["said"] = said + short;
+        if (short === "") text.textContent = said;
+        else text.replaceChildren(h("span", { class: "notice-long" }, said), h("span", { class: "notice-short" }, short));
+      }
       box.dataset["state"] = attempt === null ? "waiting" : attempt.failed ? "error" : "connecting";
       button.disabled = attempt !== null && !attempt.failed;
       button.textContent = t("serverLink.connect");
