@@ -25,10 +25,10 @@ const regexExec = RegExp.prototype.exec;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const stringify = JSON.stringify;
 const utf8 = new TextEncoder();
-const encodeInto = TextEncoder.prototype.encode;
+const textEncode = TextEncoder.prototype.encode;
 /** A description as UTF-8 bytes: how the snapshot hands Rust a value JSON has no form for. */
 function encodeUtf8(text) {
-  return call.call(encodeInto, utf8, text);
+  return call.call(textEncode, utf8, text);
 }
 const ECHO = 40;
 
@@ -252,7 +252,11 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       const out = new Array(length);
       for (let i = 0; i < length; i++) {
         const item = v[i];
-        out[i] = item === undefined && !(i in v) ? other(hole(i)) : copy(item, `${path}[${i}]`, depth + 1, false);
+        if (item !== undefined || i in v) out[i] = copy(item, `${path}[${i}]`, depth + 1, false);
+        else {
+          total += 1;
+          out[i] = other(hole(i));
+        }
       }
       return out;
     }
