@@ -154,7 +154,8 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     const size = 11 * textScale(svgNode);
     const room = Math.max(3 + 0.8 * size, (clearCurve === undefined ? 2.5 : 5) + 1.05 * size) + 1;
     y.range([innerBottom, MARGIN.top]);
-    y.range([innerBottom, MARGIN.top + Math.max(0, room - y(top))]);
+    const headroom = Math.max(0, room - y(top));
+    y.range([innerBottom, MARGIN.top + headroom]);
     const y0 = y(0);
     const barY = (v: number): number => Math.min(y(v), y0);
     const barH = (v: number): number => Math.abs(y(v) - y0);
