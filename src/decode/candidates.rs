@@ -7,7 +7,7 @@
 
 use super::select::{best_of, best_of_all, gathered_max};
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{logit_of, scan, sum_weights, sum_weights_all};
+use super::softmax::{cached, logit_of, scan, sum_weights, sum_weights_all, Exps};
 
 /// `removed_by` value of a token still kept.
 pub(crate) const KEPT: u8 = 0;
@@ -40,6 +40,8 @@ pub(crate) struct Work {
     pub all_kept: bool,
     /// How many input logits were −inf (never kept).
     pub input_removed: usize,
+    /// The exps of the last pass that remembered them (softmax/cached.rs).
+    pub exps: Exps,
     /// Cached max processed logit of `kept`.
     max: Option<f32>,
     /// Cached normaliser: (inv_t it was computed at, z, max).
@@ -83,13 +85,16 @@ impl Work {
         self.all_kept = true;
         self.max = Some(max);
         self.norm = None;
+        self.exps.invalidate();
     }
 
-    /// Call after changing `processed`: every cached order and sum is stale.
-    pub fn logits_changed(&mut self) {
+    /// Call after changing the `processed` logits of `ids` (and no others): every cached order
+    /// and sum is stale; the remembered exps of those ids are computed again.
+    pub fn logits_changed(&mut self, ids: impl IntoIterator<Item = u32>) {
         self.sorted = 0;
         self.max = None;
         self.norm = None;
+        self.exps.refresh(&self.processed, ids);
     }
 
     fn kept_changed(&mut self) {
@@ -135,10 +140,27 @@ impl Work {
             }
         }
         let max = self.max_logit();
-        let z = if self.all_kept {
-            sum_weights_all(&self.processed, max, self.inv_t)
+        let (all, inv_t) = (self.all_kept, self.inv_t);
+        let n = self.processed.len();
+        // Remembered exps, else a pass that remembers them when a later pass can use them.
+        let z = if let Some(e) = self.exps.hit(max, inv_t, all) {
+            if all {
+                cached::sum_all(e.get(..n).unwrap_or_default())
+            } else {
+                cached::sum_ids(e, &self.kept)
+            }
+        } else if let Some(out) = self.exps.slots(n) {
+            let z = if all {
+                cached::sum_all_into(&self.processed, max, inv_t, out)
+            } else {
+                cached::sum_ids_into(&self.processed, &self.kept, max, inv_t, out)
+            };
+            self.exps.filled(max, inv_t, all);
+            z
+        } else if all {
+            sum_weights_all(&self.processed, max, inv_t)
         } else {
-            sum_weights(&self.processed, &self.kept, max, self.inv_t)
+            sum_weights(&self.processed, &self.kept, max, inv_t)
         };
         self.norm = Some((self.inv_t, z, max));
         (z, max)

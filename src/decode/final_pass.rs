@@ -3,7 +3,7 @@
 
 use super::candidates::Work;
 use super::draw::{key, key_id};
-use super::softmax::{gathered_weights, logit_of, weights_into, weights_keys_and_sums};
+use super::softmax::{cached, gathered_weights, logit_of, weights_into, weights_keys_and_sums};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -110,7 +110,9 @@ pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
     let n = work.processed.len();
     let mut keys = std::mem::take(&mut work.keys);
     let out = work.scratch.get_mut(..n).unwrap_or_default();
-    let (z, weighted) = weights_keys_and_sums(&work.processed, max, work.inv_t, out, &mut keys);
+    let cached = work.exps.hit(max, work.inv_t, true);
+    let (z, weighted) =
+        weights_keys_and_sums(&work.processed, max, work.inv_t, cached, out, &mut keys);
     work.keys = keys;
     work.seed_normaliser(z, max);
     Some(weighted)
@@ -126,9 +128,13 @@ fn gathered_final(work: &mut Work, max: f32, inv_t: f32, keys: &mut Vec<u64>) ->
         processed,
         kept,
         scratch,
+        exps,
         ..
     } = work;
-    let z = gathered_weights(processed, kept, max, inv_t, &mut weights);
+    let z = match exps.hit(max, inv_t, false) {
+        Some(e) => cached::weights_ids(e, kept, &mut weights),
+        None => gathered_weights(processed, kept, max, inv_t, &mut weights),
+    };
     // Keys and weights first, then the sum on its own: a loop with nothing but the one f64
     // addition chain keeps its accumulator in a register.
     keys.clear();

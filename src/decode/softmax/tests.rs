@@ -45,7 +45,7 @@ fn raw_and_final_equals_the_separate_passes() {
             let mut out = vec![0.0f64; n];
             let mut keys = Vec::new();
             let f = raw_and_final(&logits, max, inv_t, &mut out, &mut keys);
-            let (z, weighted, z_t) = raw_and_tempered_sums(&logits, max, inv_t);
+            let (z, weighted, z_t) = raw_and_tempered_sums(&logits, max, inv_t, None);
             let mut want = vec![0.0f64; n];
             let want_weighted = weights_into(&logits, max, inv_t, &mut want);
             assert_eq!(f.z_raw.to_bits(), z.to_bits());
@@ -78,7 +78,8 @@ fn weights_keys_and_sums_equals_the_separate_passes() {
         let (max, _) = scan(&logits);
         for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 3.0] {
             let (mut out, mut keys) = (vec![0.0f64; n], Vec::new());
-            let (z, weighted) = weights_keys_and_sums(&logits, max, inv_t, &mut out, &mut keys);
+            let (z, weighted) =
+                weights_keys_and_sums(&logits, max, inv_t, None, &mut out, &mut keys);
             let mut want = vec![0.0f64; n];
             assert_eq!(
                 weighted.to_bits(),
