@@ -29,8 +29,6 @@ pub(crate) struct Work {
     pub p: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, top-k's best).
     pub aux: Vec<u32>,
-    /// The final weights in kept order (final_pass.rs, when a stage removed tokens).
-    pub weights32: Vec<f32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
     /// The current scale: 1 before temperature, 1/T after.
@@ -97,7 +95,7 @@ impl Work {
         self.exps.refresh(&self.processed, ids);
     }
 
-    fn kept_changed(&mut self) {
+    pub(crate) fn kept_changed(&mut self) {
         self.all_kept = false;
         self.max = None;
         self.norm = None;
@@ -191,60 +189,6 @@ impl Work {
     /// exactly (the penalties changed only a few logits and the old maximum is not among them).
     pub fn set_max(&mut self, max: f32) {
         self.max = Some(max);
-    }
-
-    /// Removes every kept token for which `keep` is false, marking it with `stage`. Keeps the
-    /// sorted-prefix invariant: survivors of the prefix are still the best survivors, in order.
-    pub fn retain(&mut self, stage: u8, mut keep: impl FnMut(u32) -> bool) -> usize {
-        let before = self.kept.len();
-        let mut sorted_survivors = 0;
-        let mut write = 0;
-        for read in 0..self.kept.len() {
-            let id = self.kept[read];
-            if keep(id) {
-                self.kept[write] = id;
-                write += 1;
-                if read < self.sorted {
-                    sorted_survivors += 1;
-                }
-            } else if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                *slot = stage;
-            }
-        }
-        self.kept.truncate(write);
-        self.sorted = sorted_survivors;
-        if write != before {
-            self.kept_changed();
-        }
-        before - write
-    }
-
-    /// `retain` after the caller marked `removed_by` itself (a contiguous pass over every id):
-    /// drops the kept ids no longer marked `KEPT`, in order, keeping the sorted-prefix invariant.
-    pub fn retain_marked(&mut self) -> usize {
-        let removed_by = std::mem::take(&mut self.removed_by);
-        let removed = self.retain(KEPT, |id| removed_by.get(id as usize) == Some(&KEPT));
-        self.removed_by = removed_by;
-        removed
-    }
-
-    /// Removes the listed ids that are still kept (a handful: bans, end ids), marking them with
-    /// `stage`: each id is marked by index, then one pass drops the marked ids from `kept`, in
-    /// order. Duplicates and ids already removed change nothing.
-    pub fn remove_ids(&mut self, stage: u8, ids: impl IntoIterator<Item = u32>) -> usize {
-        let mut marked = 0;
-        for id in ids {
-            if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                if *slot == KEPT {
-                    *slot = stage;
-                    marked += 1;
-                }
-            }
-        }
-        if marked == 0 {
-            return 0;
-        }
-        self.retain_marked()
     }
 
     /// Keeps exactly the first `n` of the logit order (n ≥ 1).

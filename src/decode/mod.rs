@@ -20,6 +20,7 @@ mod listing;
 mod parse;
 mod pipeline;
 mod ranges;
+mod removal;
 mod resolve;
 mod rest;
 pub mod rng;

@@ -77,7 +77,7 @@ impl Exps {
 
 /// Token `id`'s remembered weight, 0 past the end (as `logit_of`'s −inf gives).
 #[inline(always)]
-fn e_of(e: &[f32], id: u32) -> f32 {
+pub(crate) fn e_of(e: &[f32], id: u32) -> f32 {
     e.get(id as usize).copied().unwrap_or(0.0)
 }
 
@@ -167,14 +167,6 @@ pub(crate) fn sum_ids_into(
         total += f64::from(acc.iter().sum::<f32>() + tail);
     }
     total
-}
-
-/// `gathered_weights` over the remembered weights: each kept token's weight in `out` (kept
-/// order) and their sum.
-pub(crate) fn weights_ids(e: &[f32], ids: &[u32], out: &mut Vec<f32>) -> f64 {
-    out.clear();
-    out.extend(ids.iter().map(|&id| e_of(e, id)));
-    sum_ids(e, ids)
 }
 
 /// `entropy_sum`: Σ e·s over `ids` (every id when None) with e remembered, s = (l − max)·inv_t

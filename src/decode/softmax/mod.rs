@@ -87,7 +87,7 @@ pub(crate) fn weight(l: f32, max: f32, inv_t: f32) -> f64 {
 
 /// Independent accumulators: float addition is not associative, so LLVM vectorises a reduction
 /// only when the code itself keeps LANES separate sums (then one simd128 register holds four).
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// Sums `f(x)` over `xs` in float32 lanes, folding into f64 every block (accurate for 151k terms).
 #[inline(always)]
@@ -331,45 +331,6 @@ pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) 
             .iter()
             .map(|&id| exp_f32((logit_of(processed, id) - max) * inv_t))
             .sum();
-        total += f64::from(acc.iter().sum::<f32>() + tail);
-    }
-    total
-}
-
-/// The weights e^((l − max)·inv_t) of the ids in `ids`, in that order, into `out`, and their sum:
-/// the exps and the sum are `sum_weights`' own (a gather of eight logits, the same float32 lanes,
-/// tail and blocks), so z is bit for bit `sum_weights`' and each weight is `exp_f32` of the same
-/// argument, which the final pass's per-id loop used to compute one at a time.
-pub(crate) fn gathered_weights(
-    processed: &[f32],
-    ids: &[u32],
-    max: f32,
-    inv_t: f32,
-    out: &mut Vec<f32>,
-) -> f64 {
-    out.clear();
-    out.resize(ids.len(), 0.0);
-    let mut total = 0.0f64;
-    for (block, slots) in ids.chunks(1024).zip(out.chunks_mut(1024)) {
-        let mut acc = [0.0f32; LANES];
-        let mut lanes = block.chunks_exact(LANES);
-        let mut outs = slots.chunks_exact_mut(LANES);
-        for (group, dst) in (&mut lanes).zip(&mut outs) {
-            let mut v = [f32::NEG_INFINITY; LANES];
-            for (slot, &id) in v.iter_mut().zip(group) {
-                *slot = logit_of(processed, id);
-            }
-            for ((a, d), &l) in acc.iter_mut().zip(dst.iter_mut()).zip(&v) {
-                let e = exp_f32((l - max) * inv_t);
-                *d = e;
-                *a += e;
-            }
-        }
-        let rest = outs.into_remainder();
-        for (d, &id) in rest.iter_mut().zip(lanes.remainder()) {
-            *d = exp_f32((logit_of(processed, id) - max) * inv_t);
-        }
-        let tail: f32 = rest.iter().copied().sum();
         total += f64::from(acc.iter().sum::<f32>() + tail);
     }
     total

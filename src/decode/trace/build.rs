@@ -218,15 +218,18 @@ fn tempered_normaliser(
         let max = softmax::scan(&w.processed).0;
         return (sum_all(&w.processed, w, max, t_inv), max);
     }
-    let survivors: Vec<u32> = (0..logits.len() as u32)
-        .filter(|&id| {
-            let rb = w
-                .removed_by
-                .get(id as usize)
-                .copied()
-                .unwrap_or(REMOVED_BY_INPUT);
-            rb != REMOVED_BY_INPUT && !removed_by_kind(order, rb, EARLY)
-        })
+    // Per removal code, whether its token survived the early stages (one table, then one byte
+    // compare per token rather than a search of the engine order per token).
+    let mut survived = [false; 256];
+    for (code, slot) in survived.iter_mut().enumerate() {
+        let code = code as u8;
+        *slot = code != REMOVED_BY_INPUT && !removed_by_kind(order, code, EARLY);
+    }
+    let n = logits.len().min(w.removed_by.len());
+    let survivors: Vec<u32> = (0..n as u32)
+        .zip(&w.removed_by)
+        .filter(|&(_, &rb)| survived[rb as usize])
+        .map(|(id, _)| id)
         .collect();
     let max = survivors
         .iter()
