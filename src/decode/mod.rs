@@ -245,7 +245,12 @@ fn first_pass(
             final_weighted: None,
         };
     }
-    let keep = w.exps.slots(n);
+    // Remembered at the raw max only if a later pass can run at it.
+    let keep = if early_stages_move_max(s, logits, max) {
+        None
+    } else {
+        w.exps.slots(n)
+    };
     let filled = keep.is_some();
     let (z, weighted) = softmax::raw_sums(logits, max, keep);
     if filled {
@@ -280,6 +285,19 @@ fn exps_read_again(s: &Settings) -> bool {
             || stages::penalties::active(s)
             || s.typical_p < 1.0
             || s.dynatemp_range > 0.0)
+}
+
+/// Whether min_new_tokens or logit_bias may change the largest logit of what they leave (an end
+/// id held back or a biased id holds it, or a bias lifts a token past it): then later passes run
+/// at another max and remembering the raw pass's exps would most likely be wasted (only speed
+/// depends on this).
+fn early_stages_move_max(s: &Settings, logits: &[f32], max: f32) -> bool {
+    let at = |id: u32| softmax::logit_of(logits, id);
+    let held_back = s.min_new_tokens > 0 && s.new_tokens < s.min_new_tokens;
+    (held_back && s.eos_token_id.iter().any(|&id| at(id) == max))
+        || s.logit_bias
+            .iter()
+            .any(|&(id, b)| at(id) == max || at(id) + b > max)
 }
 
 /// Checks the logits; returns the max finite logit (one vectorised pass).
