@@ -7,7 +7,7 @@
 
 use super::select::{best_of, best_of_all, gathered_max};
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{logit_of, scan, sum_weights, sum_weights_all};
+use super::softmax::{cached, logit_of, scan, sum_weights, sum_weights_all, Exps};
 
 /// `removed_by` value of a token still kept.
 pub(crate) const KEPT: u8 = 0;
@@ -29,8 +29,6 @@ pub(crate) struct Work {
     pub p: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, top-k's best).
     pub aux: Vec<u32>,
-    /// The final weights in kept order (final_pass.rs, when a stage removed tokens).
-    pub weights32: Vec<f32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
     /// The current scale: 1 before temperature, 1/T after.
@@ -40,6 +38,8 @@ pub(crate) struct Work {
     pub all_kept: bool,
     /// How many input logits were −inf (never kept).
     pub input_removed: usize,
+    /// The exps of the last pass that remembered them (softmax/cached.rs).
+    pub exps: Exps,
     /// Cached max processed logit of `kept`.
     max: Option<f32>,
     /// Cached normaliser: (inv_t it was computed at, z, max).
@@ -83,16 +83,19 @@ impl Work {
         self.all_kept = true;
         self.max = Some(max);
         self.norm = None;
+        self.exps.invalidate();
     }
 
-    /// Call after changing `processed`: every cached order and sum is stale.
-    pub fn logits_changed(&mut self) {
+    /// Call after changing the `processed` logits of `ids` (and no others): every cached order
+    /// and sum is stale; the remembered exps of those ids are computed again.
+    pub fn logits_changed(&mut self, ids: impl IntoIterator<Item = u32>) {
         self.sorted = 0;
         self.max = None;
         self.norm = None;
+        self.exps.refresh(&self.processed, ids);
     }
 
-    fn kept_changed(&mut self) {
+    pub(crate) fn kept_changed(&mut self) {
         self.all_kept = false;
         self.max = None;
         self.norm = None;
@@ -135,10 +138,27 @@ impl Work {
             }
         }
         let max = self.max_logit();
-        let z = if self.all_kept {
-            sum_weights_all(&self.processed, max, self.inv_t)
+        let (all, inv_t) = (self.all_kept, self.inv_t);
+        let n = self.processed.len();
+        // Remembered exps, else a pass that remembers them when a later pass can use them.
+        let z = if let Some(e) = self.exps.hit(max, inv_t, all) {
+            if all {
+                cached::sum_all(e.get(..n).unwrap_or_default())
+            } else {
+                cached::sum_ids(e, &self.kept)
+            }
+        } else if let Some(out) = self.exps.slots(n) {
+            let z = if all {
+                cached::sum_all_into(&self.processed, max, inv_t, out)
+            } else {
+                cached::sum_ids_into(&self.processed, &self.kept, max, inv_t, out)
+            };
+            self.exps.filled(max, inv_t, all);
+            z
+        } else if all {
+            sum_weights_all(&self.processed, max, inv_t)
         } else {
-            sum_weights(&self.processed, &self.kept, max, self.inv_t)
+            sum_weights(&self.processed, &self.kept, max, inv_t)
         };
         self.norm = Some((self.inv_t, z, max));
         (z, max)
@@ -169,60 +189,6 @@ impl Work {
     /// exactly (the penalties changed only a few logits and the old maximum is not among them).
     pub fn set_max(&mut self, max: f32) {
         self.max = Some(max);
-    }
-
-    /// Removes every kept token for which `keep` is false, marking it with `stage`. Keeps the
-    /// sorted-prefix invariant: survivors of the prefix are still the best survivors, in order.
-    pub fn retain(&mut self, stage: u8, mut keep: impl FnMut(u32) -> bool) -> usize {
-        let before = self.kept.len();
-        let mut sorted_survivors = 0;
-        let mut write = 0;
-        for read in 0..self.kept.len() {
-            let id = self.kept[read];
-            if keep(id) {
-                self.kept[write] = id;
-                write += 1;
-                if read < self.sorted {
-                    sorted_survivors += 1;
-                }
-            } else if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                *slot = stage;
-            }
-        }
-        self.kept.truncate(write);
-        self.sorted = sorted_survivors;
-        if write != before {
-            self.kept_changed();
-        }
-        before - write
-    }
-
-    /// `retain` after the caller marked `removed_by` itself (a contiguous pass over every id):
-    /// drops the kept ids no longer marked `KEPT`, in order, keeping the sorted-prefix invariant.
-    pub fn retain_marked(&mut self) -> usize {
-        let removed_by = std::mem::take(&mut self.removed_by);
-        let removed = self.retain(KEPT, |id| removed_by.get(id as usize) == Some(&KEPT));
-        self.removed_by = removed_by;
-        removed
-    }
-
-    /// Removes the listed ids that are still kept (a handful: bans, end ids), marking them with
-    /// `stage`: each id is marked by index, then one pass drops the marked ids from `kept`, in
-    /// order. Duplicates and ids already removed change nothing.
-    pub fn remove_ids(&mut self, stage: u8, ids: impl IntoIterator<Item = u32>) -> usize {
-        let mut marked = 0;
-        for id in ids {
-            if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                if *slot == KEPT {
-                    *slot = stage;
-                    marked += 1;
-                }
-            }
-        }
-        if marked == 0 {
-            return 0;
-        }
-        self.retain_marked()
     }
 
     /// Keeps exactly the first `n` of the logit order (n ≥ 1).

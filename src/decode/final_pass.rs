@@ -3,7 +3,7 @@
 
 use super::candidates::Work;
 use super::draw::{key, key_id};
-use super::softmax::{gathered_weights, logit_of, weights_into, weights_keys_and_sums};
+use super::softmax::{cached, exp_f32, logit_of, weights_into, weights_keys_and_sums, LANES};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -110,43 +110,160 @@ pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
     let n = work.processed.len();
     let mut keys = std::mem::take(&mut work.keys);
     let out = work.scratch.get_mut(..n).unwrap_or_default();
-    let (z, weighted) = weights_keys_and_sums(&work.processed, max, work.inv_t, out, &mut keys);
+    let cached = work.exps.hit(max, work.inv_t, true);
+    let (z, weighted) =
+        weights_keys_and_sums(&work.processed, max, work.inv_t, cached, out, &mut keys);
     work.keys = keys;
     work.seed_normaliser(z, max);
     Some(weighted)
 }
 
-/// The final weights of the kept tokens when some were removed (a gather through `kept`): the
-/// exps in float32 lanes with their sum, exactly `sum_weights`' (softmax::gathered_weights), then
-/// one loop that writes each weight to `scratch`, its key, and Σ e·s in kept order, as the per-id
-/// loop did. Returns (z, Σ e·s).
+/// The final weights of the kept tokens when some were removed (a gather through `kept`), in
+/// one loop: each group of eight weights (exps in float32 lanes, or the ones a pass remembered at
+/// this (max, inv_t), softmax/cached.rs) is added to z exactly as `sum_weights` adds it, and
+/// each weight goes to `scratch`, its key, and Σ e·s in kept order, as the per-id loop did. The
+/// f64 chain of Σ e·s is the loop's critical path; the rest runs beside it. Returns (z, Σ e·s).
 fn gathered_final(work: &mut Work, max: f32, inv_t: f32, keys: &mut Vec<u64>) -> (f64, f64) {
-    let mut weights = std::mem::take(&mut work.weights32);
     let Work {
         processed,
         kept,
         scratch,
+        exps,
         ..
     } = work;
-    let z = gathered_weights(processed, kept, max, inv_t, &mut weights);
-    // Keys and weights first, then the sum on its own: a loop with nothing but the one f64
-    // addition chain keeps its accumulator in a register.
+    match exps.hit(max, inv_t, false) {
+        Some(e) => gathered::<true>(processed, e, kept, scratch, max, inv_t, keys),
+        None => gathered::<false>(processed, &[], kept, scratch, max, inv_t, keys),
+    }
+}
+
+#[inline(always)]
+fn gathered<const REMEMBERED: bool>(
+    processed: &[f32],
+    remembered: &[f32],
+    kept: &[u32],
+    scratch: &mut [f64],
+    max: f32,
+    inv_t: f32,
+    keys: &mut Vec<u64>,
+) -> (f64, f64) {
     keys.clear();
     keys.resize(kept.len(), 0);
-    for ((k, &id), &e) in keys.iter_mut().zip(kept.iter()).zip(&weights) {
+    let weight_of = |id: u32| {
+        if REMEMBERED {
+            cached::e_of(remembered, id)
+        } else {
+            exp_f32((logit_of(processed, id) - max) * inv_t)
+        }
+    };
+    let (mut z, mut weighted) = (0.0f64, 0.0f64);
+    let mut record = |id: u32, e: f32, k: &mut u64| {
         *k = key(e, id);
         if let Some(slot) = scratch.get_mut(id as usize) {
             *slot = f64::from(e);
         }
-    }
-    let mut weighted = 0.0f64;
-    for (&id, &e) in kept.iter().zip(&weights) {
         if e > 0.0 {
             // 0 · −inf would be NaN
             let sc = (logit_of(processed, id) - max) * inv_t;
             weighted += f64::from(e) * f64::from(sc);
         }
+    };
+    for (block, kblock) in kept.chunks(1024).zip(keys.chunks_mut(1024)) {
+        let mut acc = [0.0f32; LANES];
+        let mut lanes = block.chunks_exact(LANES);
+        let mut klanes = kblock.chunks_exact_mut(LANES);
+        for (group, kgroup) in (&mut lanes).zip(&mut klanes) {
+            let mut w = [0.0f32; LANES];
+            if REMEMBERED {
+                for (slot, &id) in w.iter_mut().zip(group) {
+                    *slot = weight_of(id);
+                }
+            } else {
+                let mut v = [f32::NEG_INFINITY; LANES];
+                for (slot, &id) in v.iter_mut().zip(group) {
+                    *slot = logit_of(processed, id);
+                }
+                for (slot, &l) in w.iter_mut().zip(&v) {
+                    *slot = exp_f32((l - max) * inv_t);
+                }
+            }
+            for (a, &e) in acc.iter_mut().zip(&w) {
+                *a += e;
+            }
+            for ((k, &id), &e) in kgroup.iter_mut().zip(group).zip(&w) {
+                record(id, e, k);
+            }
+        }
+        let rest = lanes.remainder();
+        let mut w = [0.0f32; LANES];
+        for ((slot, &id), k) in w.iter_mut().zip(rest).zip(klanes.into_remainder()) {
+            *slot = weight_of(id);
+            record(id, *slot, k);
+        }
+        let tail: f32 = w.iter().take(rest.len()).copied().sum();
+        z += f64::from(acc.iter().sum::<f32>() + tail);
     }
-    work.weights32 = weights;
     (z, weighted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::softmax::{cached::sum_ids_into, sum_weights};
+
+    /// The final pass over a kept list with holes (a ban, an end id held back), with exps or with
+    /// remembered ones: z is `sum_weights`' bit for bit, every weight the per-id `exp_f32`, and
+    /// Σ e·s the per-id loop's, for lists with tails, −inf entries and blocks.
+    #[test]
+    fn gathered_final_is_sum_weights_and_the_per_id_loop() {
+        for n in [1usize, 9, 1024, 1031, 5000] {
+            let logits: Vec<f32> = (0..n)
+                .map(|i| {
+                    if i % 11 == 3 {
+                        f32::NEG_INFINITY
+                    } else {
+                        ((i * 7919) % 1013) as f32 * 0.037 - 20.0
+                    }
+                })
+                .collect();
+            let ids: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 2).collect();
+            for inv_t in [1.0f32, 0.7, 1.0 / 1.3] {
+                let max = 17.0;
+                let mut want_weighted = 0.0f64;
+                for &id in &ids {
+                    let e = exp_f32((logits[id as usize] - max) * inv_t);
+                    if e > 0.0 {
+                        let sc = (logits[id as usize] - max) * inv_t;
+                        want_weighted += f64::from(e) * f64::from(sc);
+                    }
+                }
+                let want_z = sum_weights(&logits, &ids, max, inv_t);
+                let mut remembered = vec![0.0f32; n];
+                sum_ids_into(&logits, &ids, max, inv_t, &mut remembered);
+                for with in [false, true] {
+                    let (mut scratch, mut keys) = (vec![0.0f64; n], Vec::new());
+                    let (z, weighted) = if with {
+                        gathered::<true>(
+                            &logits,
+                            &remembered,
+                            &ids,
+                            &mut scratch,
+                            max,
+                            inv_t,
+                            &mut keys,
+                        )
+                    } else {
+                        gathered::<false>(&logits, &[], &ids, &mut scratch, max, inv_t, &mut keys)
+                    };
+                    assert_eq!(z.to_bits(), want_z.to_bits(), "n {n}");
+                    assert_eq!(weighted.to_bits(), want_weighted.to_bits());
+                    for (&id, &k) in ids.iter().zip(&keys) {
+                        let e = exp_f32((logits[id as usize] - max) * inv_t);
+                        assert_eq!(k, key(e, id));
+                        assert_eq!(scratch[id as usize], f64::from(e));
+                    }
+                }
+            }
+        }
+    }
 }

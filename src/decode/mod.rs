@@ -20,6 +20,7 @@ mod listing;
 mod parse;
 mod pipeline;
 mod ranges;
+mod removal;
 mod resolve;
 mod rest;
 pub mod rng;
@@ -124,6 +125,7 @@ impl Decoder {
         let max = validate(logits)?;
         let w = &mut self.work;
         w.reset(logits, max);
+        w.exps.wanted = exps_read_again(s);
         let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
         let first = first_pass(logits, s, order, w, max);
         let raw = first.raw;
@@ -227,15 +229,32 @@ fn first_pass(
             final_weighted: Some(f.weighted),
         };
     }
+    let n = logits.len();
     if tempers_first(s) {
-        let (z, weighted, z_t) = softmax::raw_and_tempered_sums(logits, max, 1.0 / s.temperature);
+        let inv_t = 1.0 / s.temperature;
+        let keep = w.exps.slots(n);
+        let filled = keep.is_some();
+        let (z, weighted, z_t) = softmax::raw_and_tempered_sums(logits, max, inv_t, keep);
+        if filled {
+            w.exps.filled(max, inv_t, true);
+        }
         return FirstPass {
             raw: raw(z, weighted),
             tempered_z: Some(z_t),
             final_weighted: None,
         };
     }
-    let (z, weighted) = softmax::raw_sums(logits, max);
+    // Remembered at the raw max only if a later pass can run at it.
+    let keep = if early_stages_move_max(s, logits, max) {
+        None
+    } else {
+        w.exps.slots(n)
+    };
+    let filled = keep.is_some();
+    let (z, weighted) = softmax::raw_sums(logits, max, keep);
+    if filled {
+        w.exps.filled(max, 1.0, true);
+    }
     FirstPass {
         raw: raw(z, weighted),
         tempered_z: None,
@@ -252,6 +271,32 @@ fn tempers_first(s: &Settings) -> bool {
         && s.logit_bias.is_empty()
         && !stages::penalties::active(s)
         && s.temperature != 1.0
+}
+
+/// Whether a later pass over the vocabulary can read the exps a pass remembers (softmax/
+/// cached.rs): the early stages change a few logits or remove a few tokens and keep the rest's
+/// exps; typical-p and the dynamic temperature read the exps of their input again. Elsewhere
+/// remembering would cost a store per token for nothing.
+fn exps_read_again(s: &Settings) -> bool {
+    !s.greedy
+        && (!s.logit_bias.is_empty()
+            || s.min_new_tokens > 0
+            || stages::penalties::active(s)
+            || s.typical_p < 1.0
+            || s.dynatemp_range > 0.0)
+}
+
+/// Whether min_new_tokens or logit_bias may change the largest logit of what they leave (an end
+/// id held back or a biased id holds it, or a bias lifts a token past it): then later passes run
+/// at another max and remembering the raw pass's exps would most likely be wasted (only speed
+/// depends on this).
+fn early_stages_move_max(s: &Settings, logits: &[f32], max: f32) -> bool {
+    let at = |id: u32| softmax::logit_of(logits, id);
+    let held_back = s.min_new_tokens > 0 && s.new_tokens < s.min_new_tokens;
+    (held_back && s.eos_token_id.iter().any(|&id| at(id) == max))
+        || s.logit_bias
+            .iter()
+            .any(|&(id, b)| at(id) == max || at(id) + b > max)
 }
 
 /// Checks the logits; returns the max finite logit (one vectorised pass).

@@ -122,41 +122,66 @@ fn fused<const TEMPERED: bool>(
 /// `weights_into` plus the order keys and Σ e, for a final distribution whose normaliser is not
 /// known yet (penalties or a bias changed logits but removed nothing): one exp pass instead of a
 /// normaliser pass and a weights pass. Σ e is summed exactly as `sum_weights_all` sums it and Σ e·s
-/// as `weights_into` does, so both are bit for bit those of the separate passes.
+/// as `weights_into` does, so both are bit for bit those of the separate passes. `cached`: every
+/// id's weight at this (max, inv_t), remembered by an earlier pass (cached.rs): no exp at all.
 pub(crate) fn weights_keys_and_sums(
     processed: &[f32],
     max: f32,
     inv_t: f32,
+    cached: Option<&[f32]>,
+    out: &mut [f64],
+    keys: &mut Vec<u64>,
+) -> (f64, f64) {
+    match cached.and_then(|c| c.get(..processed.len())) {
+        Some(c) => weights_keys_sums::<true>(processed, max, inv_t, c, out, keys),
+        // `processed` stands in for the weights (same length, never read as weights).
+        None => weights_keys_sums::<false>(processed, max, inv_t, processed, out, keys),
+    }
+}
+
+#[inline(always)]
+fn weights_keys_sums<const CACHED: bool>(
+    processed: &[f32],
+    max: f32,
+    inv_t: f32,
+    cached: &[f32],
     out: &mut [f64],
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
     keys.clear();
     keys.resize(processed.len(), 0);
     let (mut z, mut weighted) = (0.0f64, 0.0f64);
-    let term = |l: f32| {
+    // (e, e·s); a remembered e is exp_f32 of this s (the clamp changes neither e nor, e being 0
+    // there, e·s).
+    let term = |l: f32, w: f32| {
         let s = above((l - max) * inv_t, EXP_MIN - 1.0);
-        let e = exp_f32(s);
+        let e = if CACHED { w } else { exp_f32(s) };
         (e, e * s)
     };
     let mut id = 0u32;
-    for ((block, slots), kslots) in processed
+    for (((block, wblock), slots), kslots) in processed
         .chunks(1024)
+        .zip(cached.chunks(1024))
         .zip(out.chunks_mut(1024))
         .zip(keys.chunks_mut(1024))
     {
         let (mut zs, mut ws) = ([0.0f32; LANES], [0.0f32; LANES]);
         let mut lanes = block.chunks_exact(LANES);
+        let mut wlanes = wblock.chunks_exact(LANES);
         let mut outs = slots.chunks_exact_mut(LANES);
         let mut kouts = kslots.chunks_exact_mut(LANES);
-        for ((group, dst), kdst) in (&mut lanes).zip(&mut outs).zip(&mut kouts) {
+        for (((group, wgroup), dst), kdst) in
+            (&mut lanes).zip(&mut wlanes).zip(&mut outs).zip(&mut kouts)
+        {
             let mut es = [0.0f32; LANES];
-            for (((za, wa), e_out), &l) in zs
+            for ((((za, wa), e_out), &l), &w) in zs
                 .iter_mut()
                 .zip(ws.iter_mut())
                 .zip(es.iter_mut())
                 .zip(group)
+                .zip(wgroup)
             {
-                let (e, es) = term(l);
+                let (e, es) = term(l, w);
                 *za += e;
                 *wa += es;
                 *e_out = e;
@@ -172,13 +197,14 @@ pub(crate) fn weights_keys_and_sums(
             id += LANES as u32;
         }
         let mut tail = 0.0f32;
-        for ((&l, d), k) in lanes
+        for (((&l, &w), d), k) in lanes
             .remainder()
             .iter()
+            .zip(wlanes.remainder())
             .zip(outs.into_remainder())
             .zip(kouts.into_remainder())
         {
-            let (e, es) = term(l);
+            let (e, es) = term(l, w);
             tail += e;
             ws[0] += es;
             *d = f64::from(e);

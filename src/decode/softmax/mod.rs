@@ -87,7 +87,7 @@ pub(crate) fn weight(l: f32, max: f32, inv_t: f32) -> f64 {
 
 /// Independent accumulators: float addition is not associative, so LLVM vectorises a reduction
 /// only when the code itself keeps LANES separate sums (then one simd128 register holds four).
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// Sums `f(x)` over `xs` in float32 lanes, folding into f64 every block (accurate for 151k terms).
 #[inline(always)]
@@ -128,21 +128,40 @@ pub(crate) fn scan(logits: &[f32]) -> (f32, bool) {
 }
 
 /// Over a contiguous array: Σ e^(l − max) and Σ e^(l − max)·(l − max), the softmax normaliser and
-/// the sum that gives its entropy, H = ln z − Σ e·s / z. −inf entries contribute 0.
-pub(crate) fn raw_sums(logits: &[f32], max: f32) -> (f64, f64) {
-    let (z, weighted, _) = sums::<false>(logits, max, 1.0);
+/// the sum that gives its entropy, H = ln z − Σ e·s / z. −inf entries contribute 0. `keep`: where
+/// to remember each e (cached.rs), when a later pass at T = 1 can read them.
+pub(crate) fn raw_sums(logits: &[f32], max: f32, keep: Option<&mut [f32]>) -> (f64, f64) {
+    let (z, weighted, _) = match keep {
+        Some(out) => sums::<false, true>(logits, max, 1.0, out),
+        None => sums::<false, false>(logits, max, 1.0, &mut []),
+    };
     (z, weighted)
 }
 
-/// `raw_sums` plus Σ e^((l − max)·inv_t) from the same read of the array.
-pub(crate) fn raw_and_tempered_sums(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64, f64) {
-    sums::<true>(logits, max, inv_t)
+/// `raw_sums` plus Σ e^((l − max)·inv_t) from the same read of the array; `keep` remembers the
+/// tempered weights.
+pub(crate) fn raw_and_tempered_sums(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    keep: Option<&mut [f32]>,
+) -> (f64, f64, f64) {
+    match keep {
+        Some(out) => sums::<true, true>(logits, max, inv_t, out),
+        None => sums::<true, false>(logits, max, inv_t, &mut []),
+    }
 }
 
 /// The one loop behind both: float32 lanes inside a block, f64 across blocks; the tempered sum
-/// is compiled in only when asked for (it costs a second exp per entry).
+/// is compiled in only when asked for (it costs a second exp per entry), and so are the stores
+/// of the weights (the tempered ones when TEMPERED) into `out` (as long as `logits`).
 #[inline(always)]
-fn sums<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64, f64) {
+fn sums<const TEMPERED: bool, const FILL: bool>(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f32],
+) -> (f64, f64, f64) {
     let (mut z, mut weighted, mut z_t) = (0.0f64, 0.0f64, 0.0f64);
     let term = |l: f32| {
         let s = above(l - max, EXP_MIN - 1.0);
@@ -154,27 +173,43 @@ fn sums<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64
         };
         (e, e * s, t)
     };
+    let mut base = 0usize;
     for block in logits.chunks(1024) {
         let (mut zs, mut ws, mut ts) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
         let mut lanes = block.chunks_exact(LANES);
         for group in &mut lanes {
-            for (((za, wa), ta), &l) in zs
+            let mut kept = [0.0f32; LANES];
+            for ((((za, wa), ta), k), &l) in zs
                 .iter_mut()
                 .zip(ws.iter_mut())
                 .zip(ts.iter_mut())
+                .zip(kept.iter_mut())
                 .zip(group)
             {
                 let (e, es, t) = term(l);
                 *za += e;
                 *wa += es;
                 *ta += t;
+                *k = if TEMPERED { t } else { e };
             }
+            if FILL {
+                if let Some(dst) = out.get_mut(base..base + LANES) {
+                    dst.copy_from_slice(&kept);
+                }
+            }
+            base += LANES;
         }
         for &l in lanes.remainder() {
             let (e, es, t) = term(l);
             zs[0] += e;
             ws[0] += es;
             ts[0] += t;
+            if FILL {
+                if let Some(slot) = out.get_mut(base) {
+                    *slot = if TEMPERED { t } else { e };
+                }
+            }
+            base += 1;
         }
         z += f64::from(zs.iter().sum::<f32>());
         weighted += f64::from(ws.iter().sum::<f32>());
@@ -183,8 +218,10 @@ fn sums<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32) -> (f64, f64
     (z, weighted, z_t)
 }
 
+pub(crate) mod cached;
 mod fused;
 
+pub(crate) use cached::Exps;
 pub(crate) use fused::{raw_and_final, weights_keys_and_sums};
 
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
@@ -294,45 +331,6 @@ pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) 
             .iter()
             .map(|&id| exp_f32((logit_of(processed, id) - max) * inv_t))
             .sum();
-        total += f64::from(acc.iter().sum::<f32>() + tail);
-    }
-    total
-}
-
-/// The weights e^((l − max)·inv_t) of the ids in `ids`, in that order, into `out`, and their sum:
-/// the exps and the sum are `sum_weights`' own (a gather of eight logits, the same float32 lanes,
-/// tail and blocks), so z is bit for bit `sum_weights`' and each weight is `exp_f32` of the same
-/// argument, which the final pass's per-id loop used to compute one at a time.
-pub(crate) fn gathered_weights(
-    processed: &[f32],
-    ids: &[u32],
-    max: f32,
-    inv_t: f32,
-    out: &mut Vec<f32>,
-) -> f64 {
-    out.clear();
-    out.resize(ids.len(), 0.0);
-    let mut total = 0.0f64;
-    for (block, slots) in ids.chunks(1024).zip(out.chunks_mut(1024)) {
-        let mut acc = [0.0f32; LANES];
-        let mut lanes = block.chunks_exact(LANES);
-        let mut outs = slots.chunks_exact_mut(LANES);
-        for (group, dst) in (&mut lanes).zip(&mut outs) {
-            let mut v = [f32::NEG_INFINITY; LANES];
-            for (slot, &id) in v.iter_mut().zip(group) {
-                *slot = logit_of(processed, id);
-            }
-            for ((a, d), &l) in acc.iter_mut().zip(dst.iter_mut()).zip(&v) {
-                let e = exp_f32((l - max) * inv_t);
-                *d = e;
-                *a += e;
-            }
-        }
-        let rest = outs.into_remainder();
-        for (d, &id) in rest.iter_mut().zip(lanes.remainder()) {
-            *d = exp_f32((logit_of(processed, id) - max) * inv_t);
-        }
-        let tail: f32 = rest.iter().copied().sum();
         total += f64::from(acc.iter().sum::<f32>() + tail);
     }
     total

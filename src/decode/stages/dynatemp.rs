@@ -25,11 +25,11 @@ pub(crate) fn normalised_entropy(work: &mut Work) -> f32 {
 fn by_sums(work: &Work, z: f64, max: f32, max_entropy: f64) -> Option<f32> {
     let n = work.kept.len();
     let inv_t = work.inv_t;
-    let (a, c) = if work.all_kept && work.input_removed == 0 {
-        weight_sums(&work.processed, None, max, inv_t)
-    } else {
-        weight_sums(&work.processed, Some(&work.kept), max, inv_t)
-    };
+    let whole = work.all_kept && work.input_removed == 0;
+    let ids = (!whole).then_some(work.kept.as_slice());
+    // The exps its normaliser's pass remembered (softmax/cached.rs), else computed here.
+    let cached = work.exps.hit(max, inv_t, whole);
+    let (a, c) = weight_sums(&work.processed, ids, max, inv_t, cached);
     let h = (z.ln() * a - c) / z;
     let margin = 4.0 * n as f64 * f64::EPSILON * (h.abs() + 1.0) + 1e-10 * (a / z + 1.0);
     let low = ((h - margin) / max_entropy) as f32;
@@ -51,55 +51,87 @@ fn entropy_by_loop(work: &Work, z: f64, max: f32) -> f64 {
     entropy
 }
 
-/// Σ e and Σ e·ln e over `ids` of `processed` (all of it when None), e = exp_f32((l − max)·inv_t),
-/// eight logits at a time into eight f64 lanes, so the exps and the series vectorise.
-fn weight_sums(processed: &[f32], ids: Option<&[u32]>, max: f32, inv_t: f32) -> (f64, f64) {
+/// Σ e and Σ e·ln e over `ids` of `processed` (all of it when None), e = exp_f32((l − max)·inv_t)
+/// (or remembered in `cached`, per id), eight at a time into eight f64 lanes, so the exps and the
+/// series vectorise.
+fn weight_sums(
+    processed: &[f32],
+    ids: Option<&[u32]>,
+    max: f32,
+    inv_t: f32,
+    cached: Option<&[f32]>,
+) -> (f64, f64) {
     let mut a = [0.0f64; 8];
     let mut c = [0.0f64; 8];
-    let mut add = |group: &[f32; 8]| add_group(group, max, inv_t, &mut a, &mut c);
-    let mut pad = [f32::NEG_INFINITY; 8];
-    match ids {
-        None => {
+    let mut add = |e: &[f32; 8]| add_group(e, &mut a, &mut c);
+    let exps = |group: &[f32; 8]| group.map(|l| exp_f32((l - max) * inv_t));
+    let remembered = |id: u32| {
+        cached
+            .and_then(|e| e.get(id as usize))
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let mut pad = [0.0f32; 8]; // weight 0 adds 0 · ln 0 = 0
+    match (ids, cached) {
+        (None, None) => {
             let mut groups = processed.chunks_exact(8);
+            for group in &mut groups {
+                if let Ok(group) = <&[f32; 8]>::try_from(group) {
+                    add(&exps(group));
+                }
+            }
+            for (slot, &l) in pad.iter_mut().zip(groups.remainder()) {
+                *slot = exp_f32((l - max) * inv_t);
+            }
+        }
+        (None, Some(e)) => {
+            let mut groups = e.get(..processed.len()).unwrap_or_default().chunks_exact(8);
             for group in &mut groups {
                 if let Ok(group) = <&[f32; 8]>::try_from(group) {
                     add(group);
                 }
             }
-            for (slot, &l) in pad.iter_mut().zip(groups.remainder()) {
-                *slot = l;
+            for (slot, &w) in pad.iter_mut().zip(groups.remainder()) {
+                *slot = w;
             }
         }
-        Some(ids) => {
+        (Some(ids), _) => {
             let mut groups = ids.chunks_exact(8);
             for group in &mut groups {
-                let mut v = [f32::NEG_INFINITY; 8];
-                for (slot, &id) in v.iter_mut().zip(group) {
-                    *slot = logit_of(processed, id);
+                let mut v = [0.0f32; 8];
+                if cached.is_some() {
+                    for (slot, &id) in v.iter_mut().zip(group) {
+                        *slot = remembered(id);
+                    }
+                } else {
+                    let mut l = [f32::NEG_INFINITY; 8];
+                    for (slot, &id) in l.iter_mut().zip(group) {
+                        *slot = logit_of(processed, id);
+                    }
+                    v = exps(&l);
                 }
                 add(&v);
             }
             for (slot, &id) in pad.iter_mut().zip(groups.remainder()) {
-                *slot = logit_of(processed, id);
+                *slot = match cached {
+                    Some(_) => remembered(id),
+                    None => exp_f32((logit_of(processed, id) - max) * inv_t),
+                };
             }
         }
     }
-    add(&pad); // −inf pads weigh 0 and add 0 · ln 0 = 0
+    add(&pad);
     (a.iter().sum(), c.iter().sum())
 }
 
-/// One group of eight into the lanes: the float32 exps first (one vector), then the f64 terms.
+/// One group of eight weights into the lanes: the f64 terms.
 #[inline(always)]
-fn add_group(group: &[f32; 8], max: f32, inv_t: f32, a: &mut [f64; 8], c: &mut [f64; 8]) {
-    let mut e = [0.0f32; 8];
-    for (e, &l) in e.iter_mut().zip(group) {
-        *e = exp_f32((l - max) * inv_t);
-    }
+fn add_group(e: &[f32; 8], a: &mut [f64; 8], c: &mut [f64; 8]) {
     let mut ln = [0.0f64; 8];
-    for (ln, &e) in ln.iter_mut().zip(&e) {
+    for (ln, &e) in ln.iter_mut().zip(e) {
         *ln = ln_of_weight(e);
     }
-    for (((a, c), &e), &ln) in a.iter_mut().zip(c.iter_mut()).zip(&e).zip(&ln) {
+    for (((a, c), &e), &ln) in a.iter_mut().zip(c.iter_mut()).zip(e).zip(&ln) {
         *a += f64::from(e);
         *c += f64::from(e) * ln;
     }

@@ -12,7 +12,7 @@ pub(crate) fn apply(work: &mut Work, bias: &[(u32, f32)], stage: u8) -> Applied 
             *l += b;
         }
     }
-    work.logits_changed();
+    work.logits_changed(bias.iter().map(|&(id, _)| id));
     // A −inf bias bans the token; config bounds finite biases to ±100, so a kept (finite) logit
     // becomes −inf only through a ban: the banned ids are marked, and one pass drops them from
     // the kept list (O(kept + bans), never kept × bans).

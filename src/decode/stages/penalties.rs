@@ -92,7 +92,9 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
             return Err(id);
         }
     }
-    work.logits_changed();
+    // Repetition changes only the ids in `seen`, and frequency/presence count ids of the window
+    // (vLLM: its generated part), all in `seen` too.
+    work.logits_changed(seen.iter().copied());
     if !max_moved {
         // Only kept ids count: a token an earlier stage removed (min_new_tokens' eos) may be
         // raised by a negative frequency penalty, but it is not in the distribution.

@@ -17,7 +17,7 @@ use super::super::candidates::Work;
 use super::super::config::Settings;
 use super::super::crossing::first_crossing;
 use super::super::engine::Engine;
-use super::super::softmax::{entropy_sum, exp_f32, logit_of};
+use super::super::softmax::{cached, entropy_sum, exp_f32, logit_of};
 use super::Applied;
 
 /// Score buckets: below 2^-16, then 16 per binade up to 2^8, then the rest.
@@ -55,7 +55,19 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     // H = −Σ p ln p with ln p = s − ln z and Σ e = z: ln z − Σ e·s / z (p = 0 terms add nothing,
     // as HF's nansum and llama.cpp's p > 0 skip them).
     let ids = (!work.all_kept).then_some(work.kept.as_slice());
-    let entropy = ln_z - entropy_sum(&work.processed, ids, max, inv_t) / z;
+    // The normaliser's pass remembered its exps when it ran here (softmax/cached.rs): the entropy
+    // and the scores read them instead of two more exp passes.
+    let whole = ids.is_none();
+    let cached = work.exps.hit(max, inv_t, whole);
+    let sum = match cached {
+        Some(e) => cached::entropy_sum(&work.processed, e, ids, max, inv_t),
+        None => entropy_sum(&work.processed, ids, max, inv_t),
+    };
+    let entropy = ln_z - sum / z;
+    let weight = |id: u32, sc: f32| match cached {
+        Some(e) => e.get(id as usize).copied().unwrap_or(0.0),
+        None => exp_f32(sc),
+    };
     // Every kept token's score into `scratch` (the keep test below reads it), and each score
     // bucket's mass and count.
     let mut bucket_mass = vec![0.0f64; BUCKETS];
@@ -75,10 +87,15 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         let mut p = std::mem::take(&mut work.p);
         p.resize(n, 0.0);
         let scores = work.scratch.get_mut(..n).unwrap_or_default();
-        for ((score, p), &l) in scores.iter_mut().zip(p.iter_mut()).zip(&work.processed) {
+        for (i, ((score, p), &l)) in scores
+            .iter_mut()
+            .zip(p.iter_mut())
+            .zip(&work.processed)
+            .enumerate()
+        {
             let sc = (l - max) * inv_t;
             *score = (-(f64::from(sc) - ln_z) - entropy).abs();
-            *p = f64::from(exp_f32(sc)) / z;
+            *p = f64::from(weight(i as u32, sc)) / z;
         }
         for (&score, &p) in scores.iter().zip(&p) {
             let b = bucket(score);
@@ -98,7 +115,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
             }
             let b = bucket(score);
             if let (Some(m), Some(c)) = (bucket_mass.get_mut(b), bucket_count.get_mut(b)) {
-                *m += f64::from(exp_f32(sc)) / z;
+                *m += f64::from(weight(id, sc)) / z;
                 *c += 1;
             }
         }

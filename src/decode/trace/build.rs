@@ -208,7 +208,7 @@ fn tempered_normaliser(
         if t_inv == 1.0 {
             return (raw.z, raw.max);
         }
-        return (softmax::sum_weights_all(logits, raw.max, t_inv), raw.max);
+        return (sum_all(logits, w, raw.max, t_inv), raw.max);
     }
     let min_new_removed = ran
         .stages
@@ -216,17 +216,20 @@ fn tempered_normaliser(
         .any(|r| r.active && r.kind == StageKind::MinNewTokens && r.removed > 0);
     if !min_new_removed {
         let max = softmax::scan(&w.processed).0;
-        return (softmax::sum_weights_all(&w.processed, max, t_inv), max);
+        return (sum_all(&w.processed, w, max, t_inv), max);
     }
-    let survivors: Vec<u32> = (0..logits.len() as u32)
-        .filter(|&id| {
-            let rb = w
-                .removed_by
-                .get(id as usize)
-                .copied()
-                .unwrap_or(REMOVED_BY_INPUT);
-            rb != REMOVED_BY_INPUT && !removed_by_kind(order, rb, EARLY)
-        })
+    // Per removal code, whether its token survived the early stages (one table, then one byte
+    // compare per token rather than a search of the engine order per token).
+    let mut survived = [false; 256];
+    for (code, slot) in survived.iter_mut().enumerate() {
+        let code = code as u8;
+        *slot = code != REMOVED_BY_INPUT && !removed_by_kind(order, code, EARLY);
+    }
+    let n = logits.len().min(w.removed_by.len());
+    let survivors: Vec<u32> = (0..n as u32)
+        .zip(&w.removed_by)
+        .filter(|&(_, &rb)| survived[rb as usize])
+        .map(|(id, _)| id)
         .collect();
     let max = survivors
         .iter()
@@ -237,6 +240,16 @@ fn tempered_normaliser(
         softmax::sum_weights(&w.processed, &survivors, max, t_inv),
         max,
     )
+}
+
+/// `sum_weights_all` over `values` (the processed logits, or the logits when no early stage
+/// changed them), from the exps a pass remembered for every id at (max, inv_t) when there are
+/// (softmax/cached.rs: the same sum bit for bit).
+fn sum_all(values: &[f32], w: &Work, max: f32, inv_t: f32) -> f64 {
+    match w.exps.hit(max, inv_t, true) {
+        Some(e) => softmax::cached::sum_all(e.get(..values.len()).unwrap_or_default()),
+        None => softmax::sum_weights_all(values, max, inv_t),
+    }
 }
 
 /// Each stage's trace: its parameter, its cut and the counts (the listed candidates' p_in and

@@ -1,0 +1,97 @@
+//! How tokens leave the working set: a stage's keep test, marks made beforehand, or a handful
+//! of ids (bans, end ids). Each keeps `kept` in its order and the sorted-prefix invariant.
+
+use super::candidates::{Work, KEPT};
+
+/// Up to this many removals by id are dropped from `kept` by position (`Work::remove_ids`).
+const FEW: usize = 64;
+
+impl Work {
+    /// Removes every kept token for which `keep` is false, marking it with `stage`. Keeps the
+    /// sorted-prefix invariant: survivors of the prefix are still the best survivors, in order.
+    pub fn retain(&mut self, stage: u8, mut keep: impl FnMut(u32) -> bool) -> usize {
+        let before = self.kept.len();
+        let mut sorted_survivors = 0;
+        let mut write = 0;
+        for read in 0..self.kept.len() {
+            let id = self.kept[read];
+            if keep(id) {
+                self.kept[write] = id;
+                write += 1;
+                if read < self.sorted {
+                    sorted_survivors += 1;
+                }
+            } else if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                *slot = stage;
+            }
+        }
+        self.kept.truncate(write);
+        self.sorted = sorted_survivors;
+        if write != before {
+            self.kept_changed();
+        }
+        before - write
+    }
+
+    /// `retain` after the caller marked `removed_by` itself (a contiguous pass over every id):
+    /// drops the kept ids no longer marked `KEPT`, in order, keeping the sorted-prefix invariant.
+    pub fn retain_marked(&mut self) -> usize {
+        let removed_by = std::mem::take(&mut self.removed_by);
+        let removed = self.retain(KEPT, |id| removed_by.get(id as usize) == Some(&KEPT));
+        self.removed_by = removed_by;
+        removed
+    }
+
+    /// Removes the listed ids that are still kept (a handful: bans, end ids), marking them with
+    /// `stage`: each id is marked by index, then one pass drops the marked ids from `kept`, in
+    /// order. Duplicates and ids already removed change nothing.
+    pub fn remove_ids(&mut self, stage: u8, ids: impl IntoIterator<Item = u32>) -> usize {
+        let mut marked = 0;
+        let mut few = [0u32; FEW];
+        for id in ids {
+            if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                if *slot == KEPT {
+                    *slot = stage;
+                    if let Some(f) = few.get_mut(marked) {
+                        *f = id;
+                    }
+                    marked += 1;
+                }
+            }
+        }
+        if marked == 0 {
+            return 0;
+        }
+        if marked <= FEW && self.sorted == 0 && self.drop_in_order(few.get(..marked)) {
+            return marked;
+        }
+        self.retain_marked()
+    }
+
+    /// Drops a handful of ids from `kept` while it is in id order (as the early stages see it):
+    /// each one's position by binary search, then the runs between them moved down — the same
+    /// list `retain_marked` leaves, without a look-up per kept token. False (nothing changed)
+    /// when an id is not where id order puts it; the caller then takes the general pass.
+    fn drop_in_order(&mut self, ids: Option<&[u32]>) -> bool {
+        let mut at = [0usize; FEW];
+        let ids = ids.unwrap_or_default();
+        for (slot, id) in at.iter_mut().zip(ids) {
+            match self.kept.binary_search(id) {
+                Ok(pos) => *slot = pos,
+                Err(_) => return false,
+            }
+        }
+        let at = at.get_mut(..ids.len()).unwrap_or_default();
+        at.sort_unstable();
+        let len = self.kept.len();
+        let mut write = at.first().copied().unwrap_or(len);
+        for (i, &pos) in at.iter().enumerate() {
+            let next = at.get(i + 1).copied().unwrap_or(len);
+            self.kept.copy_within(pos + 1..next, write);
+            write += next - pos - 1;
+        }
+        self.kept.truncate(write);
+        self.kept_changed();
+        true
+    }
+}
