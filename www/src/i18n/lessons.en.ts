@@ -107,7 +107,7 @@ export const lessonsEn = {
 
   "lesson.myth6.short": "Myth 6",
   "lesson.myth6.title": "Myth 6 · Sampling settings fix factual errors",
-  "lesson.myth6.intro": "This tiny model gets “英国的首都是” (“The capital of the United Kingdom is”) wrong: it writes 巴黎 (Paris). The right answer, 伦敦 (London), is a candidate by its first token, 伦: can any setting make it win?",
+  "lesson.myth6.intro": "This tiny model answers “英国的首都是” (“The capital of the UK is”) with 巴黎 (Paris). The right answer, 伦敦, starts with 伦, a candidate: can any setting make it win?",
   "lesson.myth6.said": "Greedy says:",
   "lesson.myth6.caption": "The wrong answer and the right one, by setting",
   "lesson.myth6.setting": "Setting",
