@@ -8,9 +8,11 @@ const PROMPTS: &str = include_str!("../src/train/eval_prompts.txt");
 
 /// The chapter prompts whose behaviour `tests/model.rs` and the lessons
 /// (`tests/e2e/lessons.test.mjs`) test, and the answers they expect.
-const CHAPTER: [&str; 13] = [
+const CHAPTER: [&str; 15] = [
     "中国的首都是",
     "德国的首都是",
+    "英国的首都是",
+    "伦敦",
     "首都",
     "北京",
     "柏林",

@@ -171,17 +171,14 @@ fn greedy_from_a_documentation_prompt_runs_twenty_tokens_before_repeating() {
     assert!(cjk >= 15, "{text}");
 }
 
-const GREEDY_PROMPT: &str = "组件是";
+const GREEDY_PROMPT: &str = "在 React 中，状态";
 
 /// Issue 13's fluency targets on the team's 20 prompts (`src/train/eval_prompts.txt`): plain
 /// greedy runs ≥ 12 tokens before a repeated 4-gram, or ends with `</s>` after ≥ 6 without one,
-/// on ≥ 16 of 20, and `</s>` is never the first token. The first edition's weights do not meet
-/// them (14 of 20; `</s>` first after 「什么是大语言模型？」), hence ignored until the second
-/// edition's weights ship: `cargo test --release --features train --test model -- --ignored`
-/// (with `NEXTTOKEN_MODEL` for a candidate export).
+/// on ≥ 16 of 20, and `</s>` is never the first token. The first edition's weights did not
+/// meet them (14 of 20; `</s>` first after 「什么是大语言模型？」); the second edition's do.
 #[cfg(feature = "train")]
 #[test]
-#[ignore = "issue 13 target, met only by the second edition's weights (in training)"]
 fn greedy_on_the_fluency_set_meets_the_second_editions_targets() {
     use nexttoken::train::fluency;
     let mut g = generator();
@@ -249,19 +246,21 @@ fn bench_native_tokens_per_second() {
     );
 }
 
+const ENDED_PROMPT: &str = "中国的首都是北京。";
+
 #[test]
 fn min_new_tokens_holds_back_the_end_token_the_generator_knows() {
-    // A question is not a sentence start: this completion model ends it at once under greedy.
+    // A finished sentence: the model learnt to end a text after one, so greedy ends it at once.
     let mut g = generator();
     let eos = g.tokenizer().eos_id().unwrap();
     let greedy = StepConfig {
         temperature: Some(0.0),
         ..StepConfig::default()
     };
-    g.set_prompt("什么是大语言模型？").unwrap();
+    g.set_prompt(ENDED_PROMPT).unwrap();
     assert_eq!(g.next(&greedy).unwrap().token, eos);
     // With min_new_tokens 5 the generator supplies the end id and the count (its history) itself.
-    g.set_prompt("什么是大语言模型？").unwrap();
+    g.set_prompt(ENDED_PROMPT).unwrap();
     let five = StepConfig {
         min_new_tokens: Some(5),
         ..greedy

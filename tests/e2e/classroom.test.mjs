@@ -69,10 +69,10 @@ describe("classroom", () => {
     const preset = page.locator("#preset");
     const shown = () => preset.evaluate((s) => s.selectedOptions[0]?.textContent);
     assert.equal(await shown(), "TypeScript 是 JavaScript 的");
-    // 误解六 puts 德国的首都是 on the page
+    // 误解六 puts 英国的首都是 on the page
     await page.getByRole("navigation", { name: "本章的课程" }).getByRole("button", { name: /^误解六/ }).click();
     await settled(page);
-    assert.equal(await page.getByLabel("提示词").inputValue(), "德国的首都是");
+    assert.equal(await page.getByLabel("提示词").inputValue(), "英国的首都是");
     assert.equal(await shown(), "自定义");
     await page.getByRole("button", { name: "English" }).click();
     assert.equal(await shown(), "custom");
@@ -89,9 +89,9 @@ describe("classroom", () => {
     const en = await open("?lang=en&lesson=myth6");
     await settled(en.page);
     const text = await en.page.locator("#lesson-body").innerText();
-    assert.match(text, /德国的首都是.{0,4}The capital of Germany is/);
-    assert.match(text, /p\(北京\)\s*\(Beijing\)/);
-    assert.match(text, /p\(柏林\)\s*\(Berlin\)/);
+    assert.match(text, /英国的首都是.{0,4}The capital of the UK is/);
+    assert.match(text, /p\(巴\)\s*\(Paris\)/);
+    assert.match(text, /p\(伦\)\s*\(London\)/);
     await en.page.getByRole("navigation", { name: "Lessons from the chapter" }).getByRole("button", { name: /^Exp\. 3/ }).click();
     await settled(en.page);
     const exp3 = await en.page.locator("#lesson-body").innerText();
@@ -100,7 +100,7 @@ describe("classroom", () => {
     await en.context.close();
     const zh = await open("?lang=zh&lesson=myth6");
     await settled(zh.page);
-    assert.doesNotMatch(await zh.page.locator("#lesson-body").innerText(), /Beijing|Berlin|capital/);
+    assert.doesNotMatch(await zh.page.locator("#lesson-body").innerText(), /Paris|London|capital/);
     await zh.context.close();
   });
 

@@ -56,14 +56,14 @@ function lowContrast() {
 const DEFAULTS = { source: "model", strategy: "sample", temperature: 0.8, top_k: 0, top_p: 0.9, min_p: 0, seed: 42, max_new: 16 };
 const EXPECTED = {
   exp1: { prompt: "React 是一个用于构建", strategy: "greedy", max_new: 8, tokens: 0 },
-  exp2: { prompt: "React 是一个用于构建", seed: 1, max_new: 8, tokens: 0 },
+  exp2: { prompt: "React 是一个用于构建", temperature: 1, top_p: 1, seed: 1, max_new: 8, tokens: 0 },
   exp3: { prompt: "中国的首都是", temperature: 1, top_p: 0.9, tokens: 0 },
   myth1: { prompt: "TypeScript 是 JavaScript 的", strategy: "greedy", max_new: 12 },
   myth2: { source: "manual", prompt: "TypeScript 是 JavaScript 的", temperature: 1, top_p: 1, seed: 84, tokens: 0 },
   myth3: { prompt: "中国的首都是", temperature: 2, top_p: 1, tokens: 0 },
-  myth4: { prompt: "状态", strategy: "greedy", max_new: 24 },
+  myth4: { prompt: "状态", strategy: "greedy", max_new: 32 },
   myth5: { prompt: "给一个代码编辑器插件起名：", temperature: 1, top_k: 10, top_p: 1, tokens: 0 },
-  myth6: { prompt: "德国的首都是", strategy: "greedy", max_new: 6 },
+  myth6: { prompt: "英国的首都是", strategy: "greedy", max_new: 2 },
   quiz: { prompt: "TypeScript 是 JavaScript 的", seed: 84, tokens: 0 },
 };
 
@@ -240,12 +240,12 @@ describe("lessons", () => {
     await settled(page);
     assert.equal(await page.getByLabel("解码策略").inputValue(), "sample");
 
-    // 误解六: no setting puts 柏林 first
+    // 误解六: greedy writes 巴黎 and no setting puts 伦 (of 伦敦) first
     await openLesson(page, "myth6");
-    assert.match(await generated(page), /^北京/);
+    assert.equal(await generated(page), "巴黎");
     const tops = await body(page).locator("td.top").allTextContents();
     assert.equal(tops.length, 6);
-    assert.ok(tops.every((x) => x !== "柏林"), tops.join(" "));
+    assert.ok(tops.every((x) => x === "巴"), tops.join(" "));
     await context.close();
   });
 

@@ -53,10 +53,10 @@ describe("a phone: Step follows the prompt, the settings come after the text", (
 describe("an English-speaking learner", () => {
   test("误解六: the gloss of greedy's wrong answer covers the answer, not only the prompt", async () => {
     const { page, context } = await open("?lang=en&lesson=myth6", { viewport: { width: 1280, height: 900 } });
-    const said = page.locator(".lesson-body q", { hasText: "德国的首都是" }).first();
-    await page.waitForFunction(() => /德国的首都是.+/.test(document.querySelector(".lesson-body q mark")?.textContent ? document.querySelector(".lesson-body q").textContent : ""));
+    const said = page.locator(".lesson-body q", { hasText: "英国的首都是" }).first();
+    await page.waitForFunction(() => /英国的首都是.+/.test(document.querySelector(".lesson-body q mark")?.textContent ? document.querySelector(".lesson-body q").textContent : ""));
     const line = await said.evaluate((q) => q.parentElement.textContent);
-    assert.match(line, /德国的首都是北京。 \(“The capital of Germany is Beijing\.”\)/, line);
+    assert.match(line, /英国的首都是巴黎 \(“The capital of the UK is Paris”\)/, line);
     await context.close();
   });
 

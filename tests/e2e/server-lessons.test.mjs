@@ -166,7 +166,7 @@ describe("lessons over a model server (llama.cpp)", () => {
     assert.match(await page.locator("#server-status").textContent(), /Connected/);
     assert.equal(await page.locator("#server-address").inputValue(), address);
     assert.equal(connects(), before, "no new Connect");
-    // Myth 6 needs a model that gets 德国的首都是 wrong: the embedded one, said so
+    // Myth 6 needs a model that gets 英国的首都是 wrong: the embedded one, said so
     await openLesson(page, "myth6");
     assert.equal(await source(page), "model");
     assert.match(await note.textContent(), /This runs on the embedded model: what it shows depends on that model's own weights/);

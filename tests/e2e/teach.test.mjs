@@ -151,7 +151,7 @@ describe("teaching with the page", () => {
       assert.equal(await chips(page).last().isVisible(), true);
       assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), []);
       await screenshot(page, `teach-strip-myth1-${lang}-1024x768.png`);
-      // 误解四's 24 tokens of 状态 overflow the one line: the oldest fold behind "…", the prompt and the newest stay
+      // 误解四's 32 tokens of 状态 overflow the one line: the oldest fold behind "…", the prompt and the newest stay
       await pickLesson(page, lang, "myth4");
       const loop = await page.evaluate(stripView);
       assert.equal(loop.echo, "状态");

@@ -26,20 +26,20 @@ describe("writing with the model", () => {
     ["zh", { minNew: "最少生成 Token 数", step: "单步", region: "生成文本", end: "结束符", hint: "这个模型只会续写：请写一句话的开头。", stage: "最少生成 Token 数" }],
     ["en", { minNew: "Min new tokens", step: "Step", region: "Generated text", end: "end", hint: "This model continues text: write the beginning of a sentence.", stage: "Min new tokens" }],
   ]) {
-    test(`${lang}: 「什么是大语言模型？」 ends at once; min_new_tokens 5 gives five tokens with no end token`, async () => {
+    test(`${lang}: a finished sentence (「中国的首都是北京。」) ends at once; min_new_tokens 5 gives five tokens with no end token`, async () => {
       const { page, context, problems } = await open(`?lang=${lang}`);
       // the hint is the prompt box's description
       // (with the line that names its keys, Enter and Shift+Enter)
       assert.deepEqual((await page.locator("#prompt").getAttribute("aria-describedby")).split(" "), ["prompt-hint", "prompt-keys"]);
       assert.equal(await page.locator("#prompt-hint").textContent(), L.hint);
-      await setPrompt(page, "什么是大语言模型？");
+      await setPrompt(page, "中国的首都是北京。");
       await page.getByLabel(lang === "zh" ? "解码策略" : "Strategy").selectOption("greedy");
       await page.getByRole("button", { name: L.step, exact: true }).click();
       // without a minimum the model ends the text at once: an "end" chip, not a raw </s>
       const first = chips(page, L.region).first();
       assert.equal((await first.textContent()).trim(), L.end);
       assert.match(await first.getByRole("button").getAttribute("title"), /<\/s>/);
-      assert.equal(await page.locator("#plain-text").textContent(), "什么是大语言模型？");
+      assert.equal(await page.locator("#plain-text").textContent(), "中国的首都是北京。");
       // projector mode's key numbers name it the same way
       await page.keyboard.press("p");
       await page.locator(".pj-chosen dd").waitFor({ state: "visible" });

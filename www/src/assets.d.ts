@@ -3,3 +3,9 @@ declare module "*?url" {
   const url: string;
   export default url;
 }
+
+// Vite's `?raw` imports: the file's text, bundled into the script.
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

@@ -27,6 +27,7 @@ import { el } from "./views/controls";
 import { createSettingsDrawer } from "./views/settings-drawer";
 import { installPhoneLayout } from "./views/phone-layout";
 import { installTips } from "./charts/tooltip";
+import { installModelAbout } from "./views/model-about";
 import { problemText } from "./views/notice";
 import { createPage, fillPresets } from "./views/page";
 import { wireServer } from "./views/server-wiring";
@@ -260,6 +261,7 @@ async function boot(): Promise<void> {
   fillPresets(pg.state.presetId);
   wire();
   installTips();
+  installModelAbout();
   // the ? overlay, P and F work while the model loads; the rest waits for body[data-ready]
   installShortcuts(actions, {
     toggleProjector: () => projector.toggle(),

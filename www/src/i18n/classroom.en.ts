@@ -22,12 +22,18 @@ export const classroomEn = {
 export const GLOSSES: Readonly<Record<string, string>> = {
   "中国的首都是": "The capital of China is",
   "德国的首都是": "The capital of Germany is",
+  "英国的首都是": "The capital of the UK is",
   "React 是一个用于构建": "React is a … for building",
   "给一个代码编辑器插件起名：": "Name a code-editor plugin:",
   "TypeScript 是 JavaScript 的": "TypeScript is JavaScript's",
   "状态": "state",
   "北京": "Beijing",
   "柏林": "Berlin",
+  "巴黎": "Paris",
+  "伦敦": "London",
+  // 误解六's column heads: the first tokens of 巴黎 and 伦敦 (its intro says so)
+  "巴": "Paris",
+  "伦": "London",
   "用户": "user",
   "界面": "interface",
   "超集": "superset",

@@ -18,6 +18,7 @@ import { etaEn } from "./eta.en";
 import { serverRestEn } from "./server-rest.en";
 import { teachEn } from "./teach.en";
 import { promptEosEn } from "./prompt-eos.en";
+import { modelAboutEn } from "./model-about.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -177,6 +178,7 @@ export const en = {
   ...etaEn,
   ...teachEn,
   ...promptEosEn,
+  ...modelAboutEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

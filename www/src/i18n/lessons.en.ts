@@ -46,14 +46,14 @@ export const lessonsEn = {
 
   "lesson.exp2.short": "Exp. 2",
   "lesson.exp2.title": "Experiment 2 · Sampling by hand",
-  "lesson.exp2.intro": "Same prompt, now sampling (T 0.8, top-p 0.9). Each draw uses its own seed (draw k = seed k), so every draw can be repeated.",
+  "lesson.exp2.intro": "Same prompt, now sampling straight from the model's probabilities (T 1, nothing cut). Each draw uses its own seed (draw k = seed k), so every draw can be repeated.",
   "lesson.exp2.now": "Seed {seed}: the random number u = {u} lands in the band of “{token}”, so “{token}” is chosen.",
   "lesson.exp2.none": "Draw to see which token the random number picks.",
   "lesson.exp2.again": "Draw again (seed {seed})",
   "lesson.exp2.five": "Draw 5 more",
   "lesson.exp2.draws": "Draws so far",
   "lesson.exp2.counts": "{n} draws: {list}",
-  "lesson.exp2.keep": "Keep drawing: 用户 (user) comes up most, but not every time.",
+  "lesson.exp2.keep": "Keep drawing: 用户 (user) comes up most, but not every time; 界面 (interface) only now and then.",
   "lesson.exp2.found": "界面 (interface) came up: “React 是一个用于构建界面” (“… for building interfaces”) is reasonable too, just another path. Sampling lets several good continuations compete.",
 
   "lesson.exp3.short": "Exp. 3",
@@ -107,12 +107,12 @@ export const lessonsEn = {
 
   "lesson.myth6.short": "Myth 6",
   "lesson.myth6.title": "Myth 6 · Sampling settings fix factual errors",
-  "lesson.myth6.intro": "This tiny model gets “德国的首都是” (“The capital of Germany is”) wrong. The right answer, 柏林 (Berlin), is a candidate: can any setting make it win?",
+  "lesson.myth6.intro": "This tiny model answers “英国的首都是” (“The capital of the UK is”) with 巴黎 (Paris). The right answer, 伦敦, starts with 伦, a candidate: can any setting make it win?",
   "lesson.myth6.said": "Greedy says:",
   "lesson.myth6.caption": "The wrong answer and the right one, by setting",
   "lesson.myth6.setting": "Setting",
   "lesson.myth6.top": "Top token",
-  "lesson.myth6.wrap": "No: temperature and top-p reshape or cut the distribution but never reorder it. A low T makes the error surer; a high T gives 柏林 (Berlin) no more than a sliver. Facts need better context, training, retrieval or tools.",
+  "lesson.myth6.wrap": "No: temperature and top-p reshape or cut the distribution but never reorder it. A low T makes the error surer; a high T gives 伦 (London) no more than a sliver. Facts need better context, training, retrieval or tools.",
 
   "lesson.quiz.short": "Quiz",
   "lesson.quiz.title": "Self-test",

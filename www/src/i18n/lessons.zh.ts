@@ -48,14 +48,14 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
 
   "lesson.exp2.short": "实验二",
   "lesson.exp2.title": "实验二：手动做一次 sampling",
-  "lesson.exp2.intro": "还是同一个提示词，这次用 sampling（温度 0.8，top_p 0.9）。第 k 次抽样用随机种子 k，所以每一次抽样都能重现。",
+  "lesson.exp2.intro": "还是同一个提示词，这次直接按模型给出的概率 sampling（温度 1，不截断）。第 k 次抽样用随机种子 k，所以每一次抽样都能重现。",
   "lesson.exp2.now": "随机种子 {seed}：随机数 u = {u} 落在「{token}」那一段，所以选中「{token}」。",
   "lesson.exp2.none": "抽一次，看随机数选中哪个 Token。",
   "lesson.exp2.again": "再抽一次（随机种子 {seed}）",
   "lesson.exp2.five": "再抽 5 次",
   "lesson.exp2.draws": "已经抽到的 Token",
   "lesson.exp2.counts": "共 {n} 次：{list}",
-  "lesson.exp2.keep": "继续抽：「用户」最常出现，但不是每次都是它。",
+  "lesson.exp2.keep": "继续抽：「用户」最常出现，但不是每次都是它；「界面」只是偶尔出现。",
   "lesson.exp2.found": "抽到了「界面」：「React 是一个用于构建界面」也合理，只是路径不同。sampling 允许多个合理延续竞争。",
 
   "lesson.exp3.short": "实验三",
@@ -109,12 +109,12 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
 
   "lesson.myth6.short": "误解六",
   "lesson.myth6.title": "误解六：采样参数能解决事实错误",
-  "lesson.myth6.intro": "这个小模型把「德国的首都是」答错了。正确答案「柏林」就在候选里：有没有哪个设置能让它胜出？",
+  "lesson.myth6.intro": "这个小模型把「英国的首都是」答错了：它写出「巴黎」。正确答案「伦敦」的第一个 Token「伦」就在候选里：有没有哪个设置能让它胜出？",
   "lesson.myth6.said": "greedy 的回答：",
   "lesson.myth6.caption": "各种设置下，错误答案和正确答案的概率",
   "lesson.myth6.setting": "设置",
   "lesson.myth6.top": "第一名",
-  "lesson.myth6.wrap": "没有：温度和 top-p 只改变分布形状或裁剪候选，从不改变排名。低温度让错误更笃定，高温度也只给「柏林」一点点机会。事实可靠性要靠更好的上下文、训练、检索或工具。",
+  "lesson.myth6.wrap": "没有：温度和 top-p 只改变分布形状或裁剪候选，从不改变排名。低温度让错误更笃定，高温度也只给「伦」一点点机会。事实可靠性要靠更好的上下文、训练、检索或工具。",
 
   "lesson.quiz.short": "自测题",
   "lesson.quiz.title": "自测题",

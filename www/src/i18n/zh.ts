@@ -18,6 +18,7 @@ import { etaZh } from "./eta.zh";
 import { serverRestZh } from "./server-rest.zh";
 import { teachZh } from "./teach.zh";
 import { promptEosZh } from "./prompt-eos.zh";
+import { modelAboutZh } from "./model-about.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -178,4 +179,5 @@ export const zh: Record<MessageKey, string> = {
   ...etaZh,
   ...teachZh,
   ...promptEosZh,
+  ...modelAboutZh,
 };

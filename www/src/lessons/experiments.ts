@@ -121,7 +121,9 @@ export function samplingByHand(): Lesson {
   let draws: Array<{ seed: number; text: string; u: number }> = [];
   /** The most likely first token and its final probability (the same for every seed). */
   let likeliest: { text: string; p: number } | null = null;
-  const params = (seed: number): Partial<Params> => ({ strategy: "sample", temperature: 0.8, top_p: 0.9, seed, max_new_tokens: 8 });
+  // plain sampling from the model's own distribution, as the chapter's 实验二: a top-p of 0.9 or a
+  // temperature below 1 would leave 用户 alone (0.92 on the second edition), so 界面 could never come up
+  const params = (seed: number): Partial<Params> => ({ strategy: "sample", temperature: 1, top_k: 0, top_p: 1, min_p: 0, seed, max_new_tokens: 8 });
   const draw = (actions: Actions, seed: number, on: LessonSource = liveSource(actions)): Promise<string[]> =>
     actions.apply({ source: on, presetId: "react-zh", prompt: REACT_PROMPT, params: params(seed), path: [] });
   return {

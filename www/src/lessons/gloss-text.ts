@@ -1,6 +1,6 @@
 // The English gloss of a quoted prompt *and* what the model wrote after it (English interface
-// only): 「德国的首都是北京。」 is glossed (“The capital of Germany is Beijing.”), never with the
-// prompt's gloss alone, which read as if the whole line said "The capital of Germany is". Pieces
+// only): 「英国的首都是巴黎」 is glossed (“The capital of the UK is Paris”), never with the
+// prompt's gloss alone, which read as if the whole line said "The capital of the UK is". Pieces
 // are matched longest first against the glosses; a word repeated in a row is written once with
 // its count (状态 ×24); when a piece has no gloss, the gloss says it covers the prompt only.
 import { GLOSSES } from "../i18n/classroom.en";

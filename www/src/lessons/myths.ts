@@ -12,13 +12,23 @@ import { glossWithText } from "./gloss-text";
 export const TS_PROMPT = "TypeScript 是 JavaScript 的";
 /** A prompt on which the tiny model's greedy path falls into a loop. */
 export const LOOP_PROMPT = "状态";
-/** A prompt the tiny model gets confidently wrong (greedy: 北京; the answer, 柏林, is a candidate). */
-export const WRONG_PROMPT = "德国的首都是";
+/**
+ * A prompt the tiny model gets confidently wrong: greedy writes 巴黎 (Paris); the answer, 伦敦 (London),
+ * starts with 伦, its second candidate. (The first edition said 北京 after 「德国的首都是」; the second knows 柏林.)
+ */
+export const WRONG_PROMPT = "英国的首都是";
+/** The first tokens of the wrong answer (巴黎) and of the right one (伦敦). */
+const WRONG_TOKEN = "巴";
+const RIGHT_TOKEN = "伦";
 
-/** The smallest block of tokens the path ends by repeating, and how many times (≥ 3), if any. */
+/**
+ * The block of tokens the path ends by repeating back to back, and how many times, covering the most
+ * tokens: a short block (≤ 3 tokens) three times or more, a longer one (up to a sentence, 16 tokens)
+ * twice or more — the second edition's greedy repeats whole sentences, the first repeated words.
+ */
 function loopAtEnd(ids: readonly number[]): { period: number; times: number } | null {
   let best: { period: number; times: number } | null = null;
-  for (let period = 1; period <= 6; period++) {
+  for (let period = 1; period <= 16; period++) {
     let times = 1;
     while (ids.length >= (times + 1) * period) {
       const a = ids.slice(ids.length - period);
@@ -26,7 +36,7 @@ function loopAtEnd(ids: readonly number[]): { period: number; times: number } | 
       if (a.some((x, i) => x !== b[i])) break;
       times++;
     }
-    if (times >= 3 && (best === null || times * period > best.times * best.period)) best = { period, times };
+    if (times >= (period <= 3 ? 3 : 2) && (best === null || times * period > best.times * best.period)) best = { period, times };
   }
   return best;
 }
@@ -198,9 +208,9 @@ export function temperatureNotSmarter(): Lesson {
 /** 误解四：greedy is not always best; on the tiny model its path falls into a loop. */
 export function greedyNotAlwaysBest(): Lesson {
   const run = (actions: Actions, params: Partial<Params>, on = liveSource(actions)): Promise<void> =>
-    // seed 42 (named on the sampling button): its sampled text leaves 状态 at once and never loops;
-    // the first-visit seed 84 starts with 状态 again, which reads like the loop (teach.test.mjs pins it)
-    actions.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 24, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
+    // seed 42 (named on the sampling button): its sampled text leaves 状态 at once and never loops
+    // (teach.test.mjs pins it); 32 tokens: greedy's loop is a whole sentence, and the second ends there
+    actions.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { max_new_tokens: 32, seed: 42, ...params }, path: [] }).then(() => runToEnd(actions));
   return {
     prompts: [LOOP_PROMPT],
     setUp: (actions, on) => run(actions, { strategy: "greedy" }, on),
@@ -319,10 +329,10 @@ export function paramsDoNotFixFacts(): Lesson {
   ];
   return {
     prompts: [WRONG_PROMPT],
-    // its point needs a model that gets this wrong: the embedded one (a real model answers 柏林)
+    // its point needs a model that gets this wrong: the embedded one (a real model answers 伦敦)
     runsOn: "model",
     async setUp(actions) {
-      await actions.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 6 }, path: [] });
+      await actions.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 2 }, path: [] });
       await runToEnd(actions);
     },
     build(body, env) {
@@ -339,7 +349,7 @@ export function paramsDoNotFixFacts(): Lesson {
         said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),
-          h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, "p(北京)", gloss("北京")), h("th", { attrs: { scope: "col" } }, "p(柏林)", gloss("柏林")), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
+          h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, `p(${WRONG_TOKEN})`, gloss(WRONG_TOKEN)), h("th", { attrs: { scope: "col" } }, `p(${RIGHT_TOKEN})`, gloss(RIGHT_TOKEN)), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
           h(
             "tbody",
             {},
@@ -351,9 +361,9 @@ export function paramsDoNotFixFacts(): Lesson {
                 "tr",
                 {},
                 h("th", { attrs: { scope: "row" } }, row.label),
-                h("td", {}, percent(glimpseP(g, "北京"))),
-                h("td", { class: "right-answer" }, percent(glimpseP(g, "柏林"))),
-                // glossed in the column heads (p(北京) Beijing …), so each row stays one short word
+                h("td", {}, percent(glimpseP(g, WRONG_TOKEN))),
+                h("td", { class: "right-answer" }, percent(glimpseP(g, RIGHT_TOKEN))),
+                // glossed in the column heads (p(巴) (Paris) …), so each row stays one short word
                 h("td", { class: "top" }, g.kept[0]?.text ?? ""),
               );
             }),

@@ -27,12 +27,13 @@ const QUESTIONS: readonly Question[] = [
   },
   {
     n: 2,
-    tryIt: (a, on) => a.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { strategy: "greedy", max_new_tokens: 24 }, path: [] }).then(() => runToEnd(a)),
+    tryIt: (a, on) => a.apply({ source: on, presetId: "ts-zh", prompt: LOOP_PROMPT, params: { strategy: "greedy", max_new_tokens: 32 }, path: [] }).then(() => runToEnd(a)),
     control: "#strategy",
   },
   {
     n: 3,
-    tryIt: (a, on) => a.apply({ source: on, presetId: "react-zh", prompt: REACT_PROMPT, params: { seed: 1 }, path: [] }).then(() => undefined),
+    // plain sampling as 实验二 (T 1, nothing cut): a new seed can then draw something other than 用户
+    tryIt: (a, on) => a.apply({ source: on, presetId: "react-zh", prompt: REACT_PROMPT, params: { temperature: 1, top_k: 0, top_p: 1, min_p: 0, seed: 1 }, path: [] }).then(() => undefined),
     control: "#new-seed",
   },
   {
@@ -50,7 +51,7 @@ const QUESTIONS: readonly Question[] = [
   {
     n: 6,
     // a factual error needs a model that makes it: the embedded one (the panel says so over a server)
-    tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 6 }, path: [] }).then(() => runToEnd(a)),
+    tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 2 }, path: [] }).then(() => runToEnd(a)),
     control: "#temperature",
   },
 ];
