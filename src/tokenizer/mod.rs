@@ -7,12 +7,10 @@
 //! string. The merge loop mirrors the `tokenizers` crate's `Word::merge_all`
 //! step for step; `tests/tokenizer.rs` checks equality on the whole corpus.
 
-mod hash;
 pub mod json;
 
-use hash::FastMap;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::fmt;
 
 use json::Json;
@@ -64,9 +62,9 @@ pub struct Tokenizer {
     tokens: Vec<String>,
     /// id → the bytes the token stands for.
     bytes: Vec<Vec<u8>>,
-    ids: FastMap<String, u32>,
+    ids: HashMap<String, u32>,
     /// (left, right) → (rank, merged id).
-    merges: FastMap<(u32, u32), (u32, u32)>,
+    merges: HashMap<(u32, u32), (u32, u32)>,
     byte_ids: Vec<Option<u32>>,
     eos: Option<u32>,
 }
@@ -126,7 +124,7 @@ impl Tokenizer {
         let n = vocab.len();
         let mut tokens = vec![String::new(); n];
         let mut filled = vec![false; n];
-        let mut ids = FastMap::with_capacity_and_hasher(n, Default::default());
+        let mut ids = HashMap::with_capacity(n);
         for (tok, id) in vocab {
             let id = id.as_u64().filter(|&i| (i as usize) < n).ok_or_else(|| {
                 field(
@@ -157,7 +155,7 @@ impl Tokenizer {
             .get("merges")
             .and_then(Json::as_array)
             .ok_or_else(|| field("model.merges", "missing or not an array"))?;
-        let mut merges = FastMap::with_capacity_and_hasher(merges_json.len(), Default::default());
+        let mut merges = HashMap::with_capacity(merges_json.len());
         // the merged token's text, one buffer for every entry (no allocation per merge)
         let mut joined = String::new();
         for (rank, m) in merges_json.iter().enumerate() {
