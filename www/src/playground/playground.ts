@@ -124,11 +124,11 @@ export class Playground {
     return { logits: next.logits, config: { ...this.config(), ...rest } };
   }
 
-  /** Settings or context changed: recompute the next step, then notify. */
-  refresh(): void {
+  /** Settings or context changed: recompute the next step (unless `preview` is false: none yet), then notify. */
+  refresh(preview = true): void {
     this.sourceFailed = false;
     this.sourceLost = false;
-    this.preview = this.finished() ? null : this.computeNext();
+    this.preview = this.finished() || !preview ? null : this.computeNext();
     this.sampleRun = null;
     this.notify();
   }

@@ -253,7 +253,10 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
       return;
     }
     if (superseded()) return;
-    pg.refresh();
+    // the next step's preview is computed once the tokens are in (nothing is drawn meanwhile); an
+    // async source is asked for the prompt's logits now, which the first token needs anyway
+    const tokens = (wanted.path?.length ?? 0) > 0;
+    pg.refresh(!tokens || pg.source.capabilities.async);
     if (!(defer && (await replayShownPath(pg, wanted, problems)))) {
       if (!(await replay(pg, wanted.path ?? [], problems, () => t("url.path", { n: 1 })))) return;
       for (const [i, branch] of (wanted.branches ?? []).entries()) {
