@@ -216,4 +216,3 @@ pub fn text_up_to(name: &str, value: &JsValue, max: usize) -> Result<String, JsE
     }
     Ok(value.as_string().unwrap_or_default())
 }
-
