@@ -11,7 +11,8 @@
 // BENCH_AGAINST=<another build's dist/> measures that build too, interleaved in every round (the
 // two builds in alternating order), and prints each build's medians and the per-round ratios
 // (this build ÷ that one): a change measured against main under the same load. BENCH_READY_ONLY=1
-// does not wait for every path (the chips and tree on screen are still checked); otherwise the JS
+// does not wait for every path (the chips and tree on screen are still checked); BENCH_DIST=<dir>
+// measures that build as "this build" instead of dist/. Otherwise the JS
 // heap and the renderer's resident memory are read once every path is in (after a collection).
 // No request goes through Playwright's routing (it delays each by a round trip to Node, hundreds
 // of ms under load, which is not the page's time); BENCH_ROUTED=1 routes them as the browser tests do.
