@@ -114,6 +114,8 @@ for (const params of settings) {
     assert.equal(filled.entries.length, tokens.length);
     // no logits held: each entry's are a getter, and nothing was made again before being read
     for (const entry of filled.entries) assert.equal(typeof Object.getOwnPropertyDescriptor(entry.input, "logits")?.get, "function");
+    // what the chips, their tooltips and the path tree read needs no logits either
+    for (const entry of filled.entries) assert.ok(entry.vocabSize === 8000 && entry.chosen.p_raw > 0 && entry.chosen.p >= 0);
     assert.equal(runs, 0);
     const reference = await eager(all, tokens);
     assert.equal(reference.length, tokens.length);
@@ -126,6 +128,7 @@ for (const params of settings) {
       assert.equal(lazy.forced, kept.forced);
       assert.equal(lazy.rank, kept.rank);
       assert.deepEqual(lazy.chosen, kept.chosen);
+      assert.equal(lazy.vocabSize, kept.vocabSize);
       assert.deepEqual(lazy.input.config, kept.input.config);
       const a = new Uint32Array(lazy.input.logits.buffer.slice(0));
       const b = new Uint32Array(kept.input.logits.buffer.slice(kept.input.logits.byteOffset, kept.input.logits.byteOffset + kept.input.logits.byteLength));

@@ -147,7 +147,7 @@ export class PathFiller {
     if (record === null) {
       const step = stepRecording(run.logits.slice(used * vocab, (used + 1) * vocab), config, id);
       next = typeof step === "string" ? step : { ...step, input };
-    } else next = recordedStep(input, id, record);
+    } else next = recordedStep(input, id, record, vocab);
     if (typeof next === "string") return next;
     ahead.used += 1;
     if (ahead.used === run.tokens.length) this.ahead = null;

@@ -279,7 +279,7 @@ export class Playground {
       return false;
     }
     const { result } = next;
-    if (!this.commit(result.token, { result, token: result.token, chosen: result.chosen, rank: result.chosen_rank, input }, false)) return false;
+    if (!this.commit(result.token, { result, token: result.token, chosen: result.chosen, rank: result.chosen_rank, input, vocabSize: result.vocab_size }, false)) return false;
     this.refresh();
     return true;
   }
