@@ -32,11 +32,13 @@ pub use records::{ForcedRecord, RecordedRun};
 use crate::decode::{self, Decoder, Trace};
 use crate::model::{Cache, ForwardError, Model};
 use crate::tokenizer::{split_utf8, Tokenizer};
+use std::sync::Arc;
 
 /// Model + tokenizer + decoder with the state of one generation.
 pub struct Generator {
-    model: Model,
-    tokenizer: Tokenizer,
+    /// Shared with the Generators `spawn` makes (read only: the context lives in `cache`).
+    model: Arc<Model>,
+    tokenizer: Arc<Tokenizer>,
     decoder: Decoder,
     cache: Cache,
     tokens: Vec<u32>,
@@ -60,9 +62,14 @@ impl Generator {
                 tokenizer: tv,
             });
         }
-        Ok(Generator {
+        Ok(Generator::fresh(Arc::new(model), Arc::new(tokenizer)))
+    }
+
+    /// A Generator with no prompt over `model` and `tokenizer` (whose vocabularies match).
+    fn fresh(model: Arc<Model>, tokenizer: Arc<Tokenizer>) -> Generator {
+        Generator {
             cache: model.new_cache(),
-            logits: vec![0.0; mv],
+            logits: vec![0.0; model.config().vocab_size],
             model,
             tokenizer,
             decoder: Decoder::default(),
@@ -73,7 +80,7 @@ impl Generator {
             stopped: None,
             max_new_tokens: 64,
             stop_sequences: Vec::new(),
-        })
+        }
     }
 
     /// Loads the shipped files: safetensors bytes and `tokenizer.json` text.
@@ -84,6 +91,13 @@ impl Generator {
         let model = Model::from_safetensors(model_bytes).map_err(GenerateError::Model)?;
         let tokenizer = Tokenizer::from_json(tokenizer_json).map_err(GenerateError::Tokenizer)?;
         Generator::new(model, tokenizer)
+    }
+
+    /// A new Generator over this one's model and tokenizer (shared, not copied), with no prompt,
+    /// its own cache and decoder, default limits: what `from_bytes` on the same files gives,
+    /// without parsing them again.
+    pub fn spawn(&self) -> Generator {
+        Generator::fresh(Arc::clone(&self.model), Arc::clone(&self.tokenizer))
     }
 
     pub fn model(&self) -> &Model {

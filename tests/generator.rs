@@ -404,3 +404,30 @@ fn forced_records_are_step_one_by_one() {
     assert!(g.stopped().is_none());
     assert_eq!(g.text(), "");
 }
+
+/// `spawn` (the page's second and third Generators): a Generator with no prompt over the same
+/// model and tokenizer, independent of its parent — the same tokens, text and logits bit for bit
+/// as one made from the files, whatever the parent holds or does afterwards.
+#[test]
+fn a_spawned_generator_is_one_made_from_the_files() {
+    let mut parent = generator();
+    parent.set_prompt("TypeScript 是").unwrap();
+    parent.force(400).unwrap();
+    let mut spawned = parent.spawn();
+    assert!(spawned.tokens().is_empty());
+    assert!(spawned.next_logits().is_err(), "no prompt yet");
+    let mut fresh = generator();
+    let forced: Vec<u32> = (0..40u32).map(|i| (i * 7919) % 7700 + 300).collect();
+    for g in [&mut spawned, &mut fresh] {
+        g.set_prompt("a").unwrap();
+        g.force_many(&forced).unwrap();
+    }
+    // the parent moving on changes nothing in the spawned one
+    parent.rewind(1).unwrap();
+    parent.force(500).unwrap();
+    assert_eq!(spawned.tokens(), fresh.tokens());
+    assert_eq!(spawned.text(), fresh.text());
+    let (a, b) = (spawned.next_logits().unwrap(), fresh.next_logits().unwrap());
+    assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()));
+    assert_eq!(spawned.max_new_tokens, fresh.max_new_tokens);
+}

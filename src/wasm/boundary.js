@@ -140,6 +140,16 @@ function checkedLength(what, length, max, unit) {
 }
 
 /**
+ * The index of the first lone surrogate in the string `text` (half of a UTF-16 pair without its
+ * other half), or −1: one native regex search, where reading the string unit by unit from Rust
+ * crossed the boundary once per character (181,000 times for tokenizer.json).
+ */
+export function lone_surrogate_index(text) {
+  const lone = call.call(regexExec, LONE_SURROGATE, text);
+  return lone === null ? -1 : lone.index;
+}
+
+/**
  * Logits as a fresh Float32Array, or a message. Accepts a Float32Array (copied, however it was
  * made: subclass, view of wasm memory) or an array of numbers (read once, element by element).
  */

@@ -92,6 +92,15 @@ impl JsGenerator {
         })
     }
 
+    /// Another Generator over the same weights and tokenizer, already parsed: no prompt, its own
+    /// context and limits (as `new Generator(weights, tokenizerJson)` on the same files gives).
+    pub fn spawn(&self) -> Result<JsGenerator, JsError> {
+        let inner = self.state("spawn")?.spawn();
+        Ok(JsGenerator {
+            inner: RefCell::new(inner),
+        })
+    }
+
     /// Starts over with `prompt` (the model reads all its tokens).
     #[wasm_bindgen(js_name = setPrompt)]
     pub fn set_prompt(

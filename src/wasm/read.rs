@@ -30,6 +30,7 @@ extern "C" {
         max_total: u32,
         max_string: u32,
     ) -> Result<JsValue, JsValue>;
+    fn lone_surrogate_index(text: &JsString) -> i32;
 }
 
 /// How deep a config may nest: the deepest real one is `config.logit_bias["5"]` (2 levels).
@@ -204,26 +205,12 @@ pub fn text_up_to(name: &str, value: &JsValue, max: usize) -> Result<String, JsE
     }
     // Copied, a lone surrogate would become U+FFFD: a prompt would then hold a character the
     // caller never wrote. Refused like one in a config string (boundary.js), by position.
-    if !s.is_valid_utf16() {
-        let units: Vec<u16> = s.iter().collect();
-        let (index, unit) = lone_surrogate(&units).unwrap_or((0, 0));
+    // (found by one regex search in JS: `is_valid_utf16` reads the string one unit per call)
+    if let Ok(index) = u32::try_from(lone_surrogate_index(s)) {
+        let unit = s.char_code_at(index) as u16;
         return Err(JsError::new(&format!(
             "{name} must be well-formed Unicode text, got a lone surrogate U+{unit:04X} at index {index}"
         )));
     }
     Ok(value.as_string().unwrap_or_default())
-}
-
-/// The first UTF-16 unit that is half of a surrogate pair without its other half.
-fn lone_surrogate(units: &[u16]) -> Option<(usize, u16)> {
-    let mut i = 0;
-    while i < units.len() {
-        let u = units[i];
-        match u {
-            0xD800..=0xDBFF if matches!(units.get(i + 1), Some(0xDC00..=0xDFFF)) => i += 2,
-            0xD800..=0xDFFF => return Some((i, u)),
-            _ => i += 1,
-        }
-    }
-    None
 }

@@ -11,16 +11,20 @@
 // BENCH_AGAINST=<another build's dist/> measures that build too, interleaved in every round (the
 // two builds in alternating order), and prints each build's medians and the per-round ratios
 // (this build ÷ that one): a change measured against main under the same load. BENCH_READY_ONLY=1
-// does not wait for every path (the chips and tree on screen are still checked).
+// does not wait for every path (the chips and tree on screen are still checked); BENCH_DIST=<dir>
+// measures that build as "this build" instead of dist/. Otherwise the JS
+// heap and the renderer's resident memory are read once every path is in (after a collection).
+// No request goes through Playwright's routing (it delays each by a round trip to Node, hundreds
+// of ms under load, which is not the page's time); BENCH_ROUTED=1 routes them as the browser tests do.
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
-import { CSP, DIST, launch, openPage, seededRandom, serveDist } from "../e2e/harness.mjs";
+import { DIST, launch, openPage, seededRandom, serveDist } from "../e2e/harness.mjs";
 
 const quick = !!process.env.BENCH_QUICK;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 7));
 const against = process.env.BENCH_AGAINST ?? null;
 const readyOnly = !!process.env.BENCH_READY_ONLY;
+const routed = !!process.env.BENCH_ROUTED;
 const PATHS = 32;
 const TOKENS = 127;
 
@@ -32,22 +36,17 @@ function link() {
   return `?${query}`;
 }
 
+/** What the bench server does when the page asks for /bench-ready (the measurement under way). */
+let onBenchReady = async () => undefined;
+
 /**
- * Records, by the page's clock, when it became ready, and then `atReady()` (the renderer's CPU
- * time) while the page waits on a synchronous request: nothing of the page runs meanwhile (the
- * paths not on screen start being rebuilt right after ready). Also hands the browser the page's
- * own index.html for a link longer than the test server takes (Node's HTTP server refuses request
- * lines over 16 KB; a static server with no limit would serve the page), as links.test.mjs does.
+ * Records, by the page's clock, when it became ready, and then the renderer's CPU time while the
+ * page waits on a synchronous request to the bench's own server (/bench-ready): nothing of the
+ * page runs meanwhile (the paths not on screen start being rebuilt right after ready). No request
+ * is routed through Playwright (that costs every request a round trip to this process): the
+ * server itself takes the long link (`maxHeaderSize`) and answers /bench-ready.
  */
-async function markReady(page, dist, atReady) {
-  await page.route(
-    (url) => url.search.length > 8000,
-    (route) => route.fulfill({ path: join(dist, "index.html"), headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }),
-  );
-  await page.route("**/bench-ready", async (route) => {
-    await atReady();
-    await route.fulfill({ body: "", headers: { "content-type": "text/plain" } });
-  });
+async function markReady(page) {
   await page.addInitScript(() => {
     new MutationObserver(() => {
       if (document.body?.dataset.ready !== "true" || window.readyAt !== undefined) return;
@@ -56,6 +55,18 @@ async function markReady(page, dist, atReady) {
       request.open("GET", "bench-ready", false);
       request.send();
     }).observe(document, { attributes: true, subtree: true });
+  });
+}
+
+/** The bench's server over `dist`: long links served as they are, /bench-ready answered once measured. */
+function serveBench(dist) {
+  return serveDist(dist, {
+    maxHeaderSize: 1 << 22,
+    handle(path, res) {
+      if (path !== "/bench-ready") return false;
+      void onBenchReady().then(() => res.writeHead(200, { "content-type": "text/plain", "cache-control": "no-store" }).end(""));
+      return true;
+    },
   });
 }
 
@@ -77,14 +88,25 @@ function mainThreadCpu(pids) {
   }
 }
 
-async function measure(browser, { url, dist }, query, paths) {
+/** Resident memory (MB) of the renderer processes `pids` (Linux: VmRSS), NaN elsewhere. */
+function residentMb(pids) {
+  try {
+    return pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024, 0);
+  } catch {
+    return NaN;
+  }
+}
+
+async function measure(browser, { url }, query, paths) {
   const cdp = await browser.newBrowserCDPSession();
   const before = new Set(await renderers(cdp));
   let cpu = NaN;
-  const atReady = async () => {
-    cpu = mainThreadCpu((await renderers(cdp)).filter((pid) => !before.has(pid)));
+  let pids = [];
+  onBenchReady = async () => {
+    pids = (await renderers(cdp)).filter((pid) => !before.has(pid));
+    cpu = mainThreadCpu(pids);
   };
-  const { page, context, problems } = await openPage(browser, url, { query, beforeGoto: (page) => markReady(page, dist, atReady) });
+  const { page, context, problems } = await openPage(browser, url, { query, beforeGoto: markReady, watchRequests: routed });
   await cdp.detach();
   const readyAt = await page.evaluate(() => window.readyAt);
   // the page's own marks (main.ts): the core compiled, the model's bytes in, the model made, the link replayed, drawn
@@ -99,9 +121,21 @@ async function measure(browser, { url, dist }, query, paths) {
     tree = await page.locator("#tree button").count();
     chips = await page.locator("#chips li").count();
   }
+  // memory once everything is in and collected: the JS heap (typed arrays' stores included where
+  // Chromium reports them) and the renderer's resident set
+  let heapMb = NaN;
+  let rssMb = NaN;
+  if (!readyOnly || !paths) {
+    const session = await context.newCDPSession(page);
+    await session.send("HeapProfiler.collectGarbage");
+    const usage = await session.send("Runtime.getHeapUsage");
+    heapMb = (usage.usedSize + (usage.backingStorageSize ?? 0)) / 2 ** 20;
+    rssMb = residentMb(pids);
+    await session.detach();
+  }
   if (problems.console.length > 0) throw new Error(`console errors: ${problems.console.join(" | ")}`);
   await context.close();
-  return { readyAt, allAt, tree, chips, marks, cpu };
+  return { readyAt, allAt, tree, chips, marks, cpu, heapMb, rssMb };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -119,11 +153,15 @@ function summary(name, linked, plain) {
   const cpuLink = median(linked.map((r) => r.cpu));
   const cpuAlone = median(plain.map((r) => r.cpu));
   console.log(`  renderer main-thread CPU until ready (medians): link ${ms(cpuLink)}, alone ${ms(cpuAlone)}, link − alone ${ms(cpuLink - cpuAlone)}`);
+  if (!readyOnly) {
+    const mb = (runs, key) => `${median(runs.map((r) => r[key])).toFixed(1)} MB`;
+    console.log(`  memory after every path is in, collected (medians): JS heap ${mb(linked, "heapMb")} (alone ${mb(plain, "heapMb")}), renderer resident ${mb(linked, "rssMb")} (alone ${mb(plain, "rssMb")})`);
+  }
 }
 
-const builds = [{ name: "this build", dist: DIST }];
+const builds = [{ name: "this build", dist: process.env.BENCH_DIST ?? DIST }];
 if (against !== null) builds.push({ name: `against ${against}`, dist: against });
-const servers = await Promise.all(builds.map((b) => serveDist(b.dist)));
+const servers = await Promise.all(builds.map((b) => serveBench(b.dist)));
 const browser = await launch();
 try {
   const query = link();
@@ -152,6 +190,7 @@ try {
     console.log(`  main-thread CPU until ready: with the link ${show(ratios("linked", (r) => r.cpu))}; alone ${show(ratios("plain", (r) => r.cpu))}`);
     const linkCost = (r) => (r.marks.link ?? NaN) - (r.marks.model ?? NaN);
     const drawCost = (r) => (r.marks.ready ?? NaN) - (r.marks.link ?? NaN);
+    if (!readyOnly) console.log(`  memory after every path is in (JS heap, renderer resident): ${show(ratios("linked", (r) => r.heapMb))}; ${show(ratios("linked", (r) => r.rssMb))}`);
     console.log(`  the link's replay (mark link − model) ${show(ratios("linked", linkCost))}; drawing (ready − link) ${show(ratios("linked", drawCost))}; making the model (model − model-bytes) ${show(ratios("linked", (r) => r.marks.model - r.marks["model-bytes"]))}`);
   }
   console.log(`load average (1 min) at each round: ${loads.join(", ")}`);

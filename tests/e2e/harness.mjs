@@ -26,11 +26,16 @@ const TYPES = {
 /** The Content-Security-Policy the page must work under (also sent as a header). */
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*";
 
-/** Serve dist/ (or another build, `dir`) on 127.0.0.1 at a free port; resolves to { url, close }. */
-export function serveDist(dir = DIST) {
+/**
+ * Serve dist/ (or another build, `dir`) on 127.0.0.1 at a free port; resolves to { url, close }.
+ * `maxHeaderSize` lifts Node's 16 KB limit on the request line (a long link served as it is);
+ * `handle(path, res)` may answer a request itself (returning true) before a file is looked up.
+ */
+export function serveDist(dir = DIST, { maxHeaderSize, handle } = {}) {
   statSync(join(dir, "index.html")); // fail early and clearly if the page was not built
-  const server = createServer((req, res) => {
+  const server = createServer(maxHeaderSize === undefined ? {} : { maxHeaderSize }, (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    if (handle?.(path, res) === true) return;
     const file = normalize(join(dir, path.endsWith("/") ? `${path}index.html` : path));
     if (!file.startsWith(dir)) {
       res.writeHead(403).end();
@@ -80,7 +85,7 @@ export async function launch() {
 export async function openPage(
   browser,
   baseUrl,
-  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true, locale = "en-US" } = {},
+  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true, locale = "en-US", watchRequests = true } = {},
 ) {
   const context = await browser.newContext({ viewport, reducedMotion, locale });
   const page = await context.newPage();
@@ -90,12 +95,16 @@ export async function openPage(
     if (msg.type() === "error") problems.console.push(msg.text());
   });
   page.on("pageerror", (err) => problems.console.push(String(err)));
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
-    problems.foreign.push(url);
-    return route.abort();
-  });
+  // (`watchRequests: false`, for benchmarks: every request routed through Playwright costs the page
+  // a round trip to this process, hundreds of milliseconds on a loaded machine)
+  if (watchRequests) {
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+      problems.foreign.push(url);
+      return route.abort();
+    });
+  }
   if (beforeGoto) await beforeGoto(page);
   await page.goto(`${baseUrl}${query}`);
   if (waitReady) await page.waitForSelector("body[data-ready='true']");

@@ -1,15 +1,16 @@
 // Boot and wiring only: read the link, make the playground (playground/, the state and every
 // action) and its view (views/page.ts), connect the page's buttons to actions, load the core and
 // the embedded model, and apply the link. Data flows one way: source → step → trace → view.
-import { initCore, messageOf } from "./core";
+// (first: start.ts begins loading the core and the model before the rest of the bundle runs)
+import { coreLoading, modelLoading, modelProgress } from "./start";
+import { messageOf } from "./core";
 import { bytesSize } from "./format";
 import { coreMessage, lang, setLang, t, translateDocument } from "./i18n/index";
 import type { Lang } from "./i18n/index";
-import { MODEL_FILES } from "./payload";
 import { findPreset, PRESETS } from "./presets";
 import type { ManualPreset } from "./presets";
-import { fetchModel, modelSource } from "./sources/load";
-import type { LoadProgress, ModelBytes } from "./sources/load";
+import { modelSource } from "./sources/load";
+import type { LoadProgress } from "./sources/load";
 import { FIRST_VISIT, initialState } from "./state";
 import type { SourceKind } from "./state";
 import { browserLang, readUrl } from "./url";
@@ -36,19 +37,6 @@ import { glimpse, stepWhenReady } from "./playground/lesson-io";
 import { undoReset } from "./playground/undo-reset";
 import { Playground } from "./playground/playground";
 import { apply, applyScenario, snapshot } from "./playground/scenarios";
-
-// The core's download and compile (streaming) and the model's download start before anything
-// else, side by side: the page's own set-up below runs while the bytes arrive.
-const coreLoading = initCore();
-let lastProgress: LoadProgress | null = null;
-let progressShown = false;
-const modelLoading: Promise<ModelBytes> = fetchModel(MODEL_FILES, (progress) => {
-  lastProgress = progress;
-  if (progressShown) showProgress(progress);
-});
-// awaited in boot(); until then a failure must not count as unhandled
-coreLoading.catch(() => undefined);
-modelLoading.catch(() => undefined);
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
@@ -295,8 +283,7 @@ async function boot(): Promise<void> {
     return;
   }
   loadingText.textContent = t("loading.model");
-  progressShown = true;
-  showProgress(lastProgress ?? { loaded: 0, total: null });
+  showProgress(modelProgress(showProgress) ?? { loaded: 0, total: null });
   try {
     const bytes = await modelLoading;
     performance.mark("nexttoken:model-bytes");

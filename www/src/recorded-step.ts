@@ -18,6 +18,8 @@ export interface RecordedStep {
   rank: number;
   /** What the core read (kept with the path entry, so the step can be re-run in full later). */
   input: StepInput;
+  /** The vocabulary's size (the logits' length, the trace's `vocab_size`). */
+  vocabSize: number;
 }
 
 /**
@@ -30,11 +32,14 @@ export function stepRecording(logits: Float32Array, config: StepConfig, id: numb
   const chosen = next.result.candidates.find((c) => c.id === id);
   // the core lists every trace_ids entry; only an id outside the vocabulary would be missing
   if (chosen === undefined) return `trace_ids must be token ids below ${next.result.vocab_size}, got ${id}`;
-  return { result: next.result, token: next.result.token, chosen, rank: chosen.rank, input: { logits, config } };
+  return { result: next.result, token: next.result.token, chosen, rank: chosen.rank, input: { logits, config }, vocabSize: next.result.vocab_size };
 }
 
-/** Token `id`'s step from the core's record of it under `input` (see `recordAt`); its trace is made when first read. */
-export function recordedStep(input: StepInput, id: number, record: ForcedRecord): RecordedStep {
+/**
+ * Token `id`'s step from the core's record of it under `input` (see `recordAt`); its trace is made
+ * when first read. `vocabSize`: the logits' length, given where reading them would make them.
+ */
+export function recordedStep(input: StepInput, id: number, record: ForcedRecord, vocabSize = input.logits.length): RecordedStep {
   let result: StepResult | null = null;
   return {
     get result(): StepResult {
@@ -50,6 +55,7 @@ export function recordedStep(input: StepInput, id: number, record: ForcedRecord)
     chosen: record.candidate,
     rank: record.candidate.rank,
     input,
+    vocabSize,
   };
 }
 
@@ -64,6 +70,7 @@ export function pathEntry(id: number, step: RecordedStep, forced: boolean, out: 
     rank: step.rank,
     forced,
     input: step.input,
+    vocabSize: step.vocabSize,
   };
   if (out.piece !== undefined) entry.piece = out.piece;
   if (out.pending !== undefined) entry.pending = out.pending;

@@ -5,9 +5,13 @@
 // the path shown, not every path. The filler does what the page's own replay does (the model runs
 // over the next tokens at once, `forceMany`, then one step per token on the logits it gave) under
 // the link's settings, so each path gets the entries it had when it was made; the core's records
-// come with the model's run, and each entry's full trace is made when first read.
+// come with the model's run, and each entry's full trace is made when first read. An entry keeps
+// no logits: they are made again when read (path-logits.ts), so the paths not on screen hold their
+// records, not 32 KB of logits per token.
 import type { ForcedTokens, GeneratedToken, Generator, StepConfig } from "./core";
+import type { PathLogits } from "./path-logits";
 import { pathEntry, recordAt, recordedStep, stepRecording } from "./recorded-step";
+import type { RecordedStep } from "./recorded-step";
 import { stepConfig } from "./state";
 import type { Params, PathEntry } from "./state";
 import type { ScenarioToken } from "./scenario";
@@ -43,11 +47,16 @@ export class PathFiller {
   private readonly gen: Generator;
   private readonly prompt: string;
   private readonly params: Params;
+  /** Where an entry's logits come from when read (made again, not kept). */
+  private readonly logits: PathLogits;
+  /** The path being filled (its ids: what an entry's logits are made again from). */
+  private path: readonly number[] = [];
 
-  constructor(gen: Generator, prompt: string, params: Params) {
+  constructor(gen: Generator, prompt: string, params: Params, logits: PathLogits) {
     this.gen = gen;
     this.prompt = prompt;
     this.params = params;
+    this.logits = logits;
   }
 
   /** Start `path`, keeping the tokens (and entries) it shares with what `gen` holds. */
@@ -66,6 +75,7 @@ export class PathFiller {
     this.gen.rewind(this.entries.length - shared + unused);
     this.entries = this.entries.slice(0, shared);
     this.last = null;
+    this.path = [...path.ids];
   }
 
   /**
@@ -93,7 +103,8 @@ export class PathFiller {
   private configHere(unused: number): StepConfig {
     const tokens = this.gen.tokens();
     const history = Array.from(tokens.subarray(0, tokens.length - unused));
-    return stepConfig(this.params, history, this.gen.promptLength, this.entries.length);
+    // the end id too, as the page's own steps (Playground.config): min_new_tokens holds it back
+    return stepConfig(this.params, history, this.gen.promptLength, this.entries.length, this.gen.eosId);
   }
 
   /**
@@ -129,9 +140,14 @@ export class PathFiller {
     if (out === undefined || out.token !== id) return `token ${id} could not be appended`;
     const vocab = run.logits.length / run.tokens.length;
     const config = this.configHere(run.tokens.length - used);
-    const input = { logits: run.logits.slice(used * vocab, (used + 1) * vocab), config };
+    // the entry's logits are made again when read (the same bits: the model over the same tokens)
+    const input = this.logits.input(this.path, this.entries.length, config);
     const record = recordAt(run, ahead.config, used, config);
-    const next = record === null ? stepRecording(input.logits, config, id) : recordedStep(input, id, record);
+    let next: RecordedStep | string;
+    if (record === null) {
+      const step = stepRecording(run.logits.slice(used * vocab, (used + 1) * vocab), config, id);
+      next = typeof step === "string" ? step : { ...step, input };
+    } else next = recordedStep(input, id, record, vocab);
     if (typeof next === "string") return next;
     ahead.used += 1;
     if (ahead.used === run.tokens.length) this.ahead = null;

@@ -44,6 +44,9 @@ export interface PathEntry {
   /** What the core read at this step (its logits and config), so the step can be re-run in full
    * (every candidate, for Find a token and the CSV) after the source has moved on. */
   input?: StepInput;
+  /** The vocabulary's size at this step (what the chips' tooltips read, so a replayed step's full
+   * trace is not made just for it). */
+  vocabSize?: number;
   /** Model only: text this token completed, and bytes of a character it left unfinished. */
   piece?: string;
   pending?: number[];

@@ -123,11 +123,11 @@ export class Playground {
     return { logits: next.logits, config: { ...this.config(), ...rest } };
   }
 
-  /** Settings or context changed: recompute the next step, then notify. */
-  refresh(): void {
+  /** Settings or context changed: recompute the next step (unless `preview` is false: none yet), then notify. */
+  refresh(preview = true): void {
     this.sourceFailed = false;
     this.sourceLost = false;
-    this.preview = this.finished() ? null : this.computeNext();
+    this.preview = this.finished() || !preview ? null : this.computeNext();
     this.sampleRun = null;
     this.notify();
   }
@@ -278,7 +278,7 @@ export class Playground {
       return false;
     }
     const { result } = next;
-    if (!this.commit(result.token, { result, token: result.token, chosen: result.chosen, rank: result.chosen_rank, input }, false)) return false;
+    if (!this.commit(result.token, { result, token: result.token, chosen: result.chosen, rank: result.chosen_rank, input, vocabSize: result.vocab_size }, false)) return false;
     this.refresh();
     return true;
   }

@@ -4,6 +4,7 @@
 // records). A long model link replays the path on screen first and the others in the background.
 import { t } from "../i18n/index";
 import { findPreset } from "../presets";
+import { PathLogits } from "../path-logits";
 import { Backfill, PathFiller } from "../replay";
 import type { Scenario, ScenarioRequest, ScenarioToken } from "../scenario";
 import { ManualSource } from "../sources/manual";
@@ -153,15 +154,18 @@ async function replayShownPath(pg: Playground, wanted: ScenarioRequest, problems
 
 /** The Generator backfills run on (made on first use, kept for the page's life). */
 let backfillGen: Generator | null = null;
+/** The Generator a rebuilt path's logits are made again on when read (path-logits.ts; made on first use). */
+let logitsGen: Generator | null = null;
 
 /** Rebuild `waiting` paths in the background; each one joins the page when it is in. */
 function startBackfill(pg: Playground, waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params): Backfill | null {
   const spawn = pg.model;
   if (spawn === null) return null;
+  const logits = new PathLogits(() => (logitsGen ??= spawn.spawnGenerator()), prompt);
   const makeFiller = (): PathFiller => {
     backfillGen ??= spawn.spawnGenerator();
     if (backfillGen === null) throw new Error("the model cannot be loaded twice");
-    return new PathFiller(backfillGen, prompt, params);
+    return new PathFiller(backfillGen, prompt, params, logits);
   };
   const run = new Backfill(makeFiller, waiting, {
     onFilled(index, filled, given) {
@@ -249,7 +253,10 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
       return;
     }
     if (superseded()) return;
-    pg.refresh();
+    // the next step's preview is computed once the tokens are in (nothing is drawn meanwhile); an
+    // async source is asked for the prompt's logits now, which the first token needs anyway
+    const tokens = (wanted.path?.length ?? 0) > 0;
+    pg.refresh(!tokens || pg.source.capabilities.async);
     if (!(defer && (await replayShownPath(pg, wanted, problems)))) {
       if (!(await replay(pg, wanted.path ?? [], problems, () => t("url.path", { n: 1 })))) return;
       for (const [i, branch] of (wanted.branches ?? []).entries()) {

@@ -87,7 +87,11 @@ export async function fetchModel(files: ModelFiles, onProgress: (progress: LoadP
   return { weights, tokenizerJson: new TextDecoder().decode(tokenizer) };
 }
 
-/** The embedded model over its loaded files (after `initCore`). */
+/**
+ * The embedded model over its loaded files (after `initCore`); further Generators (Compare, a
+ * link's paths rebuilt in the background) are spawned from the first, its files parsed once.
+ */
 export function modelSource({ weights, tokenizerJson }: ModelBytes): ModelSource {
-  return new ModelSource(createGenerator(weights, tokenizerJson), () => createGenerator(weights, tokenizerJson));
+  const gen = createGenerator(weights, tokenizerJson);
+  return new ModelSource(gen, () => gen.spawn());
 }

@@ -183,7 +183,19 @@ export class ModelSource implements LogitsSource {
     this.gen.setMaxNewTokens(0xffffffff);
     this.gen.setStopSequences([]);
     try {
-      for (const id of ids.slice(shared)) this.gen.force(id);
+      // one batched forward pass (switching to a path of 127 tokens: one call, not 127); what it
+      // did not append (a stop, or a refused id: nothing appended) goes one by one, so a token
+      // that cannot follow is refused by `force` as before
+      const rest = ids.slice(shared);
+      let appended = 0;
+      if (rest.length > 1) {
+        try {
+          appended = this.gen.forceMany(Uint32Array.from(rest)).tokens.length;
+        } catch {
+          appended = 0;
+        }
+      }
+      for (const id of rest.slice(appended)) this.gen.force(id);
     } finally {
       this.setLimits(this.limits.maxNewTokens, this.limits.stop);
     }

@@ -14,7 +14,7 @@ export function tipChips(path: readonly PathEntry[], label: (id: number) => stri
     setTip(button, () => ({
       candidate: entry.chosen,
       label: label(entry.id),
-      vocabSize: entry.result.vocab_size,
+      vocabSize: entry.vocabSize ?? entry.result.vocab_size,
       chosen: !entry.forced,
       forced: entry.forced,
     }));
