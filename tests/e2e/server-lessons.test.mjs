@@ -40,7 +40,7 @@ async function numbers(page) {
     cells: [...root.querySelectorAll("td")].map((td) => td.textContent),
   }));
 }
-/** Percentages may differ in their last digit (the server's float logprobs vs ours, within 5e-3). */
+/** Percentages may differ in their last digit (the server's float logprobs vs ours, within 1e-2). */
 function near(server, embedded, what) {
   const split = (s) => ({ label: s.replace(/[\d.]+%$/, ""), p: Number(s.match(/([\d.]+)%$/)?.[1] ?? NaN) });
   assert.equal(server.length, embedded.length, what);

@@ -69,9 +69,13 @@ test("a top-50 answer: rest mass to the core, p_raw over the whole vocabulary, e
   assert.ok(next.known.restMass > 0.1, `a flat distribution leaves much outside the top 50: ${next.known.restMass}`);
   const plain = step(next.logits, { rest_mass: next.known.restMass, seed: 3, trace_top: 5 });
   const reference = step(whole.logits, { seed: 3, trace_top: 5 });
+  // the two requests (whole vocabulary, then top 50; the second may come through the server's
+  // prompt cache) give p_raw 1.7e-6 apart on a p of 0.03 with the second edition's 7 layers (the
+  // first edition's 4 stayed under 1e-6): float32 noise, far below the page's 0.1 % — hence 1e-5
+  const NOISE = 1e-5;
   for (const c of plain.candidates.slice(0, 5)) {
     const ref = reference.candidates.find((x) => x.id === c.id);
-    assert.ok(Math.abs(c.p_raw - ref.p_raw) < 1e-6, `p_raw of ${c.id} over the whole vocabulary: ${c.p_raw} vs ${ref.p_raw}`);
+    assert.ok(Math.abs(c.p_raw - ref.p_raw) < NOISE, `p_raw of ${c.id} over the whole vocabulary: ${c.p_raw} vs ${ref.p_raw}`);
   }
   assert.equal(plain.rest.mass, next.known.restMass);
   assert.equal(plain.rest.exact, false);
@@ -79,7 +83,7 @@ test("a top-50 answer: rest mass to the core, p_raw over the whole vocabulary, e
   const topKRef = step(whole.logits, { top_k: 40, seed: 3 });
   assert.equal(topK.rest.exact, true, "top-k 40 of a top-50 list is exact");
   assert.equal(topK.token, topKRef.token);
-  assert.ok(Math.abs(topK.chosen.p - topKRef.chosen.p) < 1e-6);
+  assert.ok(Math.abs(topK.chosen.p - topKRef.chosen.p) < NOISE);
   assert.throws(() => step(next.logits, { rest_mass: 1 }), /rest_mass must be in \[0, 1\), got 1/);
 });
 

@@ -1,6 +1,6 @@
 // An independent implementation checks ours: llama.cpp's own server (xllamacpp), running the
 // project's model converted to GGUF (`make gguf`, tests/tools/export_gguf.py), gives the same
-// next-token log-probabilities as the wasm Generator over the whole vocabulary, within 5e-3,
+// next-token log-probabilities as the wasm Generator over the whole vocabulary, within 1e-2,
 // on the chapter's prompts and others in zh and en, and along a continuation fed one token at
 // a time through the server's prompt cache (the way the page's server source will ask).
 import { test, before, after } from "node:test";
@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { Generator, weights, tokenizer } from "./load.mjs";
 import { startLlamaServer, postJson } from "./llama-server.mjs";
 
-const TOLERANCE = 5e-3;
+// The page's forward multiplies int8 rows by each activation vector quantised to int16 (within 1e-3
+// of f32 per logit on the same weights, tests/model_loading.rs); llama.cpp runs f32 kernels. The
+// first edition (4 layers) stayed under 5e-3; the second (7 layers) measured up to 5.6e-3 along a
+// greedy continuation. 1e-2 in log-probability is 1 % of a probability, while a wrong layer, head
+// or tokenizer moves it by whole units (11.8 with the first edition's GGUF against these weights).
+const TOLERANCE = 1e-2;
 const PROMPTS = [
   "中国的首都是",
   "TypeScript 是 JavaScript 的",
@@ -71,7 +76,7 @@ test("the server reports the model's vocabulary and tokenises as we do", async (
   }
 });
 
-test("log-probabilities over the whole vocabulary equal our forward within 5e-3", async () => {
+test("log-probabilities over the whole vocabulary equal our forward within 1e-2", async () => {
   let worst = 0;
   for (const p of PROMPTS) {
     gen.setPrompt(p);
