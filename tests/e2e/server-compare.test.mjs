@@ -118,9 +118,9 @@ describe("Compare over a model server (llama.cpp)", () => {
     const { page, context } = await open("?lang=en");
     await setPrompt(page, "中国的首都是");
     await setNumber(page, "max-new", 12);
-    // 国家 is one token of greedy's text; 博物 spans two tokens (博, 物) of the focused column's
+    // greedy writes 北京|，|也是|一|座|有|三|千|多年|历史|…: 历史 is one token, 三千 spans two (三, 千)
     await page.getByText("Advanced").click();
-    await page.locator("#stop-seqs").fill("国家\n博物");
+    await page.locator("#stop-seqs").fill("历史\n三千");
     await page.locator("#stop-seqs").press("Tab");
     await page.locator("#compare-run").click();
     await page.locator(".compare-col").first().waitFor();
