@@ -22,17 +22,6 @@ impl Json {
             _ => None,
         }
     }
-    /// The value of `key` taken out of an object (null left in its place): a large value moves
-    /// instead of being cloned.
-    pub fn take(&mut self, key: &str) -> Option<Json> {
-        match self {
-            Json::Object(kv) => kv
-                .iter_mut()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| std::mem::replace(v, Json::Null)),
-            _ => None,
-        }
-    }
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Json::String(s) => Some(s),

@@ -7,14 +7,12 @@
 //! string. The merge loop mirrors the `tokenizers` crate's `Word::merge_all`
 //! step for step; `tests/tokenizer.rs` checks equality on the whole corpus.
 
-mod hash;
 pub mod json;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::fmt;
 
-use hash::FxBuild;
 use json::Json;
 
 /// Why a `tokenizer.json` could not be used.
@@ -64,9 +62,9 @@ pub struct Tokenizer {
     tokens: Vec<String>,
     /// id → the bytes the token stands for.
     bytes: Vec<Vec<u8>>,
-    ids: HashMap<String, u32, FxBuild>,
+    ids: HashMap<String, u32>,
     /// (left, right) → (rank, merged id).
-    merges: HashMap<(u32, u32), (u32, u32), FxBuild>,
+    merges: HashMap<(u32, u32), (u32, u32)>,
     byte_ids: Vec<Option<u32>>,
     eos: Option<u32>,
 }
@@ -84,7 +82,7 @@ impl Tokenizer {
     /// Reads the subset of `tokenizer.json` this project writes: a BPE model
     /// with `byte_fallback: true`, no normalizer, no pre-tokenizer.
     pub fn from_json(text: &str) -> Result<Tokenizer, TokenizerError> {
-        let mut root = json::parse(text).map_err(TokenizerError::Json)?;
+        let root = json::parse(text).map_err(TokenizerError::Json)?;
         for key in ["normalizer", "pre_tokenizer"] {
             if !matches!(root.get(key), None | Some(Json::Null)) {
                 return Err(field(
@@ -107,10 +105,7 @@ impl Tokenizer {
                 "must be empty (special tokens live in the vocabulary only)",
             ));
         }
-        // taken out of the tree (not cloned): the vocabulary's strings move into the tokenizer
-        let mut model = root
-            .take("model")
-            .ok_or_else(|| field("model", "missing"))?;
+        let model = root.get("model").ok_or_else(|| field("model", "missing"))?;
         if model.get("type").and_then(Json::as_str) != Some("BPE") {
             return Err(field("model.type", "must be \"BPE\""));
         }
@@ -122,14 +117,14 @@ impl Tokenizer {
                 return Err(field("model", format!("`{key}` must be null")));
             }
         }
-        let vocab = match model.take("vocab") {
-            Some(Json::Object(vocab)) => vocab,
-            _ => return Err(field("model.vocab", "missing or not an object")),
-        };
+        let vocab = model
+            .get("vocab")
+            .and_then(Json::as_object)
+            .ok_or_else(|| field("model.vocab", "missing or not an object"))?;
         let n = vocab.len();
         let mut tokens = vec![String::new(); n];
         let mut filled = vec![false; n];
-        let mut ids = HashMap::with_capacity_and_hasher(n, FxBuild::default());
+        let mut ids = HashMap::with_capacity(n);
         for (tok, id) in vocab {
             let id = id.as_u64().filter(|&i| (i as usize) < n).ok_or_else(|| {
                 field(
@@ -142,7 +137,7 @@ impl Tokenizer {
             }
             filled[id] = true;
             tokens[id] = tok.clone();
-            ids.insert(tok, id as u32);
+            ids.insert(tok.clone(), id as u32);
         }
         let mut byte_ids = vec![None; 256];
         let bytes: Vec<Vec<u8>> = tokens
@@ -160,7 +155,7 @@ impl Tokenizer {
             .get("merges")
             .and_then(Json::as_array)
             .ok_or_else(|| field("model.merges", "missing or not an array"))?;
-        let mut merges = HashMap::with_capacity_and_hasher(merges_json.len(), FxBuild::default());
+        let mut merges = HashMap::with_capacity(merges_json.len());
         // the merged token's text, one buffer for every entry (no allocation per merge)
         let mut joined = String::new();
         for (rank, m) in merges_json.iter().enumerate() {
