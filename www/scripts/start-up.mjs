@@ -4,8 +4,10 @@
 // on its first line has Chromium (136+) compile every function of the bundle eagerly, on a
 // background thread while the script streams in, instead of lazily on the main thread when each is
 // first called. Opening the page calls most of the bundle (the views, D3, the lessons' set-up)
-// before it is ready, so that lazy compiling was ~150–250 ms of the main thread (profiled,
-// Chromium 156); other engines read a comment. Added after minification (which drops comments),
+// before it is ready: that lazy compiling took 200–270 ms of the main thread, 62–67 ms with the
+// hint (Chromium 156 traces, two of each build; on 2 loaded cores the background compiling then
+// competes with the page, so ready times did not show it, tests/bench/HISTORY.md). Other engines
+// read a comment. Added after minification (which drops comments),
 // before the single-file pass inlines the script (so its CSP hash covers the comment).
 //
 // `preloadPayload` (multi-file build only): `<link rel="preload" as="fetch">` for the wasm, the
