@@ -194,7 +194,9 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .text((d) => d.valueText)
       .transition()
       .duration(ms)
-      .attr("x", (d) => (x(key(d)) ?? 0) + x.bandwidth() / 2)
+      // never left of the plot: a wide number over the first bar ran into the value axis's labels
+      // ("100.0%" over "100%" at 1024×768), which end 9 units left of it
+      .attr("x", (d) => Math.max((x(key(d)) ?? 0) + x.bandwidth() / 2, MARGIN.left + (d.valueText.length * 6.6 * textScale(svgNode)) / 2))
       .attr("y", (d) => {
         const size = 11 * textScale(svgNode);
         // the lines the number must keep clear of: the p line, and the curve over the number's width
