@@ -38,3 +38,35 @@ describe("the top-p chart at 1024×768", () => {
     }
   }
 });
+
+describe("实验三 (lesson 3): the bars line up", () => {
+  /** Per list of bars: the left and right edge of every row's track, and whether a row's cells overflow it. */
+  const tracks = () =>
+    [...document.querySelectorAll(".lesson-side .lesson-bars")].filter((ol) => ol.getClientRects().length > 0).map((ol) =>
+      [...ol.querySelectorAll("li")].map((li) => {
+        const track = li.querySelector(".track").getBoundingClientRect();
+        const value = li.querySelector(".bar-value").getBoundingClientRect();
+        return { left: Math.round(track.left), right: Math.round(track.right), width: track.width, valueRight: Math.round(value.right), inside: li.getBoundingClientRect().right + 0.5 >= value.right };
+      }),
+    );
+  for (const width of [640, 1024]) {
+    for (const lang of ["zh", "en"]) {
+      test(`embedded ${width} px wide, ${lang}: every row's track starts and ends where the others do`, async () => {
+        const { page, context } = await open(`?lang=${lang}&lesson=exp3&embed=1`, { viewport: { width, height: 800 } });
+        await page.waitForSelector(".lesson-side .lesson-bars li");
+        const lists = await page.evaluate(tracks);
+        assert.ok(lists.length >= 2, "both prompts' bars are shown");
+        for (const [n, rows] of lists.entries()) {
+          assert.ok(rows.length >= 2, `list ${n + 1} has bars`);
+          for (const row of rows) {
+            assert.equal(row.left, rows[0].left, `list ${n + 1}: tracks start together (${rows.map((r) => r.left)})`);
+            assert.equal(row.right, rows[0].right, `list ${n + 1}: tracks end together (${rows.map((r) => r.right)})`);
+            assert.equal(row.valueRight, rows[0].valueRight, `list ${n + 1}: the numbers end together`);
+            assert.ok(row.width >= 24 && row.inside, `list ${n + 1}: a track of ${row.width} px, inside its row`);
+          }
+        }
+        await context.close();
+      });
+    }
+  }
+});
