@@ -4,7 +4,7 @@
 // trace (the stage inactive, no value); HF's negative top_k is refused, as TopKLogitsWarper does.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { step } from "./load.mjs";
+import { step, Generator, weights, tokenizer } from "./load.mjs";
 import { refusesAndRecovers as refuses } from "./refuses.mjs";
 
 const chapter = new Float32Array([3.2, 2.1, 1.7, 0.9, 0.4]);
@@ -58,4 +58,44 @@ test("a positive top_k is the same on every engine after these rules", () => {
     assert.equal(stage(t, "top_k").value, 2);
     assert.equal(stage(t, "top_k").kept_count, 2);
   }
+});
+
+test("a wrapped primitive (new Number, new String, Object(1n)…) is named, not read as empty settings or as keys", () => {
+  const cases = [
+    [new Number(0.7), "Number", "number"],
+    [new Boolean(true), "Boolean", "boolean"],
+    [new String("hf"), "String", "string"],
+    [Object(5n), "BigInt", "bigint"],
+    [Object(Symbol("s")), "Symbol", "symbol"],
+  ];
+  for (const [value, name, lower] of cases) {
+    const said = `a ${name} object \\(a wrapped primitive: pass the ${lower} itself\\)`;
+    refuses(() => step(chapter, value), new RegExp(`^config must be an object, got ${said}$`));
+    refuses(() => step(chapter, { temperature: value }), new RegExp(`^temperature must be a number: 0 \\(greedy\\) or in \\[1e-38, 1e6\\], got ${said}$`));
+  }
+  // a wrapper with keys of its own is still a wrapper; a plain object with index keys is a config
+  const keyed = Object.assign(new Number(1), { temperature: 0.5 });
+  assert.equal(step(chapter, keyed).stages.find((s) => s.name === "temperature").value, 0.5, "read by its keys, as before");
+  refuses(() => step(chapter, { 0: 1 }), /^unknown key "0" in config$/);
+});
+
+test("wrong `this` and calls after free() throw an Error, and the instance and other Generators go on", () => {
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  const first = gen.next({ strategy: "greedy" }).token;
+  const spawned = gen.spawn();
+  spawned.free();
+  const calls = ["next", "force", "forceMany", "tokens", "text", "logits", "rewind", "setPrompt", "setMaxNewTokens", "setStopSequences", "spawn", "vocab", "encode", "stop"];
+  for (const name of calls) {
+    for (const self of [spawned, {}, null, new Proxy({}, { get() { throw new Error("trap"); } })]) {
+      assert.throws(() => Generator.prototype[name].call(self, 1), (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError), name);
+    }
+  }
+  for (const prop of ["eosId", "promptLength", "stopped"]) {
+    assert.throws(() => Object.getOwnPropertyDescriptor(Generator.prototype, prop).get.call(spawned), Error, prop);
+  }
+  gen.rewind(1);
+  assert.equal(gen.next({ strategy: "greedy" }).token, first, "the first Generator still works");
+  assert.equal(step(chapter, { strategy: "greedy" }).token, 0);
+  gen.free();
 });
