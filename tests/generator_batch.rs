@@ -6,7 +6,6 @@
 mod shipped;
 
 use nexttoken::decode::Config as StepConfig;
-use nexttoken::generate::{GenerateError, StopReason};
 use shipped::{generator, shipped};
 /// A link's forced tokens go through the model in one batch (`forward_many`): every position's
 /// logits must be those of feeding the tokens one at a time, bit for bit, and the cache after it
