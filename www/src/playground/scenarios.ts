@@ -34,10 +34,10 @@ export function resolveToken(pg: Playground, token: number | string): number | u
 }
 
 /**
- * Append `tokens` to the path on screen, each with one step of the core under the page's settings
- * (same seed and draw, so the same trace as when it was made): a token the core chooses there is
- * recorded as chosen; a forced one, or one the core would not choose, as forced. Stops at the first
- * token that cannot be appended and says why. Nothing is drawn and no preview is computed meanwhile;
+ * Append `tokens` to the path on screen, each with one step of the core under the settings it was
+ * made under (`settings(i)` over the link's; same seed and draw, so the same trace as then): a token
+ * the core chooses there is recorded as chosen; a forced one, or one the core would not choose, as
+ * forced. Stops at the first token that cannot be appended and says why. Nothing is drawn and no preview is computed meanwhile;
  * an async source is waited for before each token.
  */
 async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string, settings: (i: number) => StepParams = () => ({})): Promise<boolean> {
