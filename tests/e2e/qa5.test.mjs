@@ -70,3 +70,18 @@ describe("实验三 (lesson 3): the bars line up", () => {
     }
   }
 });
+
+describe("a prompt the model cannot read", () => {
+  for (const projector of [false, true]) {
+    test(`a 300-character paste${projector ? " in projector mode" : ""}: the error says what to do, and nothing says "Press Step"`, async () => {
+      const prompt = "语言模型每一步都会为词表里的每个词元打分，".repeat(15).slice(0, 300);
+      const { page, context } = await open(`?lang=en${projector ? "&projector=1" : ""}&prompt=${encodeURIComponent(prompt)}`, { viewport: { width: 1024, height: 768 } });
+      await page.keyboard.press("ArrowRight");
+      assert.match(await page.locator("#error").innerText(), /at most 127 tokens, got 213\. Shorten the prompt/);
+      assert.ok(await page.locator("#step").isDisabled(), "Step is off");
+      const hint = await page.locator("#chips").evaluate((list) => getComputedStyle(list, "::after").content);
+      assert.doesNotMatch(hint, /Press Step/, "the empty strip does not ask for a Step that is off");
+      await context.close();
+    });
+  }
+});
