@@ -189,6 +189,33 @@ mod tests {
         );
     }
 
+    /// Each engine's own "off" top_k is read as 0, the off value the stages read; below its range,
+    /// the engine's words.
+    #[test]
+    fn each_engines_off_top_k_is_read_as_zero() {
+        let read = |engine: &str, k: f64| {
+            Config::from_value(&Value::Object(vec![
+                ("top_k".into(), Value::Number(k)),
+                ("engine".into(), Value::String(engine.into())),
+            ]))
+            .map(|c| c.top_k)
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(read("vllm", -1.0), Ok(Some(0)));
+        assert_eq!(read("vllm", 3.0), Ok(Some(3)));
+        assert_eq!(read("llama.cpp", -40.0), Ok(Some(0)));
+        assert_eq!(read("llama.cpp", f64::from(i32::MIN)), Ok(Some(0)));
+        assert_eq!(
+            read("vllm", -2.0),
+            Err("top_k must be an integer in [-1, 4294967295] for engine \"vllm\" (-1 and 0: off), got -2".into())
+        );
+        assert!(read("llama.cpp", f64::from(i32::MIN) - 1.0).is_err());
+        assert_eq!(
+            read("hf", -1.0),
+            Err("top_k must be an integer in [0, 4294967295], got -1".into())
+        );
+    }
+
     /// The words and the check agree at every boundary the words name, for every engine.
     #[test]
     fn each_range_admits_exactly_what_it_says() {
