@@ -201,11 +201,16 @@ export function readUrl(
   if (tables.length > 0) request.tables = tables;
   oneOf("v", ["1", String(LINK_VERSION)]);
   const settings: ScenarioSettings[] = [];
+  const places = new Set<string>();
   for (const text of query.getAll("set")) {
     const run = settings.length >= MAX_LINK_TOKENS ? null : parseSettings(text);
     // one run per path and token: a second one for the same place is as malformed as a bad value
-    if (run === null || settings.some((other) => other.path === run.path && other.from === run.from)) bad("set", text, { kind: "settings" });
-    else settings.push(run);
+    const place = run === null ? "" : `${run.path}_${run.from}`;
+    if (run === null || places.has(place)) bad("set", text, { kind: "settings" });
+    else {
+      places.add(place);
+      settings.push(run);
+    }
   }
   if (settings.length > 0) request.settings = settings;
   const lesson = query.get("lesson");
