@@ -96,6 +96,27 @@ describe("a link after settings changed between steps", () => {
     await bad.context.close();
   });
 
+  test("projector mode names the settings of the step on screen, not the ones set last", async () => {
+    const { page, context } = await open("?lang=en");
+    await page.getByLabel("Preset").selectOption("plugin-zh");
+    await setField(page, "Temperature", "0.8");
+    await setField(page, "Seed", "7");
+    for (let i = 0; i < 2; i++) await step(page);
+    await setField(page, "Temperature", "2");
+    await step(page);
+    const link = await page.evaluate(() => location.search);
+    await context.close();
+
+    const again = await open(`${link}&projector=1`, { viewport: { width: 1024, height: 768 } });
+    const settings = again.page.locator(".projector-settings");
+    await chips(again.page).nth(0).getByRole("button").click();
+    assert.match(await settings.textContent(), /\bT 0\.8\b/, "step 1 was made at T 0.8");
+    await chips(again.page).nth(2).getByRole("button").click();
+    assert.match(await settings.textContent(), /\bT 2\b/, "step 3 at T 2");
+    assert.deepEqual(again.problems.console, []);
+    await again.context.close();
+  });
+
   test("a link written before settings travelled per step (no v) still opens under its one set of settings", async () => {
     const { page, context } = await open("?lang=en&source=manual&preset=react-zh&strategy=greedy&path=0.0");
     assert.ok(await page.locator("#url-notice").isHidden());

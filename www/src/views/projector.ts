@@ -35,6 +35,8 @@ interface Shown {
   stepNumber: number;
   past: boolean;
   forced: boolean;
+  /** The settings this step was made under (an earlier step may predate a change). */
+  params: Readonly<Params>;
 }
 
 export function createProjector(actions: Actions, handlers: { onChange(on: boolean): void }): Projector {
@@ -129,12 +131,12 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
       const entry = s.path[pastIndex];
       return entry === undefined
         ? null
-        : { result: entry.result, chosenId: entry.id, p: entry.chosen.p, stepNumber: pastIndex + 1, past: true, forced: entry.forced };
+        : { result: entry.result, chosenId: entry.id, p: entry.chosen.p, stepNumber: pastIndex + 1, past: true, forced: entry.forced, params: entry.params ?? s.params };
     }
     const preview = actions.preview();
     if (preview === null || !preview.ok) return null;
     const r = preview.result;
-    return { result: r, chosenId: r.token, p: r.chosen.p, stepNumber: s.path.length + 1, past: false, forced: false };
+    return { result: r, chosenId: r.token, p: r.chosen.p, stepNumber: s.path.length + 1, past: false, forced: false, params: s.params };
   }
 
   function render(): void {
@@ -154,8 +156,9 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     uCell.dd.textContent = step === null ? "—" : u === null ? t("projector.greedy") : num(u, 3);
     uCell.dd.title = step !== null && u === null ? t("projector.greedyNote") : "";
     nums.setAttribute("aria-label", t("projector.nums"));
-    // each setting unbroken; a long list wraps between settings rather than being cut off
-    const parts = settingsParts(actions.state().params);
+    // the settings of the step on screen (an earlier step keeps those it was made under); each
+    // setting unbroken, a long list wraps between settings rather than being cut off
+    const parts = settingsParts(step?.params ?? actions.state().params);
     settings.replaceChildren(...parts.flatMap((part, i) => [...(i > 0 ? [" · "] : []), Object.assign(document.createElement("span"), { textContent: part })]));
 
     // one stage chart at a time: the one picked, else the last stage that ran
