@@ -31,6 +31,8 @@ pub(crate) struct Work {
     pub aux: Vec<u32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
+    /// The draw's per-bucket tables (draw.rs), reused between calls.
+    pub draw_tables: Vec<u64>,
     /// The current scale: 1 before temperature, 1/T after.
     pub inv_t: f32,
     /// True while `kept` is every finite id (no stage removed anything): sums can then run over
@@ -48,21 +50,28 @@ pub(crate) struct Work {
 
 impl Work {
     /// Resets the working set for new logits; reuses every buffer.
+    #[cfg(test)]
     pub fn reset(&mut self, logits: &[f32], max: f32) {
+        let input_removed = logits.iter().filter(|&&l| l == f32::NEG_INFINITY).count();
+        self.reset_counted(logits, max, input_removed);
+    }
+
+    /// `reset` when the caller has counted the −inf logits (validation's scan does).
+    pub fn reset_counted(&mut self, logits: &[f32], max: f32, input_removed: usize) {
         self.processed.clear();
         self.processed.extend_from_slice(logits);
-        // Branch-free, so both loops vectorise: 255 for a −inf input, 0 (kept) otherwise.
         self.removed_by.clear();
-        self.removed_by.extend(
-            logits
-                .iter()
-                .map(|&l| u8::from(l == f32::NEG_INFINITY) * REMOVED_BY_INPUT),
-        );
-        self.input_removed = self
-            .removed_by
-            .iter()
-            .map(|&rb| usize::from(rb != KEPT))
-            .sum();
+        if input_removed == 0 {
+            self.removed_by.resize(logits.len(), KEPT);
+        } else {
+            // Branch-free, so it vectorises: 255 for a −inf input, 0 (kept) otherwise.
+            self.removed_by.extend(
+                logits
+                    .iter()
+                    .map(|&l| u8::from(l == f32::NEG_INFINITY) * REMOVED_BY_INPUT),
+            );
+        }
+        self.input_removed = input_removed;
         self.kept.clear();
         if self.input_removed == 0 {
             self.kept.extend(0..logits.len() as u32);

@@ -57,21 +57,13 @@ const SELECT_DIRECTLY: usize = 2048;
 /// candidates), the second copies out the crossing bucket's keys, and a weighted quickselect
 /// finishes within that bucket. Up to `SELECT_DIRECTLY` keys are selected over in place instead
 /// (then `keys` is permuted).
-pub(crate) fn inverse_cdf(keys: &mut [u64], u: f64, z: f64) -> Drawn {
+pub(crate) fn inverse_cdf(keys: &mut [u64], hist: &mut Vec<u64>, u: f64, z: f64) -> Drawn {
     let target = u * z;
     if keys.len() <= SELECT_DIRECTLY {
         // Too few keys for the buckets' fixed cost: select over them in place.
         return select_within(keys, 0.0, target, z, true);
     }
-    let mut mass = vec![0.0f64; BUCKETS];
-    let mut count = vec![0u32; BUCKETS];
-    for &k in keys.iter() {
-        let b = (k >> BUCKET_SHIFT) as usize & (BUCKETS - 1);
-        if let (Some(m), Some(c)) = (mass.get_mut(b), count.get_mut(b)) {
-            *m += key_weight(k);
-            *c += 1;
-        }
-    }
+    let (mass, count) = bucket_sums(keys, hist);
     // Walk the buckets from the top; stop in the one where the running mass passes u·z, or, if
     // rounding keeps it at or below u·z throughout, in the lowest non-empty one.
     let (mut above, mut rank, mut at) = (0.0f64, 0usize, None);
@@ -105,6 +97,57 @@ pub(crate) fn inverse_cdf(keys: &mut [u64], u: f64, z: f64) -> Drawn {
         rank: rank + d.rank,
         ..d
     }
+}
+
+/// Per bucket: the total weight and the count of its keys. Every weight in a bucket has the same
+/// float32 exponent, so each is an integer number of that exponent's ulps below 2^24, and at most
+/// `MAX_LOGITS` = 2^20 of them sum to below 2^44 ulps: every partial sum is exact in f64, in any
+/// order. So the sums are accumulated as integers (`count << 43 | Σ mantissa`, one add per key)
+/// in four interleaved tables, which breaks the store-to-load chain of consecutive keys in one
+/// bucket (a flat distribution), and are bit for bit the f64 sums in id order this replaced.
+fn bucket_sums(keys: &[u64], hist: &mut Vec<u64>) -> (Vec<f64>, Vec<u32>) {
+    const TABLES: usize = 4;
+    const COUNT_SHIFT: u32 = 43;
+    const MANTISSA: u64 = (1 << 23) - 1;
+    hist.clear();
+    hist.resize(TABLES * BUCKETS, 0);
+    let (t0, rest) = hist.split_at_mut(BUCKETS);
+    let (t1, rest) = rest.split_at_mut(BUCKETS);
+    let (t2, t3) = rest.split_at_mut(BUCKETS);
+    let entry = |k: u64| {
+        let b = (k >> BUCKET_SHIFT) as usize & (BUCKETS - 1);
+        (b, (1u64 << COUNT_SHIFT) + ((k >> 32) & MANTISSA))
+    };
+    let add = |t: &mut [u64], k: u64| {
+        let (b, v) = entry(k);
+        if let Some(slot) = t.get_mut(b) {
+            *slot += v;
+        }
+    };
+    let mut groups = keys.chunks_exact(TABLES);
+    for g in &mut groups {
+        add(t0, g[0]);
+        add(t1, g[1]);
+        add(t2, g[2]);
+        add(t3, g[3]);
+    }
+    for &k in groups.remainder() {
+        add(t0, k);
+    }
+    let mut mass = vec![0.0f64; BUCKETS];
+    let mut count = vec![0u32; BUCKETS];
+    for (b, (m, c)) in mass.iter_mut().zip(count.iter_mut()).enumerate() {
+        let total = t0[b] + t1[b] + t2[b] + t3[b];
+        let n = total >> COUNT_SHIFT;
+        let mantissas = total & ((1 << COUNT_SHIFT) - 1);
+        // The bucket's exponent field; 0 (subnormals, zero) scales like 1 without the implicit bit.
+        let exponent = (b >> 3) as u64;
+        let implicit = if exponent > 0 { 1u64 << 23 } else { 0 };
+        let ulp = f64::from_bits((exponent.max(1) + 1023 - 150) << 52);
+        *m = (n * implicit + mantissas) as f64 * ulp;
+        *c = n as u32;
+    }
+    (mass, count)
 }
 
 /// `inverse_cdf` within one range of the candidate order: `above` is the mass ranked before it;
@@ -269,7 +312,7 @@ mod tests {
                     0.999_999,
                     1.0 - f64::EPSILON / 2.0,
                 ] {
-                    let got = inverse_cdf(&mut keys.clone(), u, z);
+                    let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), u, z);
                     let want = sorted_walk(&keys, u, z);
                     assert_eq!((got.id, got.rank), (want.id, want.rank), "n {n} u {u}");
                     assert!((got.cum - want.cum).abs() < 1e-12);
@@ -311,7 +354,7 @@ mod tests {
             let keys: Vec<u64> = weights.iter().enumerate().map(|(i, &w)| key(w, i as u32)).collect();
             let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
             proptest::prop_assume!(z > 0.0);
-            let got = inverse_cdf(&mut keys.clone(), u, z);
+            let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), u, z);
             let want = sorted_walk(&keys, u, z);
             if (got.id, got.rank) != (want.id, want.rank) {
                 // Only where summation order decides: u·z within rounding of the boundary.

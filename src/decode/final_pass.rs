@@ -147,7 +147,8 @@ fn gathered<const REMEMBERED: bool>(
     inv_t: f32,
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
-    keys.clear();
+    // Every slot is written below: only slots the vector grows by are zeroed first.
+    keys.truncate(kept.len());
     keys.resize(kept.len(), 0);
     let weight_of = |id: u32| {
         if REMEMBERED {

@@ -122,9 +122,9 @@ impl Decoder {
         let settings = config.resolve(logits.len(), seed)?;
         let rest_mass = rest::check(config.rest_mass)?;
         let s = &settings;
-        let max = validate(logits)?;
+        let (max, input_removed) = validate(logits)?;
         let w = &mut self.work;
-        w.reset(logits, max);
+        w.reset_counted(logits, max, input_removed);
         w.exps.wanted = exps_read_again(s);
         let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
         let first = first_pass(logits, s, order, w, max);
@@ -151,7 +151,7 @@ impl Decoder {
                 rank: 0,
                 cum: 1.0,
             },
-            Some(u) => draw::inverse_cdf(&mut w.keys, u, z),
+            Some(u) => draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, u, z),
         };
         let listing = listing::list(
             &listing::Final {
@@ -299,8 +299,8 @@ fn early_stages_move_max(s: &Settings, logits: &[f32], max: f32) -> bool {
             .any(|&(id, b)| at(id) == max || at(id) + b > max)
 }
 
-/// Checks the logits; returns the max finite logit (one vectorised pass).
-fn validate(logits: &[f32]) -> Result<f32, StepError> {
+/// Checks the logits; returns the max finite logit and how many are −inf (one vectorised pass).
+fn validate(logits: &[f32]) -> Result<(f32, usize), StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
@@ -308,7 +308,7 @@ fn validate(logits: &[f32]) -> Result<f32, StepError> {
         return Err(StepError::TooManyLogits { len: logits.len() });
     }
     // One vectorised pass for the max and for NaN/+inf; find the culprit only if there is one.
-    let (max, bad) = softmax::scan(logits);
+    let (max, bad, input_removed) = softmax::scan_input(logits);
     if bad {
         let index = logits
             .iter()
@@ -322,7 +322,7 @@ fn validate(logits: &[f32]) -> Result<f32, StepError> {
     if max == f32::NEG_INFINITY {
         return Err(StepError::AllNegativeInfinity);
     }
-    Ok(max)
+    Ok((max, input_removed))
 }
 
 /// A fresh seed from the platform's entropy source.

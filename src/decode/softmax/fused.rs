@@ -44,7 +44,8 @@ fn fused<const TEMPERED: bool>(
     out: &mut [f64],
     keys: &mut Vec<u64>,
 ) -> Fused {
-    keys.clear();
+    // Every slot is written below: only slots the vector grows by are zeroed first.
+    keys.truncate(logits.len());
     keys.resize(logits.len(), 0);
     let (mut z_raw, mut weighted_raw, mut z, mut weighted) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     // (raw e, raw e·s, final e, final e·s) of one logit.
@@ -148,7 +149,8 @@ fn weights_keys_sums<const CACHED: bool>(
     out: &mut [f64],
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
-    keys.clear();
+    // Every slot is written below: only slots the vector grows by are zeroed first.
+    keys.truncate(processed.len());
     keys.resize(processed.len(), 0);
     let (mut z, mut weighted) = (0.0f64, 0.0f64);
     // (e, e·s); a remembered e is exp_f32 of this s (the clamp changes neither e nor, e being 0

@@ -107,26 +107,6 @@ fn lane_sum(xs: &[f32], f: impl Fn(f32) -> f32) -> f64 {
     total
 }
 
-/// One pass over the logits: the max finite-or-−inf value, and whether any entry is NaN or +inf.
-pub(crate) fn scan(logits: &[f32]) -> (f32, bool) {
-    let mut max = [f32::NEG_INFINITY; LANES];
-    let mut bad = [false; LANES];
-    let mut lanes = logits.chunks_exact(LANES);
-    for group in &mut lanes {
-        for ((m, b), &x) in max.iter_mut().zip(bad.iter_mut()).zip(group) {
-            *m = if x > *m { x } else { *m };
-            *b |= x.is_nan() || x == f32::INFINITY;
-        }
-    }
-    let mut m = max.iter().copied().fold(f32::NEG_INFINITY, larger);
-    let mut b = bad.iter().any(|&b| b);
-    for &x in lanes.remainder() {
-        m = if x > m { x } else { m };
-        b |= x.is_nan() || x == f32::INFINITY;
-    }
-    (m, b)
-}
-
 /// Over a contiguous array: Σ e^(l − max) and Σ e^(l − max)·(l − max), the softmax normaliser and
 /// the sum that gives its entropy, H = ln z − Σ e·s / z. −inf entries contribute 0. `keep`: where
 /// to remember each e (cached.rs), when a later pass at T = 1 can read them.
@@ -220,9 +200,11 @@ fn sums<const TEMPERED: bool, const FILL: bool>(
 
 pub(crate) mod cached;
 mod fused;
+mod scan;
 
 pub(crate) use cached::Exps;
 pub(crate) use fused::{raw_and_final, weights_keys_and_sums};
+pub(crate) use scan::{scan, scan_input};
 
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
 /// (s the scaled logit, the entropy's sum), in float32 lanes folded into f64 every block, as
