@@ -54,16 +54,26 @@ const SELECT_DIRECTLY: usize = 2048;
 ///
 /// Two reads of the keys and no writes to them: the first sums each bucket's weight and count
 /// (buckets order like the keys, so the buckets above the crossing one are wholly earlier
-/// candidates), the second copies out the crossing bucket's keys, and a weighted quickselect
+/// candidates; `counted`: the final pass's read of the keys already did, into `tables`), the
+/// second copies out the crossing bucket's keys, and a weighted quickselect
 /// finishes within that bucket. Up to `SELECT_DIRECTLY` keys are selected over in place instead
 /// (then `keys` is permuted).
-pub(crate) fn inverse_cdf(keys: &mut [u64], hist: &mut Vec<u64>, u: f64, z: f64) -> Drawn {
+pub(crate) fn inverse_cdf(
+    keys: &mut [u64],
+    tables: &mut Vec<u64>,
+    counted: bool,
+    u: f64,
+    z: f64,
+) -> Drawn {
     let target = u * z;
     if keys.len() <= SELECT_DIRECTLY {
         // Too few keys for the buckets' fixed cost: select over them in place.
         return select_within(keys, 0.0, target, z, true);
     }
-    let (mass, count) = bucket_sums(keys, hist);
+    if !counted {
+        count_all(keys, tables);
+    }
+    let (mass, count) = bucket_sums(tables);
     // Walk the buckets from the top; stop in the one where the running mass passes u·z, or, if
     // rounding keeps it at or below u·z throughout, in the lowest non-empty one.
     let (mut above, mut rank, mut at) = (0.0f64, 0usize, None);
@@ -99,45 +109,54 @@ pub(crate) fn inverse_cdf(keys: &mut [u64], hist: &mut Vec<u64>, u: f64, z: f64)
     }
 }
 
-/// Per bucket: the total weight and the count of its keys. Every weight in a bucket has the same
-/// float32 exponent, so each is an integer number of that exponent's ulps below 2^24, and at most
-/// `MAX_LOGITS` = 2^20 of them sum to below 2^44 ulps: every partial sum is exact in f64, in any
-/// order. So the sums are accumulated as integers (`count << 43 | Σ mantissa`, one add per key)
-/// in four interleaved tables, which breaks the store-to-load chain of consecutive keys in one
-/// bucket (a flat distribution), and are bit for bit the f64 sums in id order this replaced.
-fn bucket_sums(keys: &[u64], hist: &mut Vec<u64>) -> (Vec<f64>, Vec<u32>) {
-    const TABLES: usize = 4;
-    const COUNT_SHIFT: u32 = 43;
+/// Whether `inverse_cdf` over this many keys reads bucket tables (then a pass that reads every
+/// key anyway, final_pass.rs, fills them with `tally` and passes `counted`).
+pub(crate) fn uses_tables(keys: usize) -> bool {
+    keys > SELECT_DIRECTLY
+}
+
+/// The bucket tables of `tally`: four of `BUCKETS` entries each, zeroed.
+pub(crate) fn clear_tables(tables: &mut Vec<u64>) {
+    tables.clear();
+    tables.resize(TABLES * BUCKETS, 0);
+}
+
+const TABLES: usize = 4;
+const COUNT_SHIFT: u32 = 43;
+
+/// Adds the key at position `i` to its bucket, in table `i mod 4`: `count << 43 | Σ mantissa`.
+///
+/// Every weight in a bucket has the same float32 exponent, so each is an integer number of that
+/// exponent's ulps below 2^24, and at most `MAX_LOGITS` = 2^20 of them sum to below 2^44 ulps:
+/// every partial sum is exact in f64, in any order. So the sums are accumulated as integers in
+/// four interleaved tables, which breaks the store-to-load chain of consecutive keys in one
+/// bucket (a flat distribution), and `bucket_sums` gives bit for bit the f64 sums in id order
+/// this replaced.
+#[inline(always)]
+pub(crate) fn tally(tables: &mut [u64], i: usize, k: u64) {
     const MANTISSA: u64 = (1 << 23) - 1;
-    hist.clear();
-    hist.resize(TABLES * BUCKETS, 0);
-    let (t0, rest) = hist.split_at_mut(BUCKETS);
-    let (t1, rest) = rest.split_at_mut(BUCKETS);
-    let (t2, t3) = rest.split_at_mut(BUCKETS);
-    let entry = |k: u64| {
-        let b = (k >> BUCKET_SHIFT) as usize & (BUCKETS - 1);
-        (b, (1u64 << COUNT_SHIFT) + ((k >> 32) & MANTISSA))
-    };
-    let add = |t: &mut [u64], k: u64| {
-        let (b, v) = entry(k);
-        if let Some(slot) = t.get_mut(b) {
-            *slot += v;
-        }
-    };
-    let mut groups = keys.chunks_exact(TABLES);
-    for g in &mut groups {
-        add(t0, g[0]);
-        add(t1, g[1]);
-        add(t2, g[2]);
-        add(t3, g[3]);
+    let b = (k >> BUCKET_SHIFT) as usize & (BUCKETS - 1);
+    if let Some(slot) = tables.get_mut((i % TABLES) * BUCKETS + b) {
+        *slot += (1u64 << COUNT_SHIFT) + ((k >> 32) & MANTISSA);
     }
-    for &k in groups.remainder() {
-        add(t0, k);
+}
+
+/// `tally` over every key.
+fn count_all(keys: &[u64], tables: &mut Vec<u64>) {
+    clear_tables(tables);
+    for (i, &k) in keys.iter().enumerate() {
+        tally(tables, i, k);
     }
+}
+
+/// Per bucket: the total weight and the count of its keys, from the tables `tally` filled.
+fn bucket_sums(tables: &[u64]) -> (Vec<f64>, Vec<u32>) {
     let mut mass = vec![0.0f64; BUCKETS];
     let mut count = vec![0u32; BUCKETS];
     for (b, (m, c)) in mass.iter_mut().zip(count.iter_mut()).enumerate() {
-        let total = t0[b] + t1[b] + t2[b] + t3[b];
+        let total: u64 = (0..TABLES)
+            .map(|t| tables.get(t * BUCKETS + b).copied().unwrap_or(0))
+            .sum();
         let n = total >> COUNT_SHIFT;
         let mantissas = total & ((1 << COUNT_SHIFT) - 1);
         // The bucket's exponent field; 0 (subnormals, zero) scales like 1 without the implicit bit.
@@ -312,7 +331,7 @@ mod tests {
                     0.999_999,
                     1.0 - f64::EPSILON / 2.0,
                 ] {
-                    let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), u, z);
+                    let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), false, u, z);
                     let want = sorted_walk(&keys, u, z);
                     assert_eq!((got.id, got.rank), (want.id, want.rank), "n {n} u {u}");
                     assert!((got.cum - want.cum).abs() < 1e-12);
@@ -354,7 +373,7 @@ mod tests {
             let keys: Vec<u64> = weights.iter().enumerate().map(|(i, &w)| key(w, i as u32)).collect();
             let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
             proptest::prop_assume!(z > 0.0);
-            let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), u, z);
+            let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), false, u, z);
             let want = sorted_walk(&keys, u, z);
             if (got.id, got.rank) != (want.id, want.rank) {
                 // Only where summation order decides: u·z within rounding of the boundary.

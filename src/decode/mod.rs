@@ -141,7 +141,7 @@ impl Decoder {
             ran.tempered_all = Some((z, max));
         }
         let head_len = s.trace_top.min(w.kept.len());
-        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready);
+        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready, !s.greedy);
         let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
         let drawn = match u {
@@ -151,7 +151,7 @@ impl Decoder {
                 rank: 0,
                 cum: 1.0,
             },
-            Some(u) => draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, u, z),
+            Some(u) => draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, fin.counted, u, z),
         };
         let listing = listing::list(
             &listing::Final {
