@@ -144,6 +144,11 @@ impl Decoder {
         let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready, !s.greedy);
         let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
+        if u.is_some() && !fin.counted {
+            // A short list is selected over in place (the listing then reads the keys in that
+            // order): the weights go to `scratch` first if the keys held them.
+            w.weights_out_of_keys();
+        }
         let drawn = match u {
             // Greedy kept exactly one token.
             None => Drawn {
@@ -157,7 +162,7 @@ impl Decoder {
             &listing::Final {
                 head: &fin.head,
                 keys: &w.keys,
-                weight: &w.scratch,
+                weight: w.final_weights(),
                 z,
             },
             logits,
@@ -220,9 +225,8 @@ fn first_pass(
         } else {
             1.0
         };
-        let n = logits.len();
-        let out = w.scratch.get_mut(..n).unwrap_or_default();
-        let f = softmax::raw_and_final(logits, max, inv_t, out, &mut w.keys);
+        let f = softmax::raw_and_final(logits, max, inv_t, &mut w.keys);
+        w.weights_in_keys = true;
         return FirstPass {
             raw: raw(f.z_raw, f.weighted_raw),
             tempered_z: (inv_t != 1.0).then_some(f.z),
