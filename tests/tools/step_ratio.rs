@@ -4,7 +4,7 @@
 //! the load of a shared machine, where criterion's separate medians are not.
 #![allow(clippy::unwrap_used)]
 use nexttoken::decode::{Config, Decoder};
-#[path = "../tests/support/mod.rs"]
+#[path = "../support/mod.rs"]
 #[allow(dead_code)]
 mod support;
 fn main() {
