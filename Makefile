@@ -84,6 +84,7 @@ test-browser: dist gguf
 bench: dist
 	cargo bench --bench step
 	node tests/bench/step.mjs
+	node tests/bench/summary.mjs
 	node tests/bench/model.mjs
 	node tests/bench/page-link.mjs
 

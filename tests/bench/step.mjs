@@ -6,7 +6,7 @@
 // objects) against the floor at 8,000. Rounds are interleaved, so load on the machine affects every column alike; medians.
 // BENCH_QUICK=1 runs fewer, shorter rounds; BENCH_ONLY=text keeps the matrix rows whose name
 // contains it (as in tests/bench/step.rs).
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as pkg from "../../www/pkg/nexttoken.js";
 import { peakedLogits } from "./logits.mjs";
@@ -109,3 +109,10 @@ const fl8 = median(c8.floor);
 const ratio8 = (xs) => `${f(median(xs))} = ${(median(xs) / fl8).toFixed(1)}×`;
 console.log(`\nfull trace at 8,000 (trace_top 8,000): floor ${f(fl8)}; columns ${ratio8(c8.columns)}; one candidates[i] object ${ratio8(c8.objects)}; all 8,000 objects read ${ratio8(c8.all)}`);
 console.log(`wasm memory growth over ${quick ? 200 : 2000} calls at 151,936 after warm-up: ${grew} bytes`);
+
+// For tests/bench/summary.mjs, which puts these beside criterion's native medians.
+const out = `${process.env.CARGO_TARGET_DIR ?? fileURLToPath(new URL("../../target", import.meta.url))}/bench/`;
+mkdirSync(out, { recursive: true });
+writeFileSync(`${out}wasm-step.json`, JSON.stringify({
+  node: process.version, quick, floors, results, trace: { floor: fl8, columns: median(c8.columns) },
+}));
