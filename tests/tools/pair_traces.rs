@@ -188,16 +188,22 @@ fn main() {
         };
         let l = logits(&mut r, n);
         let c = config(&mut r, n, &extreme);
-        let text = match decoder.step(&l, &c) {
-            Ok(t) => format!("{t:?}"),
-            Err(e) => format!("error {e}"),
+        // A config the engine refuses (a key it lacks, an id past the vocabulary) is drawn
+        // again, up to 20 times, so most cases are traces; the refusals are compared too.
+        let mut c = c;
+        let mut attempt = 0;
+        let (kind, text) = loop {
+            match decoder.step(&l, &c) {
+                Ok(t) => break ("trace", format!("{t:?}")),
+                Err(e) if attempt == 20 => break ("error", format!("{e}")),
+                Err(e) => {
+                    writeln!(out, "{case} refused {e}").unwrap();
+                    attempt += 1;
+                    c = config(&mut r, n, &extreme);
+                }
+            }
         };
-        writeln!(
-            out,
-            "{case} n {n} {:016x} {}",
-            fnv(text.as_bytes()),
-            text.len()
-        )
-        .unwrap();
+        let hash = fnv(text.as_bytes());
+        writeln!(out, "{case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
     }
 }
