@@ -103,7 +103,7 @@ bench: dist
 # `make train` = both runs to the end, export the fine-tune's int8 weights to
 # $(TRAIN_TEXT_DIR)/model.safetensors, then evaluate the shipped weights (before) and the new ones
 # (after) on the same targets, in both formats; copy them into www/model/ only when every target,
-# tests/model.rs, generator.rs and model_loading.rs (NEXTTOKEN_MODEL=...) and the lessons hold.
+# tests/model.rs, generator.rs, generator_batch.rs and model_loading.rs (NEXTTOKEN_MODEL=...) and the lessons hold.
 # `make train-eval WEIGHTS=...` evaluates any weights (held-out loss per file vs the Kneser-Ney
 # 3-gram fitted on the same training stream; greedy fluency on src/train/eval_prompts.txt).
 TRAIN_DIR ?= ../train-v2/run

@@ -21,7 +21,7 @@ pub struct Config {
     pub strategy: Option<Strategy>,
     /// ≥ 0, default 1; 0 means greedy.
     pub temperature: Option<f64>,
-    /// Integer ≥ 0; 0 = off.
+    /// Integer ≥ 0; 0 = off. From a value, vLLM's -1 and llama.cpp's k ≤ 0 are read as 0.
     pub top_k: Option<u32>,
     /// In [0, 1]; 1 = off (vLLM: (0, 1]).
     pub top_p: Option<f64>,

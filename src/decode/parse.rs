@@ -7,7 +7,7 @@ use super::engine::Engine;
 use super::error::StepError;
 use super::limits::{short, MAX_HISTORY, MAX_LOGIT_BIAS};
 use super::ranges::{
-    eos_rule, id_list_rule, integer_bounds, integer_rule, logit_bias_rule, number_rule,
+    eos_rule, id_list_rule, integer_bounds, integer_rule, logit_bias_rule, number_rule, top_k_rule,
     ENGINE_RULE, STRATEGY_RULE,
 };
 use super::value::{format_number, Value};
@@ -44,6 +44,24 @@ fn integer(field: &str, v: &Value, min: f64, max: f64) -> Result<f64, StepError>
         });
     }
     Ok(n)
+}
+
+/// top_k under `engine`: an engine's negative "off" (vLLM's -1, llama.cpp's k ≤ 0) becomes 0, the
+/// off value every stage reads, so the trace shows the stage off whichever way it was written.
+fn top_k(v: &Value, engine: Engine) -> Result<u32, StepError> {
+    let (min, max, allowed) = top_k_rule(engine);
+    let got = match *v {
+        Value::Number(n) if n.fract() == 0.0 && (min..=max).contains(&n) => {
+            return Ok(n.max(0.0) as u32)
+        }
+        Value::Number(n) => format_number(n),
+        _ => v.describe(),
+    };
+    Err(StepError::OutOfRange {
+        field: "top_k".into(),
+        allowed,
+        got,
+    })
 }
 
 /// An integer-valued key, in its bounds (`ranges::integer_bounds`).
@@ -151,7 +169,7 @@ impl Config {
                 "presence_penalty" => c.presence_penalty = Some(number(k, v)?),
                 "dynatemp_range" => c.dynatemp_range = Some(number(k, v)?),
                 "dynatemp_exponent" => c.dynatemp_exponent = Some(number(k, v)?),
-                "top_k" => c.top_k = Some(integer_key(k, v)? as u32),
+                "top_k" => c.top_k = Some(top_k(v, engine)?),
                 "min_keep" => c.min_keep = Some(integer_key(k, v)? as u32),
                 "trace_top" => c.trace_top = Some(integer_key(k, v)? as u32),
                 "seed" => c.seed = Some(integer_key(k, v)? as u32),

@@ -88,6 +88,7 @@ pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// The bounds of an integer-valued key, or of each id in a list of token ids (`history[]`).
 pub(crate) fn integer_bounds(field: &str) -> Option<(f64, f64)> {
     Some(match field {
+        // top_k's bounds are the engine's: `top_k_rule`
         "top_k" | "min_keep" | "trace_top" | "seed" | "min_new_tokens" => (0.0, u32::MAX as f64),
         "history[]" | "trace_ids[]" | "eos_token_id[]" => (0.0, u32::MAX as f64),
         "draw" => (0.0, MAX_SAFE_INTEGER),
@@ -95,6 +96,36 @@ pub(crate) fn integer_bounds(field: &str) -> Option<(f64, f64)> {
         "penalty_last_n" => (-1.0, MAX_SAFE_INTEGER),
         _ => return None,
     })
+}
+
+/// top_k's bounds and words under `engine`. Each engine's own "off" is accepted: HF's 0 (its
+/// TopKLogitsWarper refuses anything below 1, and `generate` skips it at 0), vLLM's 0 and -1
+/// (`SamplingParams._verify_args` refuses below -1), llama.cpp's k ≤ 0 (an int32;
+/// `llama_sampler_top_k_impl` returns at once). `Config::from_value` stores every off value as 0.
+pub(crate) fn top_k_rule(engine: Engine) -> (f64, f64, String) {
+    let max = u32::MAX as f64;
+    match engine {
+        Engine::Hf => (0.0, max, integer_rule(0.0, max)),
+        Engine::Vllm => (
+            -1.0,
+            max,
+            format!(
+                "{} for engine \"vllm\" (-1 and 0: off)",
+                integer_rule(-1.0, max)
+            ),
+        ),
+        Engine::LlamaCpp => {
+            let min = f64::from(i32::MIN);
+            (
+                min,
+                max,
+                format!(
+                    "{} for engine \"llama.cpp\" (≤ 0: off)",
+                    integer_rule(min, max)
+                ),
+            )
+        }
+    }
 }
 
 /// "an integer in [min, max]".
@@ -155,6 +186,33 @@ mod tests {
         assert_eq!(
             number_rule("frequency_penalty", Engine::LlamaCpp),
             "a finite number"
+        );
+    }
+
+    /// Each engine's own "off" top_k is read as 0, the off value the stages read; below its range,
+    /// the engine's words.
+    #[test]
+    fn each_engines_off_top_k_is_read_as_zero() {
+        let read = |engine: &str, k: f64| {
+            Config::from_value(&Value::Object(vec![
+                ("top_k".into(), Value::Number(k)),
+                ("engine".into(), Value::String(engine.into())),
+            ]))
+            .map(|c| c.top_k)
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(read("vllm", -1.0), Ok(Some(0)));
+        assert_eq!(read("vllm", 3.0), Ok(Some(3)));
+        assert_eq!(read("llama.cpp", -40.0), Ok(Some(0)));
+        assert_eq!(read("llama.cpp", f64::from(i32::MIN)), Ok(Some(0)));
+        assert_eq!(
+            read("vllm", -2.0),
+            Err("top_k must be an integer in [-1, 4294967295] for engine \"vllm\" (-1 and 0: off), got -2".into())
+        );
+        assert!(read("llama.cpp", f64::from(i32::MIN) - 1.0).is_err());
+        assert_eq!(
+            read("hf", -1.0),
+            Err("top_k must be an integer in [0, 4294967295], got -1".into())
         );
     }
 

@@ -49,17 +49,27 @@ if (typeof SharedArrayBuffer === "function") {
   BRANDS.push(["SharedArrayBuffer", Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get]);
 }
 const call = Function.prototype.call;
+// Wrapped primitives (`new Number(0.7)`, `Object(1n)`): read as objects they were silently empty
+// settings, or a String's characters read as keys "0", "1", …. Checked only for an object with no
+// keys or index keys, so a plain config pays nothing for them.
+const WRAPPERS = [
+  ["Number", Number.prototype.valueOf],
+  ["String", String.prototype.valueOf],
+  ["Boolean", Boolean.prototype.valueOf],
+  ["BigInt", BigInt.prototype.valueOf],
+  ["Symbol", Symbol.prototype.valueOf],
+];
 
 const ErrorCtor = Error;
 
 /** The name of a built-in object that is not a plain object (a Map, a Date…), or undefined. */
-function brandOf(value) {
+function brandOf(value, brands = BRANDS) {
   // A plain object fails every check, each with a TypeError: without a stack trace to capture
   // (V8) they cost a tenth as much. They were two thirds of a small `step`'s time (a config each).
   const limit = ErrorCtor.stackTraceLimit;
   ErrorCtor.stackTraceLimit = 0;
   try {
-    for (const [name, check] of BRANDS) {
+    for (const [name, check] of brands) {
       try {
         call.call(check, value, value);
         return name;
@@ -280,6 +290,8 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     if (depth === 0) {
       for (const key of knownKeys) if (!keys.includes(key) && key in v) keys.push(key);
     }
+    const wrapped = keys.length === 0 || keys[0] === "0" ? brandOf(v, WRAPPERS) : undefined;
+    if (wrapped !== undefined) return other(`a ${wrapped} object (a wrapped primitive: pass the ${wrapped.toLowerCase()} itself)`);
     const out = createObject(null);
     for (const key of keys) out[key] = copy(v[key], entry(path, depth, key), depth + 1, depth === 0);
     return out;

@@ -13,7 +13,8 @@ export interface StepConfig {
   strategy?: "sample" | "greedy";
   /** ≥ 0, default 1; 0 means greedy. */
   temperature?: number;
-  /** Integer ≥ 0; 0 = off. */
+  /** Integer ≥ 0; 0 = off. Each engine's own "off" is accepted too and traced as off: vllm -1,
+   *  llama.cpp any k ≤ 0 (an int32). */
   top_k?: number;
   /** In [0, 1]; 1 = off (vllm: (0, 1]). */
   top_p?: number;

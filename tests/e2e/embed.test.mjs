@@ -138,6 +138,9 @@ describe("embedding", () => {
           for (let i = 0; i < 5; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
           await page.locator("#chips li").nth(2).getByRole("button").click();
           await page.locator('#stages [data-stage="softmax"] [role="button"]').nth(2).click();
+          // the settings change between steps: the snippets carry each step's (`set`)
+          await page.getByLabel("Temperature", { exact: true }).fill("0.9");
+          await page.getByLabel("Temperature", { exact: true }).press("Tab");
           for (let i = 0; i < 2; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
           await page.locator("#chips li").nth(1).getByRole("button").click();
         },
@@ -167,6 +170,7 @@ describe("embedding", () => {
           const element = await share.locator("#share-element").inputValue();
           assert.match(element, /<nexttoken-playground [^>]*\bstop=/, "the snippet carries the stop sequences");
           if (n === 1) assert.match(element, /<nexttoken-playground [^>]*\btable=/, "and the edited table");
+          if (n === 0 && withTokens) assert.match(element, /<nexttoken-playground [^>]*\bset=/, "and each step's settings");
           const linked = await openPage(browser, server.url, { query: new URL(link).search });
           const expected = await stateOf(linked.page);
           await linked.context.close();

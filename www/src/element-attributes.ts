@@ -22,7 +22,7 @@ export const IFRAME_ALLOW = "fullscreen; clipboard-write";
 export const ELEMENT_ATTRIBUTES = [
   "lang", "source", "server", "api", "preset", "prompt", "lesson", "strategy", "engine", "seed", "temperature", "top_k",
   "top_p", "min_p", "typical_p", "repetition_penalty", "frequency_penalty", "presence_penalty",
-  "max_new_tokens", "min_new_tokens", "stop", "table", "path", "branch", "at", "stopped", "step",
+  "max_new_tokens", "min_new_tokens", "stop", "table", "path", "branch", "at", "stopped", "step", "v", "set",
 ] as const;
 
 /** Every numeric parameter a link carries is an attribute too: a missing one fails `tsc` here. */
@@ -31,7 +31,7 @@ const everyParamCarried: [DroppedParam] extends [never] ? true : DroppedParam = 
 void everyParamCarried;
 
 /** Fields a link may repeat (`stop=a&stop=b`); an attribute holds them as one JSON array of strings. */
-const LIST_ATTRIBUTES: ReadonlySet<string> = new Set(["stop", "table", "branch"]);
+const LIST_ATTRIBUTES: ReadonlySet<string> = new Set(["stop", "table", "branch", "set"]);
 
 /**
  * The link values of one attribute. A list field takes a JSON array of strings (`stop='["。","\n"]'`)

@@ -240,7 +240,7 @@ function showProgress(progress: LoadProgress | null): void {
  * beyond its server too, which a server link always names).
  */
 function linkHasState(link: UrlRequest, serverLink = false): boolean {
-  const fields = [serverLink ? undefined : link.source, link.presetId, link.prompt, link.path, link.branches, link.current, link.viewing, link.tables];
+  const fields = [serverLink ? undefined : link.source, link.presetId, link.prompt, link.path, link.branches, link.current, link.viewing, link.tables, link.settings];
   return fields.some((field) => field !== undefined) || Object.keys(link.params).length > 0 || link.stopped === true;
 }
 
@@ -319,6 +319,7 @@ async function boot(): Promise<void> {
     stopped: initialUrl.stopped,
     viewing: initialUrl.viewing,
     tables: initialUrl.tables,
+    settings: initialUrl.settings,
   };
   // a server link's tokens are the server's ids: kept for Connect, not replayed on the embedded model
   // drawn once, when ready (the preset's page, then the link's, were each a full render before)

@@ -5,7 +5,7 @@
 // all looked at). Both give the same trace, the same record and the same choice.
 import { runStep } from "./core";
 import type { Candidate, ForcedRecord, ForcedTokens, StepConfig, StepResult } from "./core";
-import type { PathEntry, StepInput } from "./state";
+import type { Params, PathEntry, StepInput } from "./state";
 
 /** A step's trace with one token's candidate record in it (the chosen one, or a forced one). */
 export interface RecordedStep {
@@ -60,7 +60,7 @@ export function recordedStep(input: StepInput, id: number, record: ForcedRecord,
 }
 
 /** A path entry for `id` from its step; the trace stays unread until the entry's is. */
-export function pathEntry(id: number, step: RecordedStep, forced: boolean, out: { piece?: string; pending?: number[] }): PathEntry {
+export function pathEntry(id: number, step: RecordedStep, forced: boolean, out: { piece?: string; pending?: number[] }, params?: Params): PathEntry {
   const entry: PathEntry = {
     id,
     get result(): StepResult {
@@ -72,6 +72,7 @@ export function pathEntry(id: number, step: RecordedStep, forced: boolean, out: 
     input: step.input,
     vocabSize: step.vocabSize,
   };
+  if (params !== undefined) entry.params = params;
   if (out.piece !== undefined) entry.piece = out.piece;
   if (out.pending !== undefined) entry.pending = out.pending;
   return entry;

@@ -152,7 +152,7 @@ export class PathFiller {
     ahead.used += 1;
     if (ahead.used === run.tokens.length) this.ahead = null;
     this.last = out;
-    this.entries.push(pathEntry(id, next, forced || next.token !== id, out));
+    this.entries.push(pathEntry(id, next, forced || next.token !== id, out, this.params));
     return null;
   }
 }
@@ -174,8 +174,11 @@ export class Backfill {
   private readonly hooks: BackfillHooks;
   private current: { index: number; path: PathTokens } | null = null;
   private stopped = false;
+  /** The settings every waiting path was made under (the link's), for the link the page writes meanwhile. */
+  readonly params: Params;
 
-  constructor(makeFiller: () => PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks) {
+  constructor(makeFiller: () => PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks, params: Params) {
+    this.params = params;
     this.makeFiller = makeFiller;
     this.waiting = waiting;
     this.hooks = hooks;

@@ -4,6 +4,7 @@
 // playground/scenarios.ts's `applyScenario` is the one place that enacts a scenario (by replaying its tokens through the core).
 import type { Lang } from "./i18n/index";
 import type { Params, SourceKind } from "./state";
+import type { ScenarioSettings } from "./step-settings";
 
 /** One generated token: the core chose it (`forced: false`) or the user forced it. */
 export interface ScenarioToken {
@@ -37,6 +38,8 @@ export interface Scenario {
   viewing: number | null;
   /** Manual logits only: the preset's tables as edited (the rest are as the preset has them). */
   tables: ScenarioTable[];
+  /** Steps made under other settings than `params` (runs of them, by path); none: all under `params`. */
+  settings?: ScenarioSettings[];
 }
 
 /** One edited hand-made table: its index in the preset and its rows (token, logit). */

@@ -47,6 +47,8 @@ export interface PathEntry {
   /** The vocabulary's size at this step (what the chips' tooltips read, so a replayed step's full
    * trace is not made just for it). */
   vocabSize?: number;
+  /** The settings the step was made under (a link writes those that differ from its last ones). */
+  params?: Params;
   /** Model only: text this token completed, and bytes of a character it left unfinished. */
   piece?: string;
   pending?: number[];

@@ -6,6 +6,15 @@ import type { Scenario, ScenarioBranch, ScenarioTable, ScenarioToken, PageModes 
 import { PARAM_LIMITS } from "./state";
 import type { NumericParam, Params, SourceKind } from "./state";
 import type { Engine } from "./core";
+import { formatSettings, parseSettings } from "./step-settings";
+import type { ScenarioSettings } from "./step-settings";
+
+/**
+ * The link format this page writes (`v=2`): 2 added `set`, the settings of steps made under other
+ * settings than the link's last ones. A link without `v` (written before) holds one set of settings
+ * for every step and opens as it always did.
+ */
+export const LINK_VERSION = 2;
 
 /** Longest prompt a link may carry (the model reads at most 128 tokens anyway). */
 export const MAX_PROMPT_CHARS = 2000;
@@ -35,6 +44,8 @@ export type UrlRule =
   | { kind: "tooLong"; max: number }
   | { kind: "tokens" }
   | { kind: "table" }
+  /** A `set` field: path_from_key:value,… (the keys a step reads, each in its range). */
+  | { kind: "settings" }
   | { kind: "unknown" }
   /** Not one field: the whole link was over MAX_LINK_CHARS and nothing of it was used. */
   | { kind: "linkTooLong"; max: number }
@@ -54,6 +65,8 @@ export interface UrlRequest {
   stopped?: boolean;
   viewing?: number;
   tables?: ScenarioTable[];
+  /** Steps made under other settings than `params` (`set=`, link version 2). */
+  settings?: ScenarioSettings[];
   lesson?: string;
   projector: boolean;
   embed: boolean;
@@ -65,7 +78,7 @@ export interface UrlRequest {
 /** The keys this page writes and reads; anything else in a link is reported as unknown. */
 const KNOWN = new Set([
   "lang", "source", "preset", "prompt", "strategy", "engine", "stop",
-  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "server", "api",
+  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "server", "api", "v", "set",
   ...(Object.keys(PARAM_LIMITS) as NumericParam[]),
 ]);
 
@@ -186,6 +199,20 @@ export function readUrl(
     else tables.push(table);
   }
   if (tables.length > 0) request.tables = tables;
+  oneOf("v", ["1", String(LINK_VERSION)]);
+  const settings: ScenarioSettings[] = [];
+  const places = new Set<string>();
+  for (const text of query.getAll("set")) {
+    const run = settings.length >= MAX_LINK_TOKENS ? null : parseSettings(text);
+    // one run per path and token: a second one for the same place is as malformed as a bad value
+    const place = run === null ? "" : `${run.path}_${run.from}`;
+    if (run === null || places.has(place)) bad("set", text, { kind: "settings" });
+    else {
+      places.add(place);
+      settings.push(run);
+    }
+  }
+  if (settings.length > 0) request.settings = settings;
   const lesson = query.get("lesson");
   if (lesson !== null) {
     if (known.lesson(lesson)) request.lesson = lesson;
@@ -258,6 +285,7 @@ function formatTokens(tokens: readonly ScenarioToken[]): string {
 /** The query string for a scenario and the page's modes (every parameter written out explicitly). */
 export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchParams {
   const query = new URLSearchParams();
+  query.set("v", String(LINK_VERSION));
   query.set("lang", modes.lang);
   query.set("source", scenario.source);
   query.set("preset", scenario.presetId);
@@ -270,7 +298,9 @@ export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchPa
   for (const table of scenario.tables) query.append("table", `${table.index}:${JSON.stringify(table.rows.map((r) => [r.token, r.logit]))}`);
   if (scenario.path.length > 0) query.set("path", formatTokens(scenario.path));
   for (const b of scenario.branches) query.append("branch", `${b.parent}_${b.forkAt}_${formatTokens(b.tokens)}`);
-  if (scenario.current !== 0) query.set("at", String(scenario.current));
+  for (const run of scenario.settings ?? []) query.append("set", formatSettings(run));
+  // written whenever there are paths to choose from: a link without `at` opens on the last path
+  if (scenario.current !== 0 || scenario.branches.length > 0) query.set("at", String(scenario.current));
   if (scenario.stopped) query.set("stopped", "1");
   if (scenario.viewing !== null) query.set("step", String(scenario.viewing + 1));
   if (modes.lesson !== null) query.set("lesson", modes.lesson);

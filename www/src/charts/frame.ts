@@ -185,6 +185,10 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("y", (d) => barY(d.ghost ?? 0))
       .attr("height", (d) => barH(d.ghost ?? 0));
 
+    // a number's centre: over its bar, but never left of the plot (a wide number over the first bar
+    // ran into the value axis's labels, "100.0%" over "100%" at 1024×768; they end 9 units left of it)
+    const valueX = (d: BarItem): number =>
+      Math.max((x(key(d)) ?? 0) + x.bandwidth() / 2, MARGIN.left + (d.valueText.length * 6.6 * textScale(svgNode)) / 2);
     values
       .selectAll<SVGTextElement, BarItem>("text")
       .data(readableValues(items, x.step() / textScale(svgNode)), key)
@@ -194,12 +198,12 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .text((d) => d.valueText)
       .transition()
       .duration(ms)
-      .attr("x", (d) => (x(key(d)) ?? 0) + x.bandwidth() / 2)
+      .attr("x", valueX)
       .attr("y", (d) => {
         const size = 11 * textScale(svgNode);
         // the lines the number must keep clear of: the p line, and the curve over the number's width
         const half = (d.valueText.length * 6.6 * textScale(svgNode)) / 2 + 2;
-        const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2;
+        const cx = valueX(d);
         const lines = [...clearOf, ...(clearCurve?.(cx - half, cx + half) ?? [])].map(y);
         // a curve's dots (r 2.5) stand out of its line: more air there
         return clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, lines, size, clearCurve === undefined ? 2.5 : 5);

@@ -4,7 +4,7 @@
 // focus that moves between a chart's bars. It computes nothing: every number is a trace field.
 import { langText } from "../token-lang";
 import type { Candidate } from "../core";
-import { num, STAGE_NAMES } from "../format";
+import { grouped, num, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 
 /** What one element stands for: a candidate of one step's trace. */
@@ -47,7 +47,7 @@ export function removedText(c: Candidate): string {
 export function tipRows(d: TipData): Array<[string, string, string]> {
   const c = d.candidate;
   return [
-    ["rank", t("tip.rank"), t("tip.rankValue", { rank: c.rank + 1, n: d.vocabSize.toLocaleString("en-US") })],
+    ["rank", t("tip.rank"), t("tip.rankValue", { rank: c.rank + 1, n: grouped(d.vocabSize) })],
     ["logit", t("tip.logit"), num(c.logit, 3)],
     ["p_raw", t("tip.pRaw"), tipPercent(c.p_raw)],
     ["p", t("tip.p"), tipPercent(c.p)],

@@ -14,6 +14,7 @@ import { qaEn } from "./qa.en";
 import { qa2En } from "./qa2.en";
 import { qa3En } from "./qa3.en";
 import { qa4En } from "./qa4.en";
+import { qa5En } from "./qa5.en";
 import { etaEn } from "./eta.en";
 import { serverRestEn } from "./server-rest.en";
 import { teachEn } from "./teach.en";
@@ -175,6 +176,7 @@ export const en = {
   ...qa2En,
   ...qa3En,
   ...qa4En,
+  ...qa5En,
   ...etaEn,
   ...teachEn,
   ...promptEosEn,

@@ -14,6 +14,7 @@ import { qaZh } from "./qa.zh";
 import { qa2Zh } from "./qa2.zh";
 import { qa3Zh } from "./qa3.zh";
 import { qa4Zh } from "./qa4.zh";
+import { qa5Zh } from "./qa5.zh";
 import { etaZh } from "./eta.zh";
 import { serverRestZh } from "./server-rest.zh";
 import { teachZh } from "./teach.zh";
@@ -176,6 +177,7 @@ export const zh: Record<MessageKey, string> = {
   ...qa2Zh,
   ...qa3Zh,
   ...qa4Zh,
+  ...qa5Zh,
   ...etaZh,
   ...teachZh,
   ...promptEosZh,

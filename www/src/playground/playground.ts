@@ -206,7 +206,7 @@ export class Playground {
       this.failFrom(err);
       return false;
     }
-    state.path = [...state.path, pathEntry(id, step, forced, out)];
+    state.path = [...state.path, pathEntry(id, step, forced, out, state.params)];
     this.syncBranch();
     const stop = stopAfterAppend(source, out, id, state.params, state.path.length);
     if (stop !== null || out.stop !== undefined) state.stopReason = stop;

@@ -7,6 +7,8 @@ import { findPreset } from "../presets";
 import { PathLogits } from "../path-logits";
 import { Backfill, PathFiller } from "../replay";
 import type { Scenario, ScenarioRequest, ScenarioToken } from "../scenario";
+import { entryParams, pathSettings, settingsAt } from "../step-settings";
+import type { ScenarioSettings, StepParams } from "../step-settings";
 import { ManualSource } from "../sources/manual";
 import { generatedStop } from "../sources/model";
 import { DEFAULT_PARAMS } from "../state";
@@ -32,18 +34,31 @@ export function resolveToken(pg: Playground, token: number | string): number | u
 }
 
 /**
- * Append `tokens` to the path on screen, each with one step of the core under the page's settings
- * (same seed and draw, so the same trace as when it was made): a token the core chooses there is
- * recorded as chosen; a forced one, or one the core would not choose, as forced. Stops at the first
- * token that cannot be appended and says why. Nothing is drawn and no preview is computed meanwhile;
+ * Append `tokens` to the path on screen, each with one step of the core under the settings it was
+ * made under (`settings(i)` over the link's; same seed and draw, so the same trace as then): a token
+ * the core chooses there is recorded as chosen; a forced one, or one the core would not choose, as
+ * forced. Stops at the first token that cannot be appended and says why. Nothing is drawn and no preview is computed meanwhile;
  * an async source is waited for before each token.
  */
-async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string): Promise<boolean> {
+async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string, settings: (i: number) => StepParams = () => ({})): Promise<boolean> {
   const epoch = pg.epoch;
+  // each token under the settings it was made under; the link's own ones again afterwards
+  const linkParams = pg.state.params;
+  try {
+    return await replayUnder(pg, tokens, problems, where, (i) => {
+      pg.state.params = { ...linkParams, ...settings(i) };
+    }, epoch);
+  } finally {
+    if (pg.epoch === epoch) pg.state.params = linkParams;
+  }
+}
+
+async function replayUnder(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string, settle: (i: number) => void, epoch: number): Promise<boolean> {
   // the embedded model runs over every token at once (one batched forward pass), and the core at
   // each position under the config the steps below will have; each step then reads what that run
   // gave for its position (its logits, the core's choice and the token's record; the full trace
   // when something reads it)
+  settle(0);
   if (!pg.finished()) pg.source.prefill?.(knownPrefix(pg, tokens), pg.config());
   for (const [i, token] of tokens.entries()) {
     const id = resolveToken(pg, token.token);
@@ -65,6 +80,7 @@ async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems
       // a later action (a new prompt, another scenario) came first: it wins, nothing is said
       if (pg.epoch !== epoch) return false;
     }
+    settle(i);
     const next = pg.stepWith(id);
     if (typeof next === "string" || !pg.appendStep(id, next, token.forced || next.token !== id)) {
       if (typeof next === "string") pg.fail(next);
@@ -125,7 +141,8 @@ async function replayShownPath(pg: Playground, wanted: ScenarioRequest, problems
   const shown = wanted.current ?? (wanted.branches?.length ?? 0);
   const count = (wanted.path?.length ?? 0) + (wanted.branches ?? []).reduce((sum, b) => sum + b.tokens.length, 0);
   const tokens = paths?.[shown];
-  if (paths === null || tokens === undefined || count <= EAGER_TOKENS) return false;
+  // a link whose steps were made under several settings is replayed whole, step by step under each
+  if (paths === null || tokens === undefined || count <= EAGER_TOKENS || (wanted.settings?.length ?? 0) > 0) return false;
   const eos = (token: ScenarioToken): boolean => source.isEos(token.token as number);
   if (paths.some((path) => path.length > state.params.max_new_tokens || path.slice(0, -1).some(eos))) return false;
   const here: Problem[] = [];
@@ -185,7 +202,7 @@ function startBackfill(pg: Playground, waiting: Map<number, ScenarioToken[]>, pr
       pg.notify();
     },
     onError: (message) => pg.fail(message),
-  });
+  }, params);
   run.start();
   return run;
 }
@@ -258,7 +275,7 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
     const tokens = (wanted.path?.length ?? 0) > 0;
     pg.refresh(!tokens || pg.source.capabilities.async);
     if (!(defer && (await replayShownPath(pg, wanted, problems)))) {
-      if (!(await replay(pg, wanted.path ?? [], problems, () => t("url.path", { n: 1 })))) return;
+      if (!(await replay(pg, wanted.path ?? [], problems, () => t("url.path", { n: 1 }), settingsAt(wanted.settings, 0)))) return;
       for (const [i, branch] of (wanted.branches ?? []).entries()) {
         const parent = state.branches[branch.parent];
         const first = branch.tokens[0];
@@ -269,7 +286,8 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
           break;
         }
         // a path starts with the token forced where it left its parent (as `force` made it)
-        const replayed = await replay(pg, [{ ...first, forced: true }, ...branch.tokens.slice(1)], problems, where);
+        const at = settingsAt(wanted.settings, i + 1);
+        const replayed = await replay(pg, [{ ...first, forced: true }, ...branch.tokens.slice(1)], problems, where, (j) => at(branch.forkAt + j));
         if (superseded()) return;
         if (state.path.length === branch.forkAt) {
           // not even its first token: no empty path is kept (the page's link could not say it)
@@ -309,6 +327,14 @@ export function snapshot(pg: Playground): Scenario {
   const tokensOf = (entries: readonly PathEntry[]): ScenarioToken[] => entries.map((e) => ({ token: idOf(e.id), forced: e.forced }));
   // a path of the opening link still being rebuilt is written as the link gave it
   const pathOf = (index: number): ScenarioToken[] => pg.backfill?.waiting.get(index) ?? tokensOf(state.branches[index]?.entries ?? []);
+  // the steps made under other settings than the page's last ones (a waiting path: the link's)
+  const settings: ScenarioSettings[] = state.branches.flatMap((branch, index) => {
+    const start = index === 0 ? 0 : branch.forkAt;
+    const waiting = pg.backfill?.waiting.get(index);
+    const backfill = pg.backfill;
+    if (waiting !== undefined && backfill !== null) return pathSettings(index, waiting.length, start, () => backfill.params, state.params);
+    return pathSettings(index, branch.entries.length, start, entryParams(branch.entries), state.params);
+  });
   return {
     source: state.source,
     presetId: state.presetId,
@@ -320,5 +346,6 @@ export function snapshot(pg: Playground): Scenario {
     stopped: state.stopReason?.kind === "user",
     viewing: state.viewing,
     tables,
+    settings,
   };
 }

@@ -120,7 +120,10 @@ export class ModelSource implements LogitsSource {
     const ahead = this.ahead;
     if (ahead !== null && ahead.used < ahead.run.tokens.length) {
       const v = this.raw.length;
-      return { logits: ahead.run.logits.slice(ahead.used * v, (ahead.used + 1) * v), known: { kind: "full" } };
+      // a view, not a copy: the run's rows are made once and never written. A replayed path keeps
+      // its rows either way (its entries' inputs); a prefill cut short keeps its whole run alive
+      // while an entry's view of it does
+      return { logits: ahead.run.logits.subarray(ahead.used * v, (ahead.used + 1) * v), known: { kind: "full" } };
     }
     return { logits: this.gen.logits(), known: { kind: "full" } };
   }

@@ -12,7 +12,7 @@ import { createTemperatureChart } from "../charts/temperature";
 import { createTopKChart } from "../charts/top-k";
 import { createTopPChart } from "../charts/top-p";
 import type { Candidate, StageName, StageTrace, StepResult } from "../core";
-import { num, percent, STAGE_NAMES } from "../format";
+import { grouped, num, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import { el } from "./controls";
@@ -55,8 +55,8 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
   const cdf = createCdfChart(el("cdf") as unknown as SVGSVGElement, {
     u: (u) => `u = ${num(u, 3)}`,
     argmax: "argmax",
-    rest: (n, mass) => t("strip.rest", { n: n.toLocaleString("en-US"), p: percent(mass) }),
-    restTitle: (n, mass) => t("strip.restTitle", { n: n.toLocaleString("en-US"), p: percent(mass) }),
+    rest: (n, mass) => t("strip.rest", { n: grouped(n), p: percent(mass) }),
+    restTitle: (n, mass) => t("strip.restTitle", { n: grouped(n), p: percent(mass) }),
     vocabRest: stripRest,
     get sentenceEnd() {
       return t("server.headEnd");

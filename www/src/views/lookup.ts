@@ -5,7 +5,7 @@ import type { Candidate } from "../core";
 import { removedText, tipPercent } from "../charts/tooltip";
 import type { InspectedStep } from "../export/step";
 import { traceWith } from "../export/step";
-import { num } from "../format";
+import { grouped, num } from "../format";
 import { coreMessage, t } from "../i18n/index";
 import { el } from "./controls";
 
@@ -65,7 +65,7 @@ export function createLookup(from: LookupSource): { render(): void } {
     result.textContent = `${t("lookup.result", {
       token: from.label(id),
       rank: c.rank + 1,
-      n: found.vocabSize.toLocaleString("en-US"),
+      n: grouped(found.vocabSize),
       p: tipPercent(c.p),
       raw: tipPercent(c.p_raw),
       logit: num(c.logit, 3),

@@ -37,6 +37,9 @@ export function problemText(problem: UrlProblem): string {
     case "table":
       because = t("url.rule.table");
       break;
+    case "settings":
+      because = t("url.rule.settings");
+      break;
     case "unknown":
       because = t("url.rule.unknown");
       break;

@@ -121,7 +121,7 @@ export function createPage(
     el<HTMLSelectElement>("source").value = chosen;
     document.body.dataset["source"] = chosen;
     serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null, state.source === "server" && pg.sourceLost);
-    tokens.render(state, (entry) => chipDisplay(source, entry));
+    tokens.render(state, (entry) => chipDisplay(source, entry), pg.blocked());
     tipChips(state.path, label);
     if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished);
     tree.render(state, (entry) => entryText(source, entry));

@@ -3,10 +3,11 @@
 // computes), and each stage's note while the rest is still in play. Reads `StepResult.rest` only.
 import type { RestTexts } from "../charts/rest";
 import type { StageName, StepResult } from "../core";
-import { num, percent, STAGE_NAMES } from "../format";
+import { grouped, num, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 
-const count = (n: number): string => n.toLocaleString("en-US");
+// (whole counts: 7,999)
+const count = grouped;
 
 /** The rest bar's words, or null when the step's logits covered the whole vocabulary. */
 export function restTexts(r: StepResult): RestTexts | null {

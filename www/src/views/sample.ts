@@ -2,7 +2,7 @@
 // drawn over the probabilities, to show that 60 % is chosen more often, not always.
 import { createSampleNChart } from "../charts/sample-n";
 import type { StepView } from "../charts/frame";
-import { percent } from "../format";
+import { grouped, percent } from "../format";
 import { t } from "../i18n/index";
 import { el } from "./controls";
 
@@ -24,7 +24,7 @@ export function createSample(handlers: { onSample(n: number): void }): {
   return {
     render(view, run, enabled) {
       for (const button of buttons) {
-        button.textContent = t("sample.run", { n: Number(button.dataset["n"]).toLocaleString("en-US") });
+        button.textContent = t("sample.run", { n: grouped(Number(button.dataset["n"])) });
         button.disabled = !enabled;
       }
       // the chart appears once there are draws to show
@@ -40,7 +40,7 @@ export function createSample(handlers: { onSample(n: number): void }): {
         if (count > bestCount) [best, bestCount] = [id, count];
       }
       result.textContent = t("sample.result", {
-        n: run.n.toLocaleString("en-US"),
+        n: grouped(run.n),
         token: view.label(best),
         f: percent(bestCount / run.n),
       });

@@ -8,7 +8,7 @@ import { DEFAULT_TOP_N, FULL_VOCAB_MAX } from "../server/requests";
 import type { ServerApi } from "../server/types";
 import { ServerSource } from "../sources/server";
 import type { RestTrace } from "../core";
-import { percent } from "../format";
+import { grouped, percent } from "../format";
 
 /** Where a model server listens by default (llama.cpp's llama-server; `make serve` uses 8000). */
 export const DEFAULT_SERVER_ADDRESS = "http://127.0.0.1:8080";
@@ -92,7 +92,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
         };
         const info = connected.info;
         message = () => {
-          const vocab = info.vocabSize === null ? t("server.vocabUnknown") : info.vocabSize.toLocaleString("en-US");
+          const vocab = info.vocabSize === null ? t("server.vocabUnknown") : grouped(info.vocabSize);
           // llama.cpp names a model by its file path: the file name is enough
           const model = info.kind === "llama.cpp" ? (info.model.split(/[\\/]/).pop() ?? info.model) : info.model;
           const head = t("server.connected", { server: info.kind, url: info.url, model, vocab });

@@ -41,7 +41,7 @@ function pageUrl(): URL {
 
 export function shareSnippets(input: ShareInput, withTokens: boolean): { link: string; iframe: string; element: string } {
   const query = new URLSearchParams(input.query);
-  if (!withTokens) for (const key of ["path", "branch", "at", "stopped", "step"]) query.delete(key);
+  if (!withTokens) for (const key of ["path", "branch", "at", "stopped", "step", "set"]) query.delete(key);
   const link = new URL(pageUrl());
   link.search = query.toString();
   const embed = new URL(link);

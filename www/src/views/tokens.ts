@@ -19,7 +19,7 @@ export interface ChipDisplay {
 }
 
 export function createTokens(handlers: { onInspect(index: number): void }): {
-  render(state: AppState, display: (entry: PathEntry) => ChipDisplay): void;
+  render(state: AppState, display: (entry: PathEntry) => ChipDisplay, blocked?: boolean): void;
 } {
   const list = el<HTMLOListElement>("chips");
   const promptEcho = el<HTMLSpanElement>("prompt-echo");
@@ -39,7 +39,7 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
     );
   });
   return {
-    render(state, display) {
+    render(state, display, blocked) {
       promptEcho.textContent = state.prompt;
       markLang(promptEcho, state.prompt);
       copyMsg.textContent = "";
@@ -88,7 +88,8 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
       });
       list.replaceChildren(...items);
       list.dataset["empty"] = String(items.length === 0);
-      list.dataset["emptyText"] = t("generated.empty");
+      // a prompt the model cannot read turns Step off: its error says what to do instead
+      list.dataset["emptyText"] = blocked === true ? "" : t("generated.empty");
     },
   };
 }
