@@ -5,9 +5,36 @@
 //! sorted prefix only as far as a stage actually walks, and `best(k)` finds the top k in one pass
 //! (the selection helpers are in select.rs; re-exported here, where the stages look for them).
 
+use super::draw::key_weight;
 use super::select::{best_of, best_of_all, gathered_max};
 pub(crate) use super::select::{by_logit, extend_sorted};
 use super::softmax::{cached, logit_of, scan, sum_weights, sum_weights_all, Exps};
+
+/// The final distribution's unnormalised weights by id: in `scratch` (f64), or, when the one-read
+/// first pass wrote them only as order keys in id order, in those keys (the same float32 weight,
+/// so the same f64: one store of 16 bytes per token fewer, softmax/fused.rs).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Weights<'a> {
+    ById(&'a [f64]),
+    InKeys(&'a [u64]),
+}
+
+impl Weights<'_> {
+    /// Token `id`'s weight, None past the end.
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<f64> {
+        match self {
+            Weights::ById(w) => w.get(id as usize).copied(),
+            Weights::InKeys(keys) => keys.get(id as usize).map(|&k| key_weight(k)),
+        }
+    }
+
+    /// Token `id`'s weight, 0 past the end.
+    #[inline]
+    pub fn of(&self, id: u32) -> f64 {
+        self.get(id).unwrap_or(0.0)
+    }
+}
 
 /// `removed_by` value of a token still kept.
 pub(crate) const KEPT: u8 = 0;
@@ -31,6 +58,11 @@ pub(crate) struct Work {
     pub aux: Vec<u32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
+    /// The draw's per-bucket tables (draw.rs), reused between calls.
+    pub draw_tables: Vec<u64>,
+    /// The final weights are in `keys` (id order: every id kept, written by the fused first
+    /// pass), not in `scratch`: see `final_weights`.
+    pub weights_in_keys: bool,
     /// The current scale: 1 before temperature, 1/T after.
     pub inv_t: f32,
     /// True while `kept` is every finite id (no stage removed anything): sums can then run over
@@ -48,21 +80,29 @@ pub(crate) struct Work {
 
 impl Work {
     /// Resets the working set for new logits; reuses every buffer.
+    #[cfg(test)]
     pub fn reset(&mut self, logits: &[f32], max: f32) {
+        let input_removed = logits.iter().filter(|&&l| l == f32::NEG_INFINITY).count();
+        self.reset_counted(logits, max, input_removed);
+    }
+
+    /// `reset` when the caller has counted the −inf logits (validation's scan does).
+    pub fn reset_counted(&mut self, logits: &[f32], max: f32, input_removed: usize) {
         self.processed.clear();
         self.processed.extend_from_slice(logits);
-        // Branch-free, so both loops vectorise: 255 for a −inf input, 0 (kept) otherwise.
         self.removed_by.clear();
-        self.removed_by.extend(
-            logits
-                .iter()
-                .map(|&l| u8::from(l == f32::NEG_INFINITY) * REMOVED_BY_INPUT),
-        );
-        self.input_removed = self
-            .removed_by
-            .iter()
-            .map(|&rb| usize::from(rb != KEPT))
-            .sum();
+        if input_removed == 0 {
+            self.removed_by.resize(logits.len(), KEPT);
+        } else {
+            // Branch-free, so it vectorises: 255 for a −inf input, 0 (kept) otherwise.
+            self.removed_by.extend(
+                logits
+                    .iter()
+                    .map(|&l| u8::from(l == f32::NEG_INFINITY) * REMOVED_BY_INPUT),
+            );
+        }
+        self.input_removed = input_removed;
+        self.weights_in_keys = false;
         self.kept.clear();
         if self.input_removed == 0 {
             self.kept.extend(0..logits.len() as u32);
@@ -84,6 +124,25 @@ impl Work {
         self.max = Some(max);
         self.norm = None;
         self.exps.invalidate();
+    }
+
+    /// The final weights by id, wherever the final pass left them.
+    pub fn final_weights(&self) -> Weights<'_> {
+        if self.weights_in_keys {
+            Weights::InKeys(&self.keys)
+        } else {
+            Weights::ById(&self.scratch)
+        }
+    }
+
+    /// Moves the final weights from `keys` to `scratch` (before the keys are reordered).
+    pub fn weights_out_of_keys(&mut self) {
+        if self.weights_in_keys {
+            for (slot, &k) in self.scratch.iter_mut().zip(&self.keys) {
+                *slot = key_weight(k);
+            }
+            self.weights_in_keys = false;
+        }
     }
 
     /// Call after changing the `processed` logits of `ids` (and no others): every cached order

@@ -54,24 +54,26 @@ const SELECT_DIRECTLY: usize = 2048;
 ///
 /// Two reads of the keys and no writes to them: the first sums each bucket's weight and count
 /// (buckets order like the keys, so the buckets above the crossing one are wholly earlier
-/// candidates), the second copies out the crossing bucket's keys, and a weighted quickselect
+/// candidates; `counted`: the final pass's read of the keys already did, into `tables`), the
+/// second copies out the crossing bucket's keys, and a weighted quickselect
 /// finishes within that bucket. Up to `SELECT_DIRECTLY` keys are selected over in place instead
 /// (then `keys` is permuted).
-pub(crate) fn inverse_cdf(keys: &mut [u64], u: f64, z: f64) -> Drawn {
+pub(crate) fn inverse_cdf(
+    keys: &mut [u64],
+    tables: &mut Vec<u64>,
+    counted: bool,
+    u: f64,
+    z: f64,
+) -> Drawn {
     let target = u * z;
     if keys.len() <= SELECT_DIRECTLY {
         // Too few keys for the buckets' fixed cost: select over them in place.
         return select_within(keys, 0.0, target, z, true);
     }
-    let mut mass = vec![0.0f64; BUCKETS];
-    let mut count = vec![0u32; BUCKETS];
-    for &k in keys.iter() {
-        let b = (k >> BUCKET_SHIFT) as usize & (BUCKETS - 1);
-        if let (Some(m), Some(c)) = (mass.get_mut(b), count.get_mut(b)) {
-            *m += key_weight(k);
-            *c += 1;
-        }
+    if !counted {
+        count_all(keys, tables);
     }
+    let (mass, count) = bucket_sums(tables);
     // Walk the buckets from the top; stop in the one where the running mass passes u·z, or, if
     // rounding keeps it at or below u·z throughout, in the lowest non-empty one.
     let (mut above, mut rank, mut at) = (0.0f64, 0usize, None);
@@ -105,6 +107,66 @@ pub(crate) fn inverse_cdf(keys: &mut [u64], u: f64, z: f64) -> Drawn {
         rank: rank + d.rank,
         ..d
     }
+}
+
+/// Whether `inverse_cdf` over this many keys reads bucket tables (then a pass that reads every
+/// key anyway, final_pass.rs, fills them with `tally` and passes `counted`).
+pub(crate) fn uses_tables(keys: usize) -> bool {
+    keys > SELECT_DIRECTLY
+}
+
+/// The bucket tables of `tally`: four of `BUCKETS` entries each, zeroed.
+pub(crate) fn clear_tables(tables: &mut Vec<u64>) {
+    tables.clear();
+    tables.resize(TABLES * BUCKETS, 0);
+}
+
+const TABLES: usize = 4;
+const COUNT_SHIFT: u32 = 43;
+
+/// Adds the key at position `i` to its bucket, in table `i mod 4`: `count << 43 | Σ mantissa`.
+///
+/// Every weight in a bucket has the same float32 exponent, so each is an integer number of that
+/// exponent's ulps below 2^24, and at most `MAX_LOGITS` = 2^20 of them sum to below 2^44 ulps:
+/// every partial sum is exact in f64, in any order. So the sums are accumulated as integers in
+/// four interleaved tables, which breaks the store-to-load chain of consecutive keys in one
+/// bucket (a flat distribution), and `bucket_sums` gives bit for bit the f64 sums in id order
+/// this replaced.
+#[inline(always)]
+pub(crate) fn tally(tables: &mut [u64], i: usize, k: u64) {
+    const MANTISSA: u64 = (1 << 23) - 1;
+    let b = (k >> BUCKET_SHIFT) as usize & (BUCKETS - 1);
+    if let Some(slot) = tables.get_mut((i % TABLES) * BUCKETS + b) {
+        *slot += (1u64 << COUNT_SHIFT) + ((k >> 32) & MANTISSA);
+    }
+}
+
+/// `tally` over every key.
+fn count_all(keys: &[u64], tables: &mut Vec<u64>) {
+    clear_tables(tables);
+    for (i, &k) in keys.iter().enumerate() {
+        tally(tables, i, k);
+    }
+}
+
+/// Per bucket: the total weight and the count of its keys, from the tables `tally` filled.
+fn bucket_sums(tables: &[u64]) -> (Vec<f64>, Vec<u32>) {
+    let mut mass = vec![0.0f64; BUCKETS];
+    let mut count = vec![0u32; BUCKETS];
+    for (b, (m, c)) in mass.iter_mut().zip(count.iter_mut()).enumerate() {
+        let total: u64 = (0..TABLES)
+            .map(|t| tables.get(t * BUCKETS + b).copied().unwrap_or(0))
+            .sum();
+        let n = total >> COUNT_SHIFT;
+        let mantissas = total & ((1 << COUNT_SHIFT) - 1);
+        // The bucket's exponent field; 0 (subnormals, zero) scales like 1 without the implicit bit.
+        let exponent = (b >> 3) as u64;
+        let implicit = if exponent > 0 { 1u64 << 23 } else { 0 };
+        let ulp = f64::from_bits((exponent.max(1) + 1023 - 150) << 52);
+        *m = (n * implicit + mantissas) as f64 * ulp;
+        *c = n as u32;
+    }
+    (mass, count)
 }
 
 /// `inverse_cdf` within one range of the candidate order: `above` is the mass ranked before it;
@@ -207,116 +269,5 @@ fn median_of_three(range: &[u64], state: &mut u64) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The reference: sort every key, walk the cumulative weight.
-    fn sorted_walk(keys: &[u64], u: f64, z: f64) -> Drawn {
-        let mut sorted = keys.to_vec();
-        sorted.sort_unstable_by(|a, b| b.cmp(a));
-        let mut cum = 0.0;
-        for (rank, &k) in sorted.iter().enumerate() {
-            cum += key_weight(k);
-            if cum > u * z {
-                return Drawn {
-                    id: key_id(k),
-                    rank,
-                    cum: (cum / z).min(1.0),
-                };
-            }
-        }
-        Drawn {
-            id: sorted.last().copied().map_or(0, key_id),
-            rank: sorted.len() - 1,
-            cum: 1.0,
-        }
-    }
-
-    #[test]
-    fn keys_order_by_weight_then_lower_id() {
-        assert!(key(0.5, 3) > key(0.25, 1));
-        assert!(key(0.5, 3) > key(0.5, 4));
-        assert!(key(1e-40, 9) > key(0.0, 0)); // subnormal above zero
-        assert_eq!(key_id(key(0.7, 12345)), 12345);
-        assert_eq!(key_weight(key(0.75, 1)), 0.75);
-    }
-
-    #[test]
-    fn selection_equals_the_sorted_walk_on_flat_and_tied_weights() {
-        for n in [1usize, 2, 31, 33, 1000, 5000] {
-            for weights in [
-                vec![1.0f32; n],
-                (0..n)
-                    .map(|i| ((i * 37) % 5) as f32 * 0.25)
-                    .collect::<Vec<_>>(),
-                (0..n).map(|i| 1.0 / (1.0 + i as f32)).collect(),
-            ] {
-                let keys: Vec<u64> = weights
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &w)| key(w, i as u32))
-                    .collect();
-                let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
-                if z == 0.0 {
-                    continue;
-                }
-                for u in [
-                    0.0,
-                    1e-300,
-                    1e-9,
-                    0.3,
-                    0.5,
-                    0.999_999,
-                    1.0 - f64::EPSILON / 2.0,
-                ] {
-                    let got = inverse_cdf(&mut keys.clone(), u, z);
-                    let want = sorted_walk(&keys, u, z);
-                    assert_eq!((got.id, got.rank), (want.id, want.rank), "n {n} u {u}");
-                    assert!((got.cum - want.cum).abs() < 1e-12);
-                }
-            }
-        }
-    }
-
-    fn weights() -> impl proptest::strategy::Strategy<Value = Vec<f32>> {
-        use proptest::prelude::*;
-        let w = prop_oneof![
-            4 => 0.0f32..1.0,
-            2 => (0u8..4).prop_map(|q| f32::from(q) * 0.25), // ties, zeros
-            1 => Just(1.0f32),
-            1 => (-80.0f32..0.0).prop_map(f32::exp),           // a wide range
-        ];
-        prop_oneof![
-            prop::collection::vec(w.clone(), 1..80),
-            prop::collection::vec(w, 1000..4000),
-        ]
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, failure_persistence: None, ..Default::default() })]
-
-        /// u at 0, tiny, ordinary and just below 1, over flat, tied, zero and wide weights.
-        #[test]
-        fn selection_equals_the_sorted_walk(
-            weights in weights(),
-            u in proptest::prop_oneof![
-                proptest::strategy::Just(0.0),
-                proptest::strategy::Just(1e-300),
-                1e-12f64..1e-6,
-                0.0f64..1.0,
-                proptest::strategy::Just(1.0 - f64::EPSILON / 2.0),
-                (1.0 - 1e-9)..1.0f64,
-            ],
-        ) {
-            let keys: Vec<u64> = weights.iter().enumerate().map(|(i, &w)| key(w, i as u32)).collect();
-            let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
-            proptest::prop_assume!(z > 0.0);
-            let got = inverse_cdf(&mut keys.clone(), u, z);
-            let want = sorted_walk(&keys, u, z);
-            if (got.id, got.rank) != (want.id, want.rank) {
-                // Only where summation order decides: u·z within rounding of the boundary.
-                proptest::prop_assert!((want.cum - u).abs() < 1e-12, "u {} got {:?} want {:?}", u, got, want);
-            }
-        }
-    }
-}
+#[path = "draw_tests.rs"]
+mod tests;

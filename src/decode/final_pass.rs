@@ -2,7 +2,7 @@
 //! the entropy's sum and the sorted head the trace lists.
 
 use super::candidates::Work;
-use super::draw::{key, key_id};
+use super::draw::{self, key, key_id};
 use super::softmax::{cached, exp_f32, logit_of, weights_into, weights_keys_and_sums, LANES};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -15,6 +15,8 @@ pub(crate) struct FinalPass {
     pub weighted: f64,
     /// The first `min(trace_top, kept)` candidates, best first.
     pub head: Vec<u32>,
+    /// Whether `Work::draw_tables` holds the draw's bucket tables of these keys (draw.rs `tally`).
+    pub counted: bool,
 }
 
 /// Above this head length a selection over the keys beats a heap.
@@ -24,13 +26,16 @@ const HEAP_HEAD_MAX: usize = 256;
 /// entropy sum, and the `head_len` best keys (a small heap rejects almost every key with one
 /// comparison; long heads are selected and sorted instead).
 /// `ready`: Σ e·s when the first pass already wrote every weight and key (temperature the only
-/// stage, softmax::raw_and_final); then only the head is picked here.
+/// stage, softmax::raw_and_final); then only the head is picked here. `draws`: a draw follows
+/// (not greedy); then the same read of the keys fills the draw's bucket tables when it uses them
+/// (`FinalPass::counted`), so the draw reads the keys once instead of twice.
 pub(crate) fn final_pass(
     work: &mut Work,
     max: f32,
     inv_t: f32,
     head_len: usize,
     ready: Option<f64>,
+    draws: bool,
 ) -> FinalPass {
     let mut keys = std::mem::take(&mut work.keys);
     let weighted = if let Some(sum) = ready {
@@ -51,26 +56,24 @@ pub(crate) fn final_pass(
     } else {
         gathered_final(work, max, inv_t, &mut keys).1
     };
+    let counted = draws && draw::uses_tables(keys.len());
+    let mut tables = std::mem::take(&mut work.draw_tables);
+    if counted {
+        draw::clear_tables(&mut tables);
+    }
     let small_head = head_len <= HEAP_HEAD_MAX;
     let head = if small_head {
-        // A small heap of the best keys; one comparison rejects almost every key.
-        let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(head_len + 1);
-        let mut floor = 0u64; // the worst key in a full heap; 0 = not full yet
-        for &k in &keys {
-            if k > floor && head_len > 0 {
-                heap.push(Reverse(k));
-                if heap.len() > head_len {
-                    heap.pop();
-                }
-                if heap.len() == head_len {
-                    floor = heap.peek().map_or(0, |r| r.0);
-                }
+        if counted {
+            heap_head::<true>(&keys, head_len, &mut tables)
+        } else {
+            heap_head::<false>(&keys, head_len, &mut tables)
+        }
+    } else {
+        if counted {
+            for (i, &k) in keys.iter().enumerate() {
+                draw::tally(&mut tables, i, k);
             }
         }
-        let mut best: Vec<u64> = heap.into_iter().map(|r| r.0).collect();
-        best.sort_unstable_by(|a, b| b.cmp(a));
-        best.into_iter().map(key_id).collect()
-    } else {
         let mut copy = keys.clone();
         let n = head_len.min(copy.len());
         if n < copy.len() {
@@ -80,8 +83,37 @@ pub(crate) fn final_pass(
         best.sort_unstable_by(|a, b| b.cmp(a));
         best.into_iter().map(key_id).collect()
     };
+    work.draw_tables = tables;
     work.keys = keys;
-    FinalPass { weighted, head }
+    FinalPass {
+        weighted,
+        head,
+        counted,
+    }
+}
+
+/// The `head_len` best keys, best first, by a small heap: one comparison rejects almost every
+/// key. `COUNT`: the same loop tallies every key into the draw's bucket tables.
+fn heap_head<const COUNT: bool>(keys: &[u64], head_len: usize, tables: &mut [u64]) -> Vec<u32> {
+    let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(head_len + 1);
+    let mut floor = 0u64; // the worst key in a full heap; 0 = not full yet
+    for (i, &k) in keys.iter().enumerate() {
+        if COUNT {
+            draw::tally(tables, i, k);
+        }
+        if k > floor && head_len > 0 {
+            heap.push(Reverse(k));
+            if heap.len() > head_len {
+                heap.pop();
+            }
+            if heap.len() == head_len {
+                floor = heap.peek().map_or(0, |r| r.0);
+            }
+        }
+    }
+    let mut best: Vec<u64> = heap.into_iter().map(|r| r.0).collect();
+    best.sort_unstable_by(|a, b| b.cmp(a));
+    best.into_iter().map(key_id).collect()
 }
 
 /// When every finite id is still kept, nothing is −inf and the normaliser is not known yet (a
@@ -147,7 +179,8 @@ fn gathered<const REMEMBERED: bool>(
     inv_t: f32,
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
-    keys.clear();
+    // Every slot is written below: only slots the vector grows by are zeroed first.
+    keys.truncate(kept.len());
     keys.resize(kept.len(), 0);
     let weight_of = |id: u32| {
         if REMEMBERED {

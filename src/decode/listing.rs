@@ -5,9 +5,9 @@
 //! run out, the chosen token wherever it ranks, and the caller's `trace_ids`. Ranks beyond the
 //! sorted head are counted in one pass over the pool, never found by sorting the vocabulary.
 
-use super::candidates::KEPT;
+use super::candidates::{Weights, KEPT};
 use super::draw::{key, key_id};
-use super::select::{best_removed, by_key_desc, by_logit, logit_key};
+use super::select::{best_removed, by_logit, logit_key};
 use super::softmax::{at_most_one, logit_of};
 use std::cmp::Ordering;
 
@@ -34,7 +34,7 @@ pub(crate) struct Listing {
 pub(crate) struct Final<'a> {
     pub head: &'a [u32],
     pub keys: &'a [u64],
-    pub weight: &'a [f64],
+    pub weight: Weights<'a>,
     pub z: f64,
 }
 
@@ -48,7 +48,7 @@ pub(crate) struct Wanted<'a> {
 
 impl Final<'_> {
     fn p(&self, id: u32) -> f64 {
-        self.weight.get(id as usize).copied().unwrap_or(0.0) / self.z
+        self.weight.of(id) / self.z
     }
 
     fn kept_ids(&self) -> impl Iterator<Item = u32> + '_ {
@@ -56,7 +56,11 @@ impl Final<'_> {
     }
 
     fn cmp(&self, a: &u32, b: &u32) -> Ordering {
-        by_key_desc(self.weight, *a, *b)
+        // As select::by_key_desc: weight descending, ties by lower id.
+        match (self.weight.get(*a), self.weight.get(*b)) {
+            (Some(wa), Some(wb)) => wb.total_cmp(&wa).then(a.cmp(b)),
+            _ => a.cmp(b),
+        }
     }
 }
 
@@ -105,12 +109,7 @@ pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted
         // The pool and the targets as order keys: integer comparisons, no lookups by id.
         let target_keys: Vec<u64> = kept_extra
             .iter()
-            .map(|&id| {
-                key(
-                    fin.weight.get(id as usize).copied().unwrap_or(0.0) as f32,
-                    id,
-                )
-            })
+            .map(|&id| key(fin.weight.of(id) as f32, id))
             .collect();
         ranks_among(fin.keys.iter().copied(), &target_keys, |k| {
             key_weight(k) / fin.z

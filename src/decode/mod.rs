@@ -122,9 +122,9 @@ impl Decoder {
         let settings = config.resolve(logits.len(), seed)?;
         let rest_mass = rest::check(config.rest_mass)?;
         let s = &settings;
-        let max = validate(logits)?;
+        let (max, input_removed) = validate(logits)?;
         let w = &mut self.work;
-        w.reset(logits, max);
+        w.reset_counted(logits, max, input_removed);
         w.exps.wanted = exps_read_again(s);
         let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
         let first = first_pass(logits, s, order, w, max);
@@ -141,9 +141,14 @@ impl Decoder {
             ran.tempered_all = Some((z, max));
         }
         let head_len = s.trace_top.min(w.kept.len());
-        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready);
+        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready, !s.greedy);
         let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
+        if u.is_some() && !fin.counted {
+            // A short list is selected over in place (the listing then reads the keys in that
+            // order): the weights go to `scratch` first if the keys held them.
+            w.weights_out_of_keys();
+        }
         let drawn = match u {
             // Greedy kept exactly one token.
             None => Drawn {
@@ -151,13 +156,13 @@ impl Decoder {
                 rank: 0,
                 cum: 1.0,
             },
-            Some(u) => draw::inverse_cdf(&mut w.keys, u, z),
+            Some(u) => draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, fin.counted, u, z),
         };
         let listing = listing::list(
             &listing::Final {
                 head: &fin.head,
                 keys: &w.keys,
-                weight: &w.scratch,
+                weight: w.final_weights(),
                 z,
             },
             logits,
@@ -220,9 +225,8 @@ fn first_pass(
         } else {
             1.0
         };
-        let n = logits.len();
-        let out = w.scratch.get_mut(..n).unwrap_or_default();
-        let f = softmax::raw_and_final(logits, max, inv_t, out, &mut w.keys);
+        let f = softmax::raw_and_final(logits, max, inv_t, &mut w.keys);
+        w.weights_in_keys = true;
         return FirstPass {
             raw: raw(f.z_raw, f.weighted_raw),
             tempered_z: (inv_t != 1.0).then_some(f.z),
@@ -299,8 +303,8 @@ fn early_stages_move_max(s: &Settings, logits: &[f32], max: f32) -> bool {
             .any(|&(id, b)| at(id) == max || at(id) + b > max)
 }
 
-/// Checks the logits; returns the max finite logit (one vectorised pass).
-fn validate(logits: &[f32]) -> Result<f32, StepError> {
+/// Checks the logits; returns the max finite logit and how many are −inf (one vectorised pass).
+fn validate(logits: &[f32]) -> Result<(f32, usize), StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
@@ -308,7 +312,7 @@ fn validate(logits: &[f32]) -> Result<f32, StepError> {
         return Err(StepError::TooManyLogits { len: logits.len() });
     }
     // One vectorised pass for the max and for NaN/+inf; find the culprit only if there is one.
-    let (max, bad) = softmax::scan(logits);
+    let (max, bad, input_removed) = softmax::scan_input(logits);
     if bad {
         let index = logits
             .iter()
@@ -322,7 +326,7 @@ fn validate(logits: &[f32]) -> Result<f32, StepError> {
     if max == f32::NEG_INFINITY {
         return Err(StepError::AllNegativeInfinity);
     }
-    Ok(max)
+    Ok((max, input_removed))
 }
 
 /// A fresh seed from the platform's entropy source.

@@ -17,16 +17,6 @@ pub(crate) fn by_logit(processed: &[f32], a: u32, b: u32) -> Ordering {
     }
 }
 
-/// Descending by a per-id key, ties by lower id.
-#[inline]
-pub(crate) fn by_key_desc(key: &[f64], a: u32, b: u32) -> Ordering {
-    let (ka, kb) = (key.get(a as usize), key.get(b as usize));
-    match (ka, kb) {
-        (Some(ka), Some(kb)) => kb.total_cmp(ka).then(a.cmp(&b)),
-        _ => a.cmp(&b),
-    }
-}
-
 /// Extends the sorted prefix of `ids` from `sorted` to `want` (clamped to the length) under `cmp`,
 /// by selecting the next block and sorting only it. Returns the new sorted length.
 pub(crate) fn extend_sorted<F>(ids: &mut [u32], sorted: usize, want: usize, mut cmp: F) -> usize

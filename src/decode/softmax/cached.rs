@@ -8,7 +8,7 @@
 //! exactly the lanes, blocks and order of the function it stands in for (named on each), so z,
 //! Σ e·s and every weight are bit for bit what the exps would give, and so is every draw.
 
-use super::{above, exp_f32, logit_of, EXP_MIN, LANES};
+use super::{above, entropy_blocks, exp_f32, logit_of, units, EXP_MIN, LANES};
 
 /// The remembered weights and what they hold.
 #[derive(Debug, Default)]
@@ -112,19 +112,7 @@ pub(crate) fn sum_all_into(processed: &[f32], max: f32, inv_t: f32, out: &mut [f
 
 /// `sum_weights` (a gather through `ids`) over the remembered weights.
 pub(crate) fn sum_ids(e: &[f32], ids: &[u32]) -> f64 {
-    let mut total = 0.0f64;
-    for block in ids.chunks(1024) {
-        let mut acc = [0.0f32; LANES];
-        let mut lanes = block.chunks_exact(LANES);
-        for group in &mut lanes {
-            for (a, &id) in acc.iter_mut().zip(group) {
-                *a += e_of(e, id);
-            }
-        }
-        let tail: f32 = lanes.remainder().iter().map(|&id| e_of(e, id)).sum();
-        total += f64::from(acc.iter().sum::<f32>() + tail);
-    }
-    total
+    super::lane_sum(ids, |id| e_of(e, id))
 }
 
 /// `sum_weights`, remembering each weight in `out[id]` (`out` as long as `processed`).
@@ -178,46 +166,16 @@ pub(crate) fn entropy_sum(
     max: f32,
     inv_t: f32,
 ) -> f64 {
-    const BLOCK: usize = 64; // as softmax::entropy_sum
     let scaled = |l: f32| above((l - max) * inv_t, EXP_MIN - 1.0);
-    let mut total = 0.0f64;
     match ids {
         None => {
             let e = e.get(..processed.len()).unwrap_or_default();
-            for (block, eb) in processed.chunks(BLOCK).zip(e.chunks(BLOCK)) {
-                let mut acc = [0.0f32; LANES];
-                let mut lanes = block.chunks_exact(LANES);
-                let mut elanes = eb.chunks_exact(LANES);
-                for (group, eg) in (&mut lanes).zip(&mut elanes) {
-                    for ((a, &l), &w) in acc.iter_mut().zip(group).zip(eg) {
-                        *a += w * scaled(l);
-                    }
-                }
-                let tail: f32 = lanes
-                    .remainder()
-                    .iter()
-                    .zip(elanes.remainder())
-                    .map(|(&l, &w)| w * scaled(l))
-                    .sum();
-                total += f64::from(acc.iter().sum::<f32>()) + f64::from(tail);
-            }
+            entropy_blocks(processed, e, |l, w| w * scaled(l))
         }
-        Some(ids) => {
-            let term = |id: u32| e_of(e, id) * scaled(logit_of(processed, id));
-            for block in ids.chunks(BLOCK) {
-                let mut acc = [0.0f32; LANES];
-                let mut lanes = block.chunks_exact(LANES);
-                for group in &mut lanes {
-                    for (a, &id) in acc.iter_mut().zip(group) {
-                        *a += term(id);
-                    }
-                }
-                let tail: f32 = lanes.remainder().iter().map(|&id| term(id)).sum();
-                total += f64::from(acc.iter().sum::<f32>()) + f64::from(tail);
-            }
-        }
+        Some(ids) => entropy_blocks(ids, &units(ids.len()), |id, ()| {
+            e_of(e, id) * scaled(logit_of(processed, id))
+        }),
     }
-    total
 }
 
 #[cfg(test)]

@@ -18,33 +18,22 @@ pub(crate) struct Fused {
 
 /// When the final distribution is the whole vocabulary at one temperature (no filter, bias or
 /// penalty, no −inf logit), everything the step needs from the full array comes from one read of
-/// it: the raw sums, and the final weights e^((l − max)·inv_t) written to `out` with their order
-/// keys (draw.rs) and sums. Each number is computed exactly as `raw_sums`, `weights_into` and the
+/// it: the raw sums, and the final weights e^((l − max)·inv_t) as their order keys (draw.rs, in
+/// id order; `Work::final_weights` reads the weights back from them) and sums. Each number is computed exactly as `raw_sums`, `weights_into` and the
 /// tempered sum compute it (same exp, same float32 lanes and blocks), so the weights, z and the
 /// draw are bit for bit those of the separate passes. At inv_t = 1 one exp serves both.
-pub(crate) fn raw_and_final(
-    logits: &[f32],
-    max: f32,
-    inv_t: f32,
-    out: &mut [f64],
-    keys: &mut Vec<u64>,
-) -> Fused {
+pub(crate) fn raw_and_final(logits: &[f32], max: f32, inv_t: f32, keys: &mut Vec<u64>) -> Fused {
     if inv_t == 1.0 {
-        fused::<false>(logits, max, inv_t, out, keys)
+        fused::<false>(logits, max, inv_t, keys)
     } else {
-        fused::<true>(logits, max, inv_t, out, keys)
+        fused::<true>(logits, max, inv_t, keys)
     }
 }
 
 #[inline(always)]
-fn fused<const TEMPERED: bool>(
-    logits: &[f32],
-    max: f32,
-    inv_t: f32,
-    out: &mut [f64],
-    keys: &mut Vec<u64>,
-) -> Fused {
-    keys.clear();
+fn fused<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32, keys: &mut Vec<u64>) -> Fused {
+    // Every slot is written below: only slots the vector grows by are zeroed first.
+    keys.truncate(logits.len());
     keys.resize(logits.len(), 0);
     let (mut z_raw, mut weighted_raw, mut z, mut weighted) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     // (raw e, raw e·s, final e, final e·s) of one logit.
@@ -60,17 +49,12 @@ fn fused<const TEMPERED: bool>(
         }
     };
     let mut base = 0usize;
-    for ((block, slots), kslots) in logits
-        .chunks(1024)
-        .zip(out.chunks_mut(1024))
-        .zip(keys.chunks_mut(1024))
-    {
+    for (block, kslots) in logits.chunks(1024).zip(keys.chunks_mut(1024)) {
         let mut acc = [[0.0f32; LANES]; 4];
         let mut lanes = block.chunks_exact(LANES);
-        let mut outs = slots.chunks_exact_mut(LANES);
         let mut kouts = kslots.chunks_exact_mut(LANES);
         let mut id = base as u32;
-        for ((group, dst), kdst) in (&mut lanes).zip(&mut outs).zip(&mut kouts) {
+        for (group, kdst) in (&mut lanes).zip(&mut kouts) {
             let mut es = [0.0f32; LANES];
             for (j, (e_out, &l)) in es.iter_mut().zip(group).enumerate() {
                 let (e, es_raw, et, es_t) = term(l);
@@ -80,28 +64,17 @@ fn fused<const TEMPERED: bool>(
                 acc[3][j] += es_t;
                 *e_out = et;
             }
-            for ((d, k), (j, &e)) in dst
-                .iter_mut()
-                .zip(kdst.iter_mut())
-                .zip(es.iter().enumerate())
-            {
-                *d = f64::from(e);
+            for (k, (j, &e)) in kdst.iter_mut().zip(es.iter().enumerate()) {
                 *k = crate::decode::draw::key(e, id + j as u32);
             }
             id += LANES as u32;
         }
-        for ((&l, d), k) in lanes
-            .remainder()
-            .iter()
-            .zip(outs.into_remainder())
-            .zip(kouts.into_remainder())
-        {
+        for (&l, k) in lanes.remainder().iter().zip(kouts.into_remainder()) {
             let (e, es_raw, et, es_t) = term(l);
             acc[0][0] += e;
             acc[1][0] += es_raw;
             acc[2][0] += et;
             acc[3][0] += es_t;
-            *d = f64::from(et);
             *k = crate::decode::draw::key(et, id);
             id += 1;
         }
@@ -148,7 +121,8 @@ fn weights_keys_sums<const CACHED: bool>(
     out: &mut [f64],
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
-    keys.clear();
+    // Every slot is written below: only slots the vector grows by are zeroed first.
+    keys.truncate(processed.len());
     keys.resize(processed.len(), 0);
     let (mut z, mut weighted) = (0.0f64, 0.0f64);
     // (e, e·s); a remembered e is exp_f32 of this s (the clamp changes neither e nor, e being 0

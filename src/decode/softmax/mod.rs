@@ -90,8 +90,9 @@ pub(crate) fn weight(l: f32, max: f32, inv_t: f32) -> f64 {
 pub(crate) const LANES: usize = 8;
 
 /// Sums `f(x)` over `xs` in float32 lanes, folding into f64 every block (accurate for 151k terms).
+/// The normalisers' lanes and order: cached.rs sums remembered exps through it to get their bits.
 #[inline(always)]
-fn lane_sum(xs: &[f32], f: impl Fn(f32) -> f32) -> f64 {
+fn lane_sum<T: Copy>(xs: &[T], f: impl Fn(T) -> f32) -> f64 {
     let mut total = 0.0f64;
     for block in xs.chunks(1024) {
         let mut acc = [0.0f32; LANES];
@@ -105,26 +106,6 @@ fn lane_sum(xs: &[f32], f: impl Fn(f32) -> f32) -> f64 {
         total += f64::from(acc.iter().sum::<f32>() + tail);
     }
     total
-}
-
-/// One pass over the logits: the max finite-or-−inf value, and whether any entry is NaN or +inf.
-pub(crate) fn scan(logits: &[f32]) -> (f32, bool) {
-    let mut max = [f32::NEG_INFINITY; LANES];
-    let mut bad = [false; LANES];
-    let mut lanes = logits.chunks_exact(LANES);
-    for group in &mut lanes {
-        for ((m, b), &x) in max.iter_mut().zip(bad.iter_mut()).zip(group) {
-            *m = if x > *m { x } else { *m };
-            *b |= x.is_nan() || x == f32::INFINITY;
-        }
-    }
-    let mut m = max.iter().copied().fold(f32::NEG_INFINITY, larger);
-    let mut b = bad.iter().any(|&b| b);
-    for &x in lanes.remainder() {
-        m = if x > m { x } else { m };
-        b |= x.is_nan() || x == f32::INFINITY;
-    }
-    (m, b)
 }
 
 /// Over a contiguous array: Σ e^(l − max) and Σ e^(l − max)·(l − max), the softmax normaliser and
@@ -220,9 +201,11 @@ fn sums<const TEMPERED: bool, const FILL: bool>(
 
 pub(crate) mod cached;
 mod fused;
+mod scan;
 
 pub(crate) use cached::Exps;
 pub(crate) use fused::{raw_and_final, weights_keys_and_sums};
+pub(crate) use scan::{scan, scan_input};
 
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
 /// (s the scaled logit, the entropy's sum), in float32 lanes folded into f64 every block, as
@@ -263,45 +246,53 @@ pub(crate) fn weights_into(processed: &[f32], max: f32, inv_t: f32, out: &mut [f
 /// gives a distribution's entropy, H = ln z − Σ e·s / z, from the same float32 exps as its
 /// weights. −inf entries add nothing.
 pub(crate) fn entropy_sum(processed: &[f32], ids: Option<&[u32]>, max: f32, inv_t: f32) -> f64 {
-    // Blocks of 64 (8 terms per float32 lane) folded into f64: the terms reach |e·s| ≈ 30, and
-    // longer float32 runs would cost the entropy ~1e-5 nats on flat distributions.
-    const BLOCK: usize = 64;
     let term = |l: f32| {
         let s = above((l - max) * inv_t, EXP_MIN - 1.0);
         exp_f32(s) * s
     };
-    let mut total = 0.0f64;
     match ids {
-        None => {
-            for block in processed.chunks(BLOCK) {
-                let mut acc = [0.0f32; LANES];
-                let mut lanes = block.chunks_exact(LANES);
-                for group in &mut lanes {
-                    for (a, &l) in acc.iter_mut().zip(group) {
-                        *a += term(l);
-                    }
-                }
-                let tail: f32 = lanes.remainder().iter().map(|&l| term(l)).sum();
-                total += f64::from(acc.iter().sum::<f32>()) + f64::from(tail);
+        None => entropy_blocks(processed, &units(processed.len()), |l, ()| term(l)),
+        Some(ids) => entropy_blocks(ids, &units(ids.len()), |id, ()| {
+            term(logit_of(processed, id))
+        }),
+    }
+}
+
+/// A slice of `n` units for `entropy_blocks`' second column when a sum has only one (a vector
+/// of a zero-sized type allocates nothing).
+pub(crate) fn units(n: usize) -> Vec<()> {
+    vec![(); n]
+}
+
+/// The entropy sums' lanes and order, shared by every function that must give the same bits
+/// (`entropy_sum` here and its remembered-exps twin in cached.rs): Σ term(a_i, b_i) over the
+/// pairs of two columns, in blocks of 64 (eight float32 lanes of eight terms, the block's tail
+/// summed after them) folded into f64. The terms reach |e·s| ≈ 30, and longer float32 runs would
+/// cost the entropy ~1e-5 nats on flat distributions.
+#[inline(always)]
+pub(crate) fn entropy_blocks<A: Copy, B: Copy>(
+    a: &[A],
+    b: &[B],
+    term: impl Fn(A, B) -> f32,
+) -> f64 {
+    const BLOCK: usize = 64;
+    let mut total = 0.0f64;
+    for (block, bblock) in a.chunks(BLOCK).zip(b.chunks(BLOCK)) {
+        let mut acc = [0.0f32; LANES];
+        let mut lanes = block.chunks_exact(LANES);
+        let mut blanes = bblock.chunks_exact(LANES);
+        for (group, bgroup) in (&mut lanes).zip(&mut blanes) {
+            for ((acc, &x), &y) in acc.iter_mut().zip(group).zip(bgroup) {
+                *acc += term(x, y);
             }
         }
-        Some(ids) => {
-            for block in ids.chunks(BLOCK) {
-                let mut acc = [0.0f32; LANES];
-                let mut lanes = block.chunks_exact(LANES);
-                for group in &mut lanes {
-                    for (a, &id) in acc.iter_mut().zip(group) {
-                        *a += term(logit_of(processed, id));
-                    }
-                }
-                let tail: f32 = lanes
-                    .remainder()
-                    .iter()
-                    .map(|&id| term(logit_of(processed, id)))
-                    .sum();
-                total += f64::from(acc.iter().sum::<f32>()) + f64::from(tail);
-            }
-        }
+        let tail: f32 = lanes
+            .remainder()
+            .iter()
+            .zip(blanes.remainder())
+            .map(|(&x, &y)| term(x, y))
+            .sum();
+        total += f64::from(acc.iter().sum::<f32>()) + f64::from(tail);
     }
     total
 }

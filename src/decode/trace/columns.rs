@@ -60,7 +60,7 @@ pub(crate) struct Scales<'a> {
     pub tmax: f32,
     pub t_inv: f32,
     pub tz: f64,
-    /// The final distribution's normaliser (weights are in `work.scratch`).
+    /// The final distribution's normaliser (weights: `work.final_weights()`).
     pub z: f64,
 }
 
@@ -200,10 +200,11 @@ impl Columns {
         self.removed_by
             .extend(self.code.iter().map(|&rb| by_code[usize::from(rb)].0));
         let z = sc.z;
+        let weights = w.final_weights();
         self.p
             .extend(self.id.iter().zip(&self.code).map(|(&id, &rb)| {
                 if rb == KEPT {
-                    w.scratch.get(id_at(id)).copied().unwrap_or(0.0) / z
+                    weights.of(id) / z
                 } else {
                     0.0
                 }
