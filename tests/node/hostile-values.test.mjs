@@ -25,6 +25,10 @@ test("a Map, Set or Date where an object of settings belongs is refused by name,
   refuses(chapter, { top_p: new WeakMap() }, /^top_p must be a number in \[0, 1\], got a WeakMap \(its entries are not properties\)$/);
   // the same bias written as an object is applied
   assert.equal(step(chapter, { strategy: "greedy", logit_bias: { 0: -100 } }).token, 1);
+  // an object literal with keys skips the brand checks (speed); a Map given Object.prototype by
+  // hand still has no keys, so it is still checked and still refused, not read as {}
+  refuses(chapter, Object.setPrototypeOf(new Map([["top_p", 0.5]]), Object.prototype), /^config must be an object, got a Map/);
+  refuses(chapter, { logit_bias: Object.setPrototypeOf(new Map([[0, -100]]), Object.prototype) }, /got a Map \(its entries are not properties\)$/);
 });
 
 test("every kind of typed array (and DataView, ArrayBuffer) as logits is named in the message", () => {
