@@ -123,38 +123,7 @@ pub(crate) fn sum_ids_into(
     inv_t: f32,
     out: &mut [f32],
 ) -> f64 {
-    let mut total = 0.0f64;
-    for block in ids.chunks(1024) {
-        let mut acc = [0.0f32; LANES];
-        let mut lanes = block.chunks_exact(LANES);
-        for group in &mut lanes {
-            let mut v = [f32::NEG_INFINITY; LANES];
-            for (slot, &id) in v.iter_mut().zip(group) {
-                *slot = logit_of(processed, id);
-            }
-            let mut w = [0.0f32; LANES];
-            for ((a, w), &l) in acc.iter_mut().zip(w.iter_mut()).zip(&v) {
-                *w = exp_f32((l - max) * inv_t);
-                *a += *w;
-            }
-            for (&id, &w) in group.iter().zip(&w) {
-                if let Some(slot) = out.get_mut(id as usize) {
-                    *slot = w;
-                }
-            }
-        }
-        let rest = lanes.remainder();
-        let mut ws = [0.0f32; LANES];
-        for (w, &id) in ws.iter_mut().zip(rest) {
-            *w = exp_f32((logit_of(processed, id) - max) * inv_t);
-            if let Some(slot) = out.get_mut(id as usize) {
-                *slot = *w;
-            }
-        }
-        let tail: f32 = ws.iter().take(rest.len()).copied().sum();
-        total += f64::from(acc.iter().sum::<f32>() + tail);
-    }
-    total
+    super::gather_sum::<true>(processed, ids, max, inv_t, out)
 }
 
 /// `entropy_sum`: Σ e·s over `ids` (every id when None) with e remembered, s = (l − max)·inv_t

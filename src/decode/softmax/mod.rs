@@ -304,6 +304,25 @@ pub(crate) fn sum_weights_all(processed: &[f32], max: f32, inv_t: f32) -> f64 {
 
 /// Σ e^((l − max)·inv_t) over the ids in `ids` (a gather: loads are scalar, the exps are not).
 pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) -> f64 {
+    gather_sum::<false>(processed, ids, max, inv_t, &mut [])
+}
+
+/// `sum_weights`; with `KEEP`, each weight is also remembered in `out[id]` (cached.rs), the same
+/// lanes and order, so z is the same bits either way.
+pub(crate) fn gather_sum<const KEEP: bool>(
+    processed: &[f32],
+    ids: &[u32],
+    max: f32,
+    inv_t: f32,
+    out: &mut [f32],
+) -> f64 {
+    let mut keep = |id: u32, w: f32| {
+        if KEEP {
+            if let Some(slot) = out.get_mut(id as usize) {
+                *slot = w;
+            }
+        }
+    };
     let mut total = 0.0f64;
     for block in ids.chunks(1024) {
         let mut acc = [0.0f32; LANES];
@@ -313,14 +332,23 @@ pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) 
             for (slot, &id) in v.iter_mut().zip(group) {
                 *slot = logit_of(processed, id);
             }
-            for (a, &l) in acc.iter_mut().zip(&v) {
-                *a += exp_f32((l - max) * inv_t);
+            let mut w = [0.0f32; LANES];
+            for ((a, w), &l) in acc.iter_mut().zip(w.iter_mut()).zip(&v) {
+                *w = exp_f32((l - max) * inv_t);
+                *a += *w;
+            }
+            for (&id, &w) in group.iter().zip(&w) {
+                keep(id, w);
             }
         }
         let tail: f32 = lanes
             .remainder()
             .iter()
-            .map(|&id| exp_f32((logit_of(processed, id) - max) * inv_t))
+            .map(|&id| {
+                let w = exp_f32((logit_of(processed, id) - max) * inv_t);
+                keep(id, w);
+                w
+            })
             .sum();
         total += f64::from(acc.iter().sum::<f32>() + tail);
     }
