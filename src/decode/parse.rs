@@ -7,8 +7,8 @@ use super::engine::Engine;
 use super::error::StepError;
 use super::limits::{short, MAX_HISTORY, MAX_LOGIT_BIAS};
 use super::ranges::{
-    eos_rule, id_list_rule, integer_bounds, integer_rule, logit_bias_rule, number_rule, top_k_rule,
-    ENGINE_RULE, STRATEGY_RULE,
+    eos_rule, id_list_rule, integer_bounds, integer_rule, logit_bias_rule, number_rule,
+    top_k_bounds, top_k_rule, ENGINE_RULE, STRATEGY_RULE,
 };
 use super::value::{format_number, Value};
 
@@ -49,7 +49,7 @@ fn integer(field: &str, v: &Value, min: f64, max: f64) -> Result<f64, StepError>
 /// top_k under `engine`: an engine's negative "off" (vLLM's -1, llama.cpp's k ≤ 0) becomes 0, the
 /// off value every stage reads, so the trace shows the stage off whichever way it was written.
 fn top_k(v: &Value, engine: Engine) -> Result<u32, StepError> {
-    let (min, max, allowed) = top_k_rule(engine);
+    let (min, max) = top_k_bounds(engine);
     let got = match *v {
         Value::Number(n) if n.fract() == 0.0 && (min..=max).contains(&n) => {
             return Ok(n.max(0.0) as u32)
@@ -59,7 +59,7 @@ fn top_k(v: &Value, engine: Engine) -> Result<u32, StepError> {
     };
     Err(StepError::OutOfRange {
         field: "top_k".into(),
-        allowed,
+        allowed: top_k_rule(engine),
         got,
     })
 }

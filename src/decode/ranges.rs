@@ -88,7 +88,7 @@ pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// The bounds of an integer-valued key, or of each id in a list of token ids (`history[]`).
 pub(crate) fn integer_bounds(field: &str) -> Option<(f64, f64)> {
     Some(match field {
-        // top_k's bounds are the engine's: `top_k_rule`
+        // top_k's bounds are the engine's: `top_k_bounds`
         "top_k" | "min_keep" | "trace_top" | "seed" | "min_new_tokens" => (0.0, u32::MAX as f64),
         "history[]" | "trace_ids[]" | "eos_token_id[]" => (0.0, u32::MAX as f64),
         "draw" => (0.0, MAX_SAFE_INTEGER),
@@ -98,33 +98,27 @@ pub(crate) fn integer_bounds(field: &str) -> Option<(f64, f64)> {
     })
 }
 
-/// top_k's bounds and words under `engine`. Each engine's own "off" is accepted: HF's 0 (its
+/// top_k's bounds under `engine`. Each engine's own "off" is accepted: HF's 0 (its
 /// TopKLogitsWarper refuses anything below 1, and `generate` skips it at 0), vLLM's 0 and -1
 /// (`SamplingParams._verify_args` refuses below -1), llama.cpp's k ≤ 0 (an int32;
 /// `llama_sampler_top_k_impl` returns at once). `Config::from_value` stores every off value as 0.
-pub(crate) fn top_k_rule(engine: Engine) -> (f64, f64, String) {
+pub(crate) fn top_k_bounds(engine: Engine) -> (f64, f64) {
     let max = u32::MAX as f64;
     match engine {
-        Engine::Hf => (0.0, max, integer_rule(0.0, max)),
-        Engine::Vllm => (
-            -1.0,
-            max,
-            format!(
-                "{} for engine \"vllm\" (-1 and 0: off)",
-                integer_rule(-1.0, max)
-            ),
-        ),
-        Engine::LlamaCpp => {
-            let min = f64::from(i32::MIN);
-            (
-                min,
-                max,
-                format!(
-                    "{} for engine \"llama.cpp\" (≤ 0: off)",
-                    integer_rule(min, max)
-                ),
-            )
-        }
+        Engine::Hf => (0.0, max),
+        Engine::Vllm => (-1.0, max),
+        Engine::LlamaCpp => (f64::from(i32::MIN), max),
+    }
+}
+
+/// `top_k_bounds` in words, for a refusal (made only then: parsing a valid top_k formats nothing).
+pub(crate) fn top_k_rule(engine: Engine) -> String {
+    let (min, max) = top_k_bounds(engine);
+    let range = integer_rule(min, max);
+    match engine {
+        Engine::Hf => range,
+        Engine::Vllm => format!("{range} for engine \"vllm\" (-1 and 0: off)"),
+        Engine::LlamaCpp => format!("{range} for engine \"llama.cpp\" (≤ 0: off)"),
     }
 }
 
