@@ -96,7 +96,7 @@ function short(text) {
 }
 
 /** What a value is, for a message: `string "hot"`, `1.5`, `an object`, `a function`. */
-function describe(value) {
+export function describe(value) {
   switch (typeof value) {
     case "number":
       return Object.is(value, -0) ? "0" : String(value);
