@@ -116,3 +116,30 @@ test("engine vllm: temperature in [0, 2], as vLLM's _verify_args has it; HF and 
   // the next call works, and the other engines keep their ranges
   for (const engine of ["hf", "llama.cpp"]) assert.equal(typeof step(chapter, { engine, temperature: 5, seed: 1 }).token, "number");
 });
+
+test("hostile shapes not tried before: 10,000 unknown keys, {length: 1e9} array-likes, frozen and revoked values; the next call works", () => {
+  const many = {};
+  for (let i = 0; i < 10000; i++) many[`k${i}`] = i;
+  assert.throws(() => step(chapter, many), { message: 'unknown key "k0" in config' });
+  const huge = { length: 1e9 };
+  assert.throws(() => step(huge, {}), { message: "logits must be a Float32Array or an array of numbers, got an object" });
+  assert.throws(() => step(chapter, { history: huge }), { message: "history must be an array of at most 1048576 token ids, got an object" });
+  assert.throws(() => step(chapter, { trace_ids: huge }), { message: "trace_ids must be an array of at most 1024 token ids, got an object" });
+  const sparse = [];
+  sparse.length = 5e6;
+  assert.throws(() => step(sparse, {}), { message: "logits must have at most 1048576 entries, got 5000000" });
+  assert.equal(step(Object.freeze([...chapter]), Object.freeze({ strategy: "greedy" })).token, 0, "frozen values are read as any other");
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assert.throws(() => step(chapter, proxy), { message: /^config could not be read: reading it threw TypeError: / });
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  const first = gen.next({ strategy: "greedy" }).token;
+  assert.throws(() => gen.setStopSequences(huge), { message: "stop sequences must be an array of strings, got an object" });
+  assert.throws(() => gen.forceMany(huge), { message: "tokens must be an array of at most 65536 token ids, got an object" });
+  assert.throws(() => gen.next(many), { message: 'unknown key "k0" in config' });
+  gen.rewind(1);
+  assert.equal(gen.next({ strategy: "greedy" }).token, first, "the Generator goes on");
+  assert.equal(step(chapter, { strategy: "greedy" }).token, 0);
+  gen.free();
+});
