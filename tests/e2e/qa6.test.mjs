@@ -74,7 +74,6 @@ describe("实验三 (lesson 3) stacked: both prompts' bars start at the same x",
 function curveCollisions() {
   const fig = document.querySelector('#stages figure[data-stage="top_p"]');
   if (fig === null || fig.getClientRects().length === 0) return null;
-  const svg = fig.querySelector("svg");
   const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const out = [];
   const texts = [...fig.querySelectorAll(".values text")].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
@@ -95,7 +94,6 @@ function curveCollisions() {
     if (samples.some((s) => meets(box, s))) out.push(`${text} × curve`);
     if (meets(box, line)) out.push(`${text} × p line`);
   }
-  void svg;
   return out;
 }
 
