@@ -125,6 +125,22 @@ export function describe(value) {
   }
 }
 
+/**
+ * What an argument that is not a primitive is, for a message where a string or a number was
+ * asked for: a wrapped primitive named as one (`new String("hi")`), a built-in by its name, else
+ * as `describe` says. Brand checks only: no user code runs.
+ */
+export function describe_object(value) {
+  // (called from Rust without a catch: it must never throw)
+  try {
+    const wrapped = brandOf(value, WRAPPERS);
+    if (wrapped !== undefined) return `a ${wrapped} object (a wrapped primitive: pass the ${wrapped.toLowerCase()} itself)`;
+    return describe(value);
+  } catch (_) {
+    return "an object";
+  }
+}
+
 /** An array's missing element, for a message: `[1, , 3]` has a hole at index 1. */
 function hole(index) {
   return `a hole (no element at index ${index})`;
