@@ -16,14 +16,16 @@ pub(crate) const ENGINE_RULE: &str = "\"hf\", \"llama.cpp\" or \"vllm\"";
 /// The allowed range of a float-valued key under `engine` (`logit_bias[…]` for any bias), as
 /// written after "must be"; `None` for a key that is not float-valued.
 ///
-/// vLLM's own checks (`SamplingParams._verify_args`) differ from HF's in three keys: top_p in
-/// (0, 1] (0 refused), temperature any value ≥ 0 (below 1e-5 it is greedy), and the frequency and
-/// presence penalties in [-2, 2]. llama.cpp checks none of its values; ours are HF's there.
+/// vLLM's own checks (`SamplingParams._verify_args` in vllm/sampling_params.py) differ from HF's in
+/// three keys: top_p in (0, 1] (0 refused), temperature in [0, 2] (below 1e-5 it is greedy; the
+/// upper bound since vllm PR #44965, v0.24.0, seen at commit 00388f6573cc; before it any T ≥ 0),
+/// and the frequency and presence penalties in [-2, 2]. llama.cpp checks none of its values; ours
+/// are HF's there.
 pub(crate) fn range(field: &str, engine: Engine) -> Option<&'static str> {
     if engine == Engine::Vllm {
         match field {
             "top_p" => return Some("in (0, 1] for engine \"vllm\""),
-            "temperature" => return Some("in [0, 1e6] for engine \"vllm\" (below 1e-5: greedy)"),
+            "temperature" => return Some("in [0, 2] for engine \"vllm\" (below 1e-5: greedy)"),
             "frequency_penalty" | "presence_penalty" => {
                 return Some("in [-2, 2] for engine \"vllm\"")
             }
@@ -49,7 +51,7 @@ pub(crate) fn in_range(field: &str, engine: Engine, value: f64) -> bool {
     let vllm = engine == Engine::Vllm;
     match field {
         // 1/T must stay finite in float32 and T itself meaningful: at 1e6 every distribution is flat.
-        "temperature" if vllm => (0.0..=1e6).contains(&value),
+        "temperature" if vllm => (0.0..=2.0).contains(&value),
         "temperature" => value == 0.0 || (1e-38..=1e6).contains(&value),
         "top_p" if vllm => value > 0.0 && value <= 1.0,
         "top_p" | "min_p" => (0.0..=1.0).contains(&value),
@@ -223,11 +225,13 @@ mod tests {
                 &[0.0, 1e-38, 1e6],
                 &[1e-39, 1e6 + 1.0],
             ),
+            // vLLM's _verify_args (vllm/sampling_params.py, v0.24.0 on): "temperature must be in
+            // [0, 2]"
             (
                 "temperature",
                 Engine::Vllm,
-                &[0.0, 1e-39, 1e6],
-                &[-1e-9, 1e6 + 1.0],
+                &[0.0, 1e-39, 2.0],
+                &[-1e-9, 2.0 + 1e-9, 5.0, 1e6],
             ),
             (
                 "presence_penalty",

@@ -96,7 +96,7 @@ function short(text) {
 }
 
 /** What a value is, for a message: `string "hot"`, `1.5`, `an object`, `a function`. */
-function describe(value) {
+export function describe(value) {
   switch (typeof value) {
     case "number":
       return Object.is(value, -0) ? "0" : String(value);
@@ -122,6 +122,22 @@ function describe(value) {
         // A revoked Proxy: fall through.
       }
       return "an object";
+  }
+}
+
+/**
+ * What an argument that is not a primitive is, for a message where a string or a number was
+ * asked for: a wrapped primitive named as one (`new String("hi")`), a built-in by its name, else
+ * as `describe` says. Brand checks only: no user code runs.
+ */
+export function describe_object(value) {
+  // (called from Rust without a catch: it must never throw)
+  try {
+    const wrapped = brandOf(value, WRAPPERS);
+    if (wrapped !== undefined) return `a ${wrapped} object (a wrapped primitive: pass the ${wrapped.toLowerCase()} itself)`;
+    return describe(value);
+  } catch (_) {
+    return "an object";
   }
 }
 

@@ -64,14 +64,44 @@ fn generated(out: &generate::StepOutput) -> Result<JsValue, JsError> {
 /// Call `free()` when done with it.
 #[wasm_bindgen(js_name = Generator)]
 pub struct JsGenerator {
-    inner: RefCell<generate::Generator>,
+    /// `None` only in the placeholder `guard_generator` hands `guard.js` and frees at once.
+    inner: RefCell<Option<generate::Generator>>,
+}
+
+#[wasm_bindgen(module = "/src/wasm/guard.js")]
+extern "C" {
+    /// Guards the methods of `instance`'s class (see guard.js), then frees `instance`.
+    fn guard_class(instance: JsValue, class_name: &str);
+}
+
+/// At instantiation: a call on a freed Generator, or on something that is not one, gets an Error
+/// naming the method instead of wasm-bindgen's "null pointer passed to rust". The glue's class is
+/// reachable from JavaScript only through an instance, hence the empty placeholder.
+#[wasm_bindgen(start)]
+fn guard_generator() {
+    let placeholder = JsGenerator {
+        inner: RefCell::new(None),
+    };
+    guard_class(placeholder.into(), "Generator");
 }
 
 impl JsGenerator {
+    fn new_over(inner: generate::Generator) -> JsGenerator {
+        JsGenerator {
+            inner: RefCell::new(Some(inner)),
+        }
+    }
+
     fn state(&self, method: &str) -> Result<RefMut<'_, generate::Generator>, JsError> {
-        self.inner
+        let state = self
+            .inner
             .try_borrow_mut()
-            .map_err(|_| busy(&format!("Generator.{method}")))
+            .map_err(|_| busy(&format!("Generator.{method}")))?;
+        RefMut::filter_map(state, Option::as_mut).map_err(|_| {
+            JsError::new(&format!(
+                "Generator.{method}: this Generator holds no model"
+            ))
+        })
     }
 }
 
@@ -87,18 +117,14 @@ impl JsGenerator {
         let weights = read::model_bytes(&weights)?;
         let json = read::text_up_to("tokenizer JSON", &tokenizer_json, MAX_TOKENIZER_JSON_CHARS)?;
         let inner = generate::Generator::from_bytes(&weights, &json).map_err(to_js_error)?;
-        Ok(JsGenerator {
-            inner: RefCell::new(inner),
-        })
+        Ok(JsGenerator::new_over(inner))
     }
 
     /// Another Generator over the same weights and tokenizer, already parsed: no prompt, its own
     /// context and limits (as `new Generator(weights, tokenizerJson)` on the same files gives).
     pub fn spawn(&self) -> Result<JsGenerator, JsError> {
         let inner = self.state("spawn")?.spawn();
-        Ok(JsGenerator {
-            inner: RefCell::new(inner),
-        })
+        Ok(JsGenerator::new_over(inner))
     }
 
     /// Starts over with `prompt` (the model reads all its tokens).

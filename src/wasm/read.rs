@@ -31,6 +31,7 @@ extern "C" {
         max_string: u32,
     ) -> Result<JsValue, JsValue>;
     fn lone_surrogate_index(text: &JsString) -> i32;
+    fn describe_object(value: &JsValue) -> String;
 }
 
 /// How deep a config may nest: the deepest real one is `config.logit_bias["5"]` (2 levels).
@@ -77,7 +78,8 @@ pub fn describe(value: &JsValue) -> String {
     } else if value.is_bigint() {
         "a bigint".into()
     } else {
-        "an object".into()
+        // a wrapped primitive (`new String("hi")`) or a Map is named (brand checks: no user code)
+        describe_object(value)
     }
 }
 

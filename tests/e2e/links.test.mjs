@@ -33,6 +33,8 @@ function freezingLink() {
   const forced = (n) => Array.from({ length: n }, () => `${300 + Math.floor(next() * 7700)}f`).join(".");
   const query = new URLSearchParams({ lang: "en", source: "model", prompt: "a", max_new_tokens: "512", path: forced(120) });
   for (let b = 1; b <= 8; b++) query.append("branch", `0_${b}_${forced(118)}`);
+  // the last path on screen (a link without `at` opens on the first, as the old pages wrote it)
+  query.set("at", "8");
   return `?${query}`;
 }
 

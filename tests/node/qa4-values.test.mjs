@@ -87,8 +87,8 @@ test("vLLM's ranges are said for vLLM: top_p in (0, 1], penalties in [-2, 2], te
     assert.equal(step(chapter, { engine: "vllm", [key]: -2, history: [0], seed: 1 }).stages.length > 0, true);
     assert.equal(step(chapter, { engine: "llama.cpp", [key]: 2.5, history: [0], seed: 1 }).stages.length > 0, true);
   }
-  // vLLM takes any temperature ≥ 0 (below 1e-5 is greedy); HF's smallest is 1e-38
+  // vLLM takes any temperature in [0, 2] (below 1e-5 is greedy); HF's smallest is 1e-38
   assert.equal(step(chapter, { engine: "vllm", temperature: 1e-39, seed: 1 }).token, 0);
-  refuses(() => step(chapter, { engine: "vllm", temperature: -1 }), /^temperature must be in \[0, 1e6\] for engine "vllm" \(below 1e-5: greedy\), got -1$/);
+  refuses(() => step(chapter, { engine: "vllm", temperature: -1 }), /^temperature must be in \[0, 2\] for engine "vllm" \(below 1e-5: greedy\), got -1$/);
   refuses(() => step(chapter, { temperature: 1e-39 }), /^temperature must be 0 \(greedy\) or in \[1e-38, 1e6\], got 1e-39$/);
 });

@@ -184,6 +184,10 @@ export function readUrl(
     const n = Number(at);
     if (/^\d{1,4}$/.test(at) && n <= branches.length) request.current = n;
     else bad("at", at, { kind: "range", min: 0, max: branches.length, integer: true });
+  } else if (branches.length > 0) {
+    // every page that wrote links before `at` was always written (v=2) left it out only for the
+    // first path: a link with branches and no `at` was made with the first path on screen
+    request.current = 0;
   }
   request.stopped = flag("stopped");
   const step = query.get("step");

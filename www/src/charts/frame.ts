@@ -202,11 +202,17 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("y", (d) => {
         const size = 11 * textScale(svgNode);
         // the lines the number must keep clear of: the p line, and the curve over the number's width
-        const half = (d.valueText.length * 6.6 * textScale(svgNode)) / 2 + 2;
+        // (and a dot just past either end: its radius reaches into the text)
+        const half = (d.valueText.length * 6.6 * textScale(svgNode)) / 2 + 2 + (clearCurve === undefined ? 0 : 3);
         const cx = valueX(d);
-        const lines = [...clearOf, ...(clearCurve?.(cx - half, cx + half) ?? [])].map(y);
+        const bands: Band[] = clearOf.map((v) => [y(v), y(v)]);
+        // the curve rises across the text's width (a running total: its lowest and highest values
+        // there bound it), so the text goes wholly above or below that stretch, never between two
+        // of its heights, where the sloping line crosses it (“37.9%” shifted off the axis)
+        const curve = (clearCurve?.(cx - half, cx + half) ?? []).map(y);
+        if (curve.length > 0) bands.push([Math.min(...curve), Math.max(...curve)]);
         // a curve's dots (r 2.5) stand out of its line: more air there
-        return clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, lines, size, clearCurve === undefined ? 2.5 : 5);
+        return clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, bands, size, clearCurve === undefined ? 2.5 : 5, y0);
       });
 
     // removed bars say which stage removed them, written upwards above the bar
@@ -341,25 +347,33 @@ function readableValues(items: BarItem[], step: number): BarItem[] {
     .map(({ d }) => d);
 }
 
+/** A stretch of the chart's height a number must not touch, [top, bottom] (viewBox units, top ≤ bottom): a horizontal line is [y, y]. */
+export type Band = readonly [number, number];
+
 /**
  * The baseline of a number written at `baseline` in type `size` (viewBox units), moved off every
- * horizontal line at `lines`, `gap` apart: the nearest place above that clears them all and stays
- * inside the chart, else the nearest below (over the bar: the text's halo keeps it readable). The
- * text's box spans about [baseline − 0.8·size, baseline + 0.25·size] (its em box: digits and %
- * sit on the baseline, the font's descent below it).
+ * band (a horizontal line, or the heights a curve takes across the text), `gap` apart: the nearest
+ * place that clears them all and stays inside the chart (above its top, and not under `floor`, the
+ * chart's baseline), above if one is as near, else below (over the bar: the text's halo keeps it
+ * readable). The text's box spans about [baseline − 0.8·size, baseline + 0.25·size] (its em box:
+ * digits and % sit on the baseline, the font's descent below it).
  */
-export function clearOfLines(baseline: number, lines: readonly number[], size: number, gap = 2.5): number {
+export function clearOfLines(baseline: number, bands: readonly Band[], size: number, gap = 2.5, floor = Infinity): number {
   const [ascent, descent] = [0.8 * size, 0.25 * size];
-  // (a place computed from a line is exactly `gap` from it: a hair of tolerance keeps it free)
-  const free = (y: number): boolean => y - ascent >= -1e-9 && lines.every((line) => line <= y - ascent - gap + 1e-9 || line >= y + descent + gap - 1e-9);
-  if (free(baseline)) return baseline;
-  const above = lines.map((line) => line - gap - descent).filter((y) => y <= baseline && free(y));
-  if (above.length > 0) return Math.max(...above);
-  const below = lines.map((line) => line + gap + ascent).filter(free);
-  if (below.length > 0) return Math.min(...below);
-  // nowhere clear of them all: above the first line it meets, as before
-  const first = lines.find((line) => !(line < baseline - ascent - gap || line > baseline + descent + gap));
-  return first === undefined ? baseline : first - gap - descent - ascent >= 0 ? first - gap - descent : first + gap + ascent;
+  // (a place computed from a band is exactly `gap` from it: a hair of tolerance keeps it free)
+  const clear = (y: number): boolean => bands.every(([top, bottom]) => bottom <= y - ascent - gap + 1e-9 || top >= y + descent + gap - 1e-9);
+  const inside = (y: number): boolean => y - ascent >= -1e-9 && y + descent <= floor + 1e-9;
+  if (clear(baseline) && inside(baseline)) return baseline;
+  const free = (y: number): boolean => clear(y) && inside(y);
+  const above = bands.map(([top]) => top - gap - descent).filter((y) => y <= baseline && free(y));
+  const below = bands.map(([, bottom]) => bottom + gap + ascent).filter((y) => y >= baseline && free(y));
+  const up = above.length > 0 ? Math.max(...above) : null;
+  const down = below.length > 0 ? Math.min(...below) : null;
+  if (up !== null && (down === null || baseline - up <= down - baseline)) return up;
+  if (down !== null) return down;
+  // nowhere clear of them all: above the first band it meets, as before
+  const first = bands.find(([top, bottom]) => !(bottom < baseline - ascent - gap || top > baseline + descent + gap));
+  return first === undefined ? baseline : first[0] - gap - descent - ascent >= 0 ? first[0] - gap - descent : first[1] + gap + ascent;
 }
 
 /** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */
