@@ -251,6 +251,11 @@ impl Work {
         self.norm.is_some_and(|(inv_t, _, _)| inv_t == self.inv_t)
     }
 
+    /// The max processed logit of `kept` if known without a pass.
+    pub fn known_max(&self) -> Option<f32> {
+        self.max
+    }
+
     /// Supplies the max processed logit of `kept` after `logits_changed`, when the caller knows it
     /// exactly (the penalties changed only a few logits and the old maximum is not among them).
     pub fn set_max(&mut self, max: f32) {

@@ -123,3 +123,49 @@ fn block_sums(logits: &[f32], keys: &[u64], scaled: impl Fn(f32) -> f32) -> [f32
     }
     [zs.iter().sum::<f32>() + tail, ws.iter().sum::<f32>()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{raw_keys_and_blocks, sum_weights_all, weights_keys_and_sums};
+    use super::*;
+
+    /// After one or two rounds of changes (blocks with and without one; the last block, whose
+    /// tail of n mod 8 the raw pass sums in another order, unchanged in the first round; a token
+    /// pushed to the bottom), z, Σ e·s and every key are bit for bit those of the full pass over
+    /// the changed logits, and z is `sum_weights_all`'s (a stage input's z).
+    #[test]
+    fn patched_sums_and_keys_are_the_full_pass() {
+        for n in [1usize, 7, 100]
+            .into_iter()
+            .chain(1031..1100)
+            .chain(3001..3040)
+        {
+            let mut logits: Vec<f32> = (0..n)
+                .map(|i| ((i as u64 * 2_654_435_761) % 10_007) as f32 * 1.3e-3 - 6.0)
+                .enumerate()
+                .map(|(i, l)| if i + 3 >= n { l * 0.1 + 5.0 } else { l })
+                .collect();
+            let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let (mut keys, mut raw) = (Vec::new(), RawKeys::default());
+            raw_keys_and_blocks(&logits, max, &mut keys, raw.blocks());
+            raw.on(max, n);
+            let rounds: [&[usize]; 2] = [&[0, n / 2], &[n / 3, n / 3, n - 1]];
+            for (round, ids) in rounds.iter().enumerate() {
+                for &i in ids.iter() {
+                    logits[i] = if round == 0 { logits[i] / 1.3 } else { -80.0 };
+                }
+                raw.changed(ids.iter().map(|&i| i as u32));
+                assert!(raw.usable(max, 1.0));
+                let (z, weighted) = raw.sums(&logits, &mut keys);
+                let (mut out, mut want_keys) = (vec![0.0f64; n], Vec::new());
+                let want = weights_keys_and_sums(&logits, max, 1.0, None, &mut out, &mut want_keys);
+                assert_eq!(
+                    (z.to_bits(), weighted.to_bits()),
+                    (want.0.to_bits(), want.1.to_bits())
+                );
+                assert_eq!(z.to_bits(), sum_weights_all(&logits, max, 1.0).to_bits());
+                assert_eq!(keys, want_keys, "n {n} round {round}");
+            }
+        }
+    }
+}
