@@ -24,11 +24,14 @@ PORT ?= 8000
 setup:
 	@bash tests/tools/setup.sh
 
-# The wasm module and its ES-module glue + TypeScript types, optimised for size.
+# The wasm module and its ES-module glue + TypeScript types, optimised for size. Functions kept
+# apart from their one caller (the engine optimises a function between calls, not within one; see
+# src/model/batch.rs's `attend`): --no-inline marks them, and must come before -Oz.
+WASM_NO_INLINE := --no-inline='*model::batch::attend*'
 wasm: setup
 	cargo build --profile wasm-release --lib --target $(WASM_TARGET)
 	wasm-bindgen --target web --out-dir $(PKG) --out-name nexttoken $(WASM_OUT)
-	wasm-opt -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
+	wasm-opt $(WASM_NO_INLINE) -Oz $(WASM_OPT_FEATURES) $(PKG)/nexttoken_bg.wasm -o $(PKG)/nexttoken_bg.wasm
 	@ls -l $(PKG)/nexttoken_bg.wasm | awk '{print "wasm: " $$5 " bytes"}'
 
 # The shipped model as GGUF for llama.cpp's gpt2 architecture (tests/tools/export_gguf.py: the

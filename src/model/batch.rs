@@ -75,27 +75,14 @@ impl Model {
                 let att = &mut att[..pos0 + t + 1];
                 for hi in 0..c.n_heads {
                     let q = &qkvt[hi * hd..(hi + 1) * hd];
-                    let mut max = f32::NEG_INFINITY;
-                    for (s, a) in att.iter_mut().enumerate() {
-                        *a = dot(q, &kc[s * d + hi * hd..s * d + (hi + 1) * hd]) * scale;
-                        max = max.max(*a);
-                    }
-                    let mut sum = 0.0;
-                    for a in att.iter_mut() {
-                        *a = (*a - max).exp();
-                        sum += *a;
-                    }
-                    let yh = &mut yt[hi * hd..(hi + 1) * hd];
-                    yh.fill(0.0);
-                    for (s, a) in att.iter().enumerate() {
-                        let p = a / sum;
-                        for (yj, vj) in yh
-                            .iter_mut()
-                            .zip(&vc[s * d + hi * hd..s * d + (hi + 1) * hd])
-                        {
-                            *yj += p * vj;
-                        }
-                    }
+                    attend(
+                        q,
+                        (kc, vc),
+                        (d, hi * hd),
+                        scale,
+                        att,
+                        &mut yt[hi * hd..(hi + 1) * hd],
+                    );
                 }
             }
             b.attn_out.matmat(&y, n, &mut o, (d, d), &mut xq);
@@ -123,5 +110,40 @@ impl Model {
         self.tok_emb.matmat(last, rows, logits, (v, v), &mut xq);
         cache.len = pos0 + n;
         Ok(())
+    }
+}
+
+/// One head's attention for one position: `q` against the cached keys of positions
+/// `0..att.len()` (their channels `off..off + q.len()` of each `d`-wide row), softmax, and the
+/// weighted sum of the cached values into `yh`. Its own function, not inlined into
+/// `forward_many`: wasm engines optimise a function between calls, not within one, so a link's
+/// pass over 127 tokens runs this (called per position, head and layer) optimised after its first
+/// calls instead of unoptimised to the end. The same operations in the same order either way.
+#[inline(never)]
+fn attend(
+    q: &[f32],
+    (kc, vc): (&[f32], &[f32]),
+    (d, off): (usize, usize),
+    scale: f32,
+    att: &mut [f32],
+    yh: &mut [f32],
+) {
+    let hd = q.len();
+    let mut max = f32::NEG_INFINITY;
+    for (s, a) in att.iter_mut().enumerate() {
+        *a = dot(q, &kc[s * d + off..s * d + off + hd]) * scale;
+        max = max.max(*a);
+    }
+    let mut sum = 0.0;
+    for a in att.iter_mut() {
+        *a = (*a - max).exp();
+        sum += *a;
+    }
+    yh.fill(0.0);
+    for (s, a) in att.iter().enumerate() {
+        let p = a / sum;
+        for (yj, vj) in yh.iter_mut().zip(&vc[s * d + off..s * d + off + hd]) {
+            *yj += p * vj;
+        }
     }
 }

@@ -3,7 +3,7 @@
 // step's charts and numbers made under the settings of that step, not the link's last ones.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite } from "./harness.mjs";
+import { browserSuite, seededRandom } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li");
@@ -115,6 +115,73 @@ describe("a link after settings changed between steps", () => {
     assert.match(await settings.textContent(), /\bT 2\b/, "step 3 at T 2");
     assert.deepEqual(again.problems.console, []);
     await again.context.close();
+  });
+
+  test("a long model link with per-step settings shows its path first and rebuilds the others, each step as a whole replay makes it", async () => {
+    // 4 paths of forced tokens from the whole vocabulary (340 tokens: more than a link replayed
+    // whole before ready), branch 2 hanging off branch 1 off the first path; settings runs on
+    // three of them, none on branch 3 (its first 10 tokens are the first path's, made at T 0.7)
+    const next = seededRandom(12);
+    const forced = (n) => Array.from({ length: n }, () => 300 + Math.floor(next() * 7700));
+    const p0 = forced(100);
+    const b1 = forced(80); // off path 0 at 40
+    const b2 = forced(50); // off branch 1 at 70
+    const b3 = forced(110); // off path 0 at 10
+    const ids = (xs) => xs.map((x) => `${x}f`).join(".");
+    const base = { v: "2", lang: "en", source: "model", prompt: "a", max_new_tokens: "512", seed: "11", temperature: "1" };
+    const query = new URLSearchParams({ ...base, path: ids(p0) });
+    query.append("branch", `0_40_${ids(b1)}`);
+    query.append("branch", `1_70_${ids(b2)}`);
+    query.append("branch", `0_10_${ids(b3)}`);
+    const runs = ["0_0_temperature:0.7", "0_60_temperature:1.4,top_k:5", "1_40_top_p:0.8", "1_55_seed:3", "2_70_min_p:0.1"];
+    for (const run of runs) query.append("set", run);
+    query.set("at", "2");
+    // whether a path still waited when the page became ready (checked before the Backfill's first turn)
+    const beforeGoto = (page) =>
+      page.addInitScript(() => {
+        new MutationObserver(() => {
+          if (document.body?.dataset.ready === "true") window.waitedAtReady ??= [...document.querySelectorAll("#tree .logp")].some((e) => e.textContent === "…");
+        }).observe(document, { attributes: true, subtree: true });
+      });
+    const { page, context, problems } = await open(`?${query}`, { beforeGoto });
+    assert.equal(await page.evaluate(() => window.waitedAtReady), true, "the paths not on screen were rebuilt after ready");
+    assert.ok(await page.locator("#url-notice").isHidden(), "a link the page can write has no problems");
+    const runsOf = (search) => new URLSearchParams(search).getAll("set").sort();
+    assert.deepEqual(runsOf(await page.evaluate(() => location.search)), [...runs].sort(), "the page's own link, paths still waiting");
+    await page.waitForFunction(() => [...document.querySelectorAll("#tree li .logp")].every((e) => e.textContent !== "…"), null, { timeout: 60_000 });
+    assert.deepEqual(runsOf(await page.evaluate(() => location.search)), [...runs].sort(), "the page's own link, every path in");
+    const chip = (p) => chips(p).evaluateAll((items) => items.map((li) => `${li.textContent}|${li.dataset.forced}|${li.dataset.rank}|${li.querySelector("button")?.title}`));
+    const inspect = async (p, steps) => {
+      const out = [];
+      for (const n of steps) {
+        await chips(p).nth(n).getByRole("button").click();
+        out.push(await p.locator("#stages").innerText());
+      }
+      return out;
+    };
+    // each path as a link of its own (replayed whole, step by step under each token's settings)
+    const alone = [
+      { tokens: p0, set: ["0_0_temperature:0.7", "0_60_temperature:1.4,top_k:5"], steps: [0, 59, 60, 99] },
+      { tokens: [...p0.slice(0, 40), ...b1], set: ["0_0_temperature:0.7", "0_40_top_p:0.8", "0_55_seed:3"], steps: [39, 40, 54, 55, 119] },
+      { tokens: [...p0.slice(0, 40), ...b1.slice(0, 30), ...b2], set: ["0_0_temperature:0.7", "0_40_top_p:0.8", "0_55_seed:3", "0_70_min_p:0.1"], steps: [20, 69, 70, 119] },
+      { tokens: [...p0.slice(0, 10), ...b3], set: ["0_0_temperature:0.7", "0_10_"], steps: [9, 10, 119] },
+    ];
+    const rebuilt = [];
+    for (const [index, path] of alone.entries()) {
+      await page.locator("#tree button").nth(index).click();
+      rebuilt.push({ chips: await chip(page), charts: await inspect(page, path.steps) });
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+    for (const [index, path] of alone.entries()) {
+      const own = new URLSearchParams({ ...base, path: ids(path.tokens) });
+      for (const run of path.set) own.append("set", run);
+      const direct = await open(`?${own}`);
+      assert.equal(await chips(direct.page).count(), path.tokens.length);
+      assert.deepEqual(await chip(direct.page), rebuilt[index].chips, `path ${index + 1}: its chips`);
+      assert.deepEqual(await inspect(direct.page, path.steps), rebuilt[index].charts, `path ${index + 1}: its steps' charts`);
+      await direct.context.close();
+    }
   });
 
   test("a link written before settings travelled per step (no v) still opens under its one set of settings", async () => {

@@ -4,7 +4,8 @@
 // `PathFiller` on a Generator of its own (the page's holds the path on screen): opening a link costs
 // the path shown, not every path. The filler does what the page's own replay does (the model runs
 // over the next tokens at once, `forceMany`, then one step per token on the logits it gave) under
-// the link's settings, so each path gets the entries it had when it was made; the core's records
+// the settings each token was made under (the link's, and its `set=` runs), so each path gets the
+// entries it had when it was made; the core's records
 // come with the model's run, and each entry's full trace is made when first read. An entry keeps
 // no logits: they are made again when read (path-logits.ts), so the paths not on screen hold their
 // records, not 32 KB of logits per token.
@@ -15,12 +16,19 @@ import type { RecordedStep } from "./recorded-step";
 import { stepConfig } from "./state";
 import type { Params, PathEntry } from "./state";
 import type { ScenarioToken } from "./scenario";
+import { paramsAt, sameStepParams } from "./step-settings";
+import type { StepParams } from "./step-settings";
 
 /** One path to rebuild: every token from the first generated one, and whether it was forced. */
 export interface PathTokens {
   ids: number[];
   forced: boolean[];
+  /** Token i → the settings it was made under beyond the link's (none: the link's alone). */
+  settings?: (i: number) => StepParams;
 }
+
+/** Token i → no settings beyond the link's. */
+const NONE = (): StepParams => ({});
 
 /** A path rebuilt: its entries, what the generator said of its last token, and why it ends early if it does. */
 export interface FilledPath {
@@ -51,12 +59,15 @@ export class PathFiller {
   private readonly logits: PathLogits;
   /** The path being filled (its ids: what an entry's logits are made again from). */
   private path: readonly number[] = [];
+  /** Token i of the path being filled → the settings it is made under. */
+  private paramsOf: (i: number) => Params;
 
   constructor(gen: Generator, prompt: string, params: Params, logits: PathLogits) {
     this.gen = gen;
     this.prompt = prompt;
     this.params = params;
     this.logits = logits;
+    this.paramsOf = () => params;
   }
 
   /** Start `path`, keeping the tokens (and entries) it shares with what `gen` holds. */
@@ -67,8 +78,14 @@ export class PathFiller {
       this.gen.setStopSequences([...this.params.stop]);
       this.started = true;
     }
+    const paramsOf = paramsAt(this.params, path.settings ?? NONE);
+    // a token kept is the same token, forced alike, made under the same settings
+    const keeps = (i: number): boolean => {
+      const entry = this.entries[i];
+      return entry !== undefined && entry.id === path.ids[i] && entry.forced === (path.forced[i] ?? false) && sameStepParams(entry.params ?? this.params, paramsOf(i));
+    };
     let shared = 0;
-    while (shared < this.entries.length && shared < path.ids.length && this.entries[shared]?.id === path.ids[shared] && this.entries[shared]?.forced === (path.forced[shared] ?? false)) shared++;
+    while (shared < this.entries.length && shared < path.ids.length && keeps(shared)) shared++;
     // rewinding (even by 0) also clears a stop; tokens run ahead and not used go too
     const unused = this.ahead === null ? 0 : this.ahead.run.tokens.length - this.ahead.used;
     this.ahead = null;
@@ -76,6 +93,7 @@ export class PathFiller {
     this.entries = this.entries.slice(0, shared);
     this.last = null;
     this.path = [...path.ids];
+    this.paramsOf = paramsOf;
   }
 
   /**
@@ -88,7 +106,11 @@ export class PathFiller {
       const at = this.entries.length;
       if (this.ahead === null) {
         const config = this.configHere(0);
-        const run = this.runAhead(path.ids.slice(at, at + FILL_CHUNK), config);
+        // the tokens run at once share their settings (the core runs at each under the first's)
+        const under = this.paramsOf(at);
+        let end = at + 1;
+        while (end < at + FILL_CHUNK && end < path.ids.length && this.paramsOf(end) === under) end++;
+        const run = this.runAhead(path.ids.slice(at, end), config);
         if (typeof run === "string") return this.done(run);
         this.ahead = { run, used: 0, config };
       }
@@ -99,12 +121,15 @@ export class PathFiller {
     return this.done(null);
   }
 
-  /** The step config of the next token, `unused` tokens the generator holds not counted. */
+  /**
+   * The step config of the next token (under the settings it was made under), `unused` tokens the
+   * generator holds not counted.
+   */
   private configHere(unused: number): StepConfig {
     const tokens = this.gen.tokens();
     const history = Array.from(tokens.subarray(0, tokens.length - unused));
     // the end id too, as the page's own steps (Playground.config): min_new_tokens holds it back
-    return stepConfig(this.params, history, this.gen.promptLength, this.entries.length, this.gen.eosId);
+    return stepConfig(this.paramsOf(this.entries.length), history, this.gen.promptLength, this.entries.length, this.gen.eosId);
   }
 
   /**
@@ -152,7 +177,7 @@ export class PathFiller {
     ahead.used += 1;
     if (ahead.used === run.tokens.length) this.ahead = null;
     this.last = out;
-    this.entries.push(pathEntry(id, next, forced || next.token !== id, out, this.params));
+    this.entries.push(pathEntry(id, next, forced || next.token !== id, out, this.paramsOf(this.entries.length)));
     return null;
   }
 }
@@ -174,14 +199,22 @@ export class Backfill {
   private readonly hooks: BackfillHooks;
   private current: { index: number; path: PathTokens } | null = null;
   private stopped = false;
-  /** The settings every waiting path was made under (the link's), for the link the page writes meanwhile. */
+  /** The link's settings, which every waiting path was made under (with its `set=` runs over them). */
   readonly params: Params;
+  /** Path index → its tokens' settings beyond the link's (the link's `set=` runs for that path). */
+  private readonly settingsOf: (index: number) => (i: number) => StepParams;
 
-  constructor(makeFiller: () => PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks, params: Params) {
+  constructor(makeFiller: () => PathFiller, waiting: Map<number, ScenarioToken[]>, hooks: BackfillHooks, params: Params, settingsOf: (index: number) => (i: number) => StepParams = () => NONE) {
     this.params = params;
+    this.settingsOf = settingsOf;
     this.makeFiller = makeFiller;
     this.waiting = waiting;
     this.hooks = hooks;
+  }
+
+  /** Token i of waiting path `index` → the settings it was made under (for the link the page writes meanwhile). */
+  paramsOf(index: number): (i: number) => Params {
+    return paramsAt(this.params, this.settingsOf(index));
   }
 
   start(): void {
@@ -224,7 +257,7 @@ export class Backfill {
     if (given === undefined) return true;
     this.filler ??= this.makeFiller();
     if (this.current?.index !== index) {
-      this.current = { index, path: { ids: given.map((token) => token.token as number), forced: given.map((token) => token.forced) } };
+      this.current = { index, path: { ids: given.map((token) => token.token as number), forced: given.map((token) => token.forced), settings: this.settingsOf(index) } };
       this.filler.begin(this.current.path);
     }
     const filled = this.filler.fill(this.current.path, deadline);

@@ -32,7 +32,8 @@ export function changes(made: Readonly<Params>, now: Readonly<Params>): StepPara
   return out as StepParams;
 }
 
-function same(a: StepParams, b: StepParams): boolean {
+/** Whether two sets of step settings are the same (keys left out or undefined alike). */
+export function sameSettings(a: StepParams, b: StepParams): boolean {
   const keys = (x: StepParams): string[] => Object.keys(x).filter((k) => x[k as StepKey] !== undefined);
   return keys(a).length === keys(b).length && keys(a).every((k) => a[k as StepKey] === b[k as StepKey]);
 }
@@ -46,7 +47,7 @@ export function pathSettings(path: number, length: number, start: number, madeAt
   let current: StepParams = {};
   for (let i = start; i < length; i++) {
     const diff = changes(madeAt(i) ?? now, now);
-    if (!same(diff, current)) out.push({ path, from: i, params: diff });
+    if (!sameSettings(diff, current)) out.push({ path, from: i, params: diff });
     current = diff;
   }
   return out;
@@ -63,6 +64,29 @@ export function settingsAt(settings: readonly ScenarioSettings[] | undefined, pa
     for (const run of runs) if (run.from <= i) found = run.params;
     return found;
   };
+}
+
+/**
+ * Token i → the settings it is made under: `base` with `settings(i)` over it. One object per run of
+ * equal settings (`settingsAt` gives a run's own object), `base` itself where nothing differs.
+ */
+export function paramsAt(base: Params, settings: (i: number) => StepParams): (i: number) => Params {
+  const made = new WeakMap<StepParams, Params>();
+  return (i) => {
+    const over = settings(i);
+    if (!STEP_KEYS.some((k) => over[k] !== undefined)) return base;
+    let params = made.get(over);
+    if (params === undefined) {
+      params = { ...base, ...over };
+      made.set(over, params);
+    }
+    return params;
+  };
+}
+
+/** Whether two steps were made under the same step settings (the stop conditions aside). */
+export function sameStepParams(a: Readonly<Params>, b: Readonly<Params>): boolean {
+  return a === b || STEP_KEYS.every((k) => a[k] === b[k]);
 }
 
 /** `1_3_temperature:0.8,seed:7`. */

@@ -7,7 +7,7 @@ import { findPreset } from "../presets";
 import { PathLogits } from "../path-logits";
 import { Backfill, PathFiller } from "../replay";
 import type { Scenario, ScenarioRequest, ScenarioToken } from "../scenario";
-import { entryParams, pathSettings, settingsAt } from "../step-settings";
+import { entryParams, pathSettings, sameSettings, settingsAt } from "../step-settings";
 import type { ScenarioSettings, StepParams } from "../step-settings";
 import { ManualSource } from "../sources/manual";
 import { generatedStop } from "../sources/model";
@@ -45,19 +45,25 @@ async function replay(pg: Playground, tokens: readonly ScenarioToken[], problems
   // each token under the settings it was made under; the link's own ones again afterwards
   const linkParams = pg.state.params;
   try {
-    return await replayUnder(pg, tokens, problems, where, (i) => {
+    const settle = (i: number): void => {
       pg.state.params = { ...linkParams, ...settings(i) };
-    }, epoch);
+    };
+    return await replayUnder(pg, tokens, problems, where, settle, (i) => i > 0 && !sameSettings(settings(i), settings(i - 1)), epoch);
   } finally {
     if (pg.epoch === epoch) pg.state.params = linkParams;
   }
 }
 
-async function replayUnder(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string, settle: (i: number) => void, epoch: number): Promise<boolean> {
+/**
+ * `replay`'s loop: `settle(i)` sets token i's settings, `changed(i)` says they differ from token
+ * i − 1's.
+ */
+async function replayUnder(pg: Playground, tokens: readonly ScenarioToken[], problems: Problem[], where: () => string, settle: (i: number) => void, changed: (i: number) => boolean, epoch: number): Promise<boolean> {
   // the embedded model runs over every token at once (one batched forward pass), and the core at
   // each position under the config the steps below will have; each step then reads what that run
   // gave for its position (its logits, the core's choice and the token's record; the full trace
-  // when something reads it)
+  // when something reads it). Where the settings change, the tokens left run again under the new
+  // ones (the model's pass over the tokens already run is undone exactly, by rewinding)
   settle(0);
   if (!pg.finished()) pg.source.prefill?.(knownPrefix(pg, tokens), pg.config());
   for (const [i, token] of tokens.entries()) {
@@ -81,6 +87,7 @@ async function replayUnder(pg: Playground, tokens: readonly ScenarioToken[], pro
       if (pg.epoch !== epoch) return false;
     }
     settle(i);
+    if (changed(i) && !pg.finished()) pg.source.prefill?.(knownPrefix(pg, tokens.slice(i)), pg.config());
     const next = pg.stepWith(id);
     if (typeof next === "string" || !pg.appendStep(id, next, token.forced || next.token !== id)) {
       if (typeof next === "string") pg.fail(next);
@@ -100,6 +107,19 @@ function knownPrefix(pg: Playground, tokens: readonly ScenarioToken[]): number[]
     ids.push(id);
   }
   return ids;
+}
+
+/**
+ * Token i of path `index` of a scenario (counted from the path's first generated token) → the
+ * settings it was made under beyond the scenario's own, as a whole replay sets them: a branch's
+ * tokens before its fork are its parent's (made there), the rest its own `set=` runs.
+ */
+function pathStepSettings(wanted: ScenarioRequest, index: number): (i: number) => StepParams {
+  const own = settingsAt(wanted.settings, index);
+  const branch = index === 0 ? undefined : wanted.branches?.[index - 1];
+  if (branch === undefined || branch.parent >= index) return own;
+  const parent = pathStepSettings(wanted, branch.parent);
+  return (i) => (i < branch.forkAt ? parent(i) : own(i));
 }
 
 /** Links with more tokens than this replay the path on screen first and the others in the background. */
@@ -141,13 +161,13 @@ async function replayShownPath(pg: Playground, wanted: ScenarioRequest, problems
   const shown = wanted.current ?? (wanted.branches?.length ?? 0);
   const count = (wanted.path?.length ?? 0) + (wanted.branches ?? []).reduce((sum, b) => sum + b.tokens.length, 0);
   const tokens = paths?.[shown];
-  // a link whose steps were made under several settings is replayed whole, step by step under each
-  if (paths === null || tokens === undefined || count <= EAGER_TOKENS || (wanted.settings?.length ?? 0) > 0) return false;
+  if (paths === null || tokens === undefined || count <= EAGER_TOKENS) return false;
   const eos = (token: ScenarioToken): boolean => source.isEos(token.token as number);
   if (paths.some((path) => path.length > state.params.max_new_tokens || path.slice(0, -1).some(eos))) return false;
   const here: Problem[] = [];
   const epoch = pg.epoch;
-  const replayed = await replay(pg, tokens, here, () => t("url.path", { n: shown + 1 }));
+  // each token under the settings it was made under (a link's `set=` runs), as a whole replay sets them
+  const replayed = await replay(pg, tokens, here, () => t("url.path", { n: shown + 1 }), pathStepSettings(wanted, shown));
   if (pg.epoch !== epoch) return true; // superseded: nothing more to do
   if (!replayed) {
     // something this check did not foresee: start again and replay the link whole
@@ -165,7 +185,7 @@ async function replayShownPath(pg: Playground, wanted: ScenarioRequest, problems
   pg.branchStops.clear();
   pg.branchStops.set(shown, state.stopReason);
   const rest = new Map(paths.map((path, i): [number, ScenarioToken[]] => [i, path]).filter(([i]) => i !== shown));
-  pg.backfill = startBackfill(pg, rest, state.prompt, { ...state.params, stop: [...state.params.stop] });
+  pg.backfill = startBackfill(pg, rest, state.prompt, { ...state.params, stop: [...state.params.stop] }, (index) => pathStepSettings(wanted, index));
   return true;
 }
 
@@ -174,8 +194,11 @@ let backfillGen: Generator | null = null;
 /** The Generator a rebuilt path's logits are made again on when read (path-logits.ts; made on first use). */
 let logitsGen: Generator | null = null;
 
-/** Rebuild `waiting` paths in the background; each one joins the page when it is in. */
-function startBackfill(pg: Playground, waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params): Backfill | null {
+/**
+ * Rebuild `waiting` paths in the background, each token under the link's `params` with its path's
+ * `settingsOf` over them; each path joins the page when it is in.
+ */
+function startBackfill(pg: Playground, waiting: Map<number, ScenarioToken[]>, prompt: string, params: Params, settingsOf: (index: number) => (i: number) => StepParams): Backfill | null {
   const spawn = pg.model;
   if (spawn === null) return null;
   const logits = new PathLogits(() => (logitsGen ??= spawn.spawnGenerator()), prompt);
@@ -202,7 +225,7 @@ function startBackfill(pg: Playground, waiting: Map<number, ScenarioToken[]>, pr
       pg.notify();
     },
     onError: (message) => pg.fail(message),
-  }, params);
+  }, params, settingsOf);
   run.start();
   return run;
 }
@@ -332,7 +355,7 @@ export function snapshot(pg: Playground): Scenario {
     const start = index === 0 ? 0 : branch.forkAt;
     const waiting = pg.backfill?.waiting.get(index);
     const backfill = pg.backfill;
-    if (waiting !== undefined && backfill !== null) return pathSettings(index, waiting.length, start, () => backfill.params, state.params);
+    if (waiting !== undefined && backfill !== null) return pathSettings(index, waiting.length, start, backfill.paramsOf(index), state.params);
     return pathSettings(index, branch.entries.length, start, entryParams(branch.entries), state.params);
   });
   return {
