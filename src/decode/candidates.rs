@@ -8,7 +8,7 @@
 use super::draw::key_weight;
 use super::select::{best_of, best_of_all, gathered_max};
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{cached, logit_of, scan, sum_weights, sum_weights_all, Exps};
+use super::softmax::{cached, logit_of, scan, sum_weights, sum_weights_all, Exps, RawKeys};
 
 /// The final distribution's unnormalised weights by id: in `scratch` (f64), or, when the one-read
 /// first pass wrote them only as order keys in id order, in those keys (the same float32 weight,
@@ -72,6 +72,8 @@ pub(crate) struct Work {
     pub input_removed: usize,
     /// The exps of the last pass that remembered them (softmax/cached.rs).
     pub exps: Exps,
+    /// Whether `keys` hold the raw weights, patched where stages changed logits (patched.rs).
+    pub raw_keys: RawKeys,
     /// Cached max processed logit of `kept`.
     max: Option<f32>,
     /// Cached normaliser: (inv_t it was computed at, z, max).
@@ -124,6 +126,7 @@ impl Work {
         self.max = Some(max);
         self.norm = None;
         self.exps.invalidate();
+        self.raw_keys.off();
     }
 
     /// The final weights by id, wherever the final pass left them.
@@ -147,10 +150,11 @@ impl Work {
 
     /// Call after changing the `processed` logits of `ids` (and no others): every cached order
     /// and sum is stale; the remembered exps of those ids are computed again.
-    pub fn logits_changed(&mut self, ids: impl IntoIterator<Item = u32>) {
+    pub fn logits_changed(&mut self, ids: impl IntoIterator<Item = u32> + Clone) {
         self.sorted = 0;
         self.max = None;
         self.norm = None;
+        self.raw_keys.changed(ids.clone());
         self.exps.refresh(&self.processed, ids);
     }
 
@@ -199,8 +203,11 @@ impl Work {
         let max = self.max_logit();
         let (all, inv_t) = (self.all_kept, self.inv_t);
         let n = self.processed.len();
-        // Remembered exps, else a pass that remembers them when a later pass can use them.
-        let z = if let Some(e) = self.exps.hit(max, inv_t, all) {
+        // The raw weights patched, remembered exps, else a pass that remembers them when a later
+        // pass can use them.
+        let z = if all && self.raw_keys.usable(max, inv_t) {
+            self.raw_keys.sums(&self.processed, &mut self.keys).0
+        } else if let Some(e) = self.exps.hit(max, inv_t, all) {
             if all {
                 cached::sum_all(e.get(..n).unwrap_or_default())
             } else {
@@ -242,6 +249,11 @@ impl Work {
     /// Whether the normaliser at the current `inv_t` is known (no pass needed for it).
     pub fn has_normaliser(&self) -> bool {
         self.norm.is_some_and(|(inv_t, _, _)| inv_t == self.inv_t)
+    }
+
+    /// The max processed logit of `kept` if known without a pass.
+    pub fn known_max(&self) -> Option<f32> {
+        self.max
     }
 
     /// Supplies the max processed logit of `kept` after `logits_changed`, when the caller knows it

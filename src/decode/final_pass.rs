@@ -121,6 +121,20 @@ fn heap_head<const COUNT: bool>(keys: &[u64], head_len: usize, tables: &mut [u64
 /// handed to `work` as its normaliser. Returns Σ e·s for `final_pass`'s `ready`, or None (then
 /// the normaliser and the final pass compute what they need as before).
 pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
+    if work.all_kept {
+        // The raw pass's keys are the final ones but for a few ids (softmax/patched.rs).
+        let max = work.max_logit();
+        if work.raw_keys.usable(max, work.inv_t) {
+            let (z, weighted) = work.raw_keys.sums(&work.processed, &mut work.keys);
+            work.weights_in_keys = true;
+            // A normaliser already known stays: nothing changed since it was summed, and the
+            // raw pass's (nothing changed at all) adds a tail of n mod 8 in its own order.
+            if !work.has_normaliser() {
+                work.seed_normaliser(z, max);
+            }
+            return Some(weighted);
+        }
+    }
     if work.has_normaliser() {
         return None;
     }
@@ -190,7 +204,8 @@ fn gathered<const REMEMBERED: bool>(
         }
     };
     let (mut z, mut weighted) = (0.0f64, 0.0f64);
-    let mut record = |id: u32, e: f32, k: &mut u64| {
+    // One weight into its key, `scratch` and Σ e·s.
+    let record = |id: u32, e: f32, k: &mut u64, scratch: &mut [f64], weighted: &mut f64| {
         *k = key(e, id);
         if let Some(slot) = scratch.get_mut(id as usize) {
             *slot = f64::from(e);
@@ -198,7 +213,7 @@ fn gathered<const REMEMBERED: bool>(
         if e > 0.0 {
             // 0 · −inf would be NaN
             let sc = (logit_of(processed, id) - max) * inv_t;
-            weighted += f64::from(e) * f64::from(sc);
+            *weighted += f64::from(e) * f64::from(sc);
         }
     };
     for (block, kblock) in kept.chunks(1024).zip(keys.chunks_mut(1024)) {
@@ -206,16 +221,34 @@ fn gathered<const REMEMBERED: bool>(
         let mut lanes = block.chunks_exact(LANES);
         let mut klanes = kblock.chunks_exact_mut(LANES);
         for (group, kgroup) in (&mut lanes).zip(&mut klanes) {
+            // Eight consecutive ids (a list with a few holes is mostly such runs): contiguous
+            // loads and stores instead of one lookup per id. Same values, same order.
+            let at = group.first().map_or(0, |&id| id as usize);
+            let run = group
+                .iter()
+                .enumerate()
+                .all(|(j, &id)| id as usize == at + j);
+            let span = |len: usize| if run { at..at + LANES } else { len..len };
+            let mut v = [f32::NEG_INFINITY; LANES];
+            match processed.get(span(processed.len())) {
+                Some(src) if run => v.copy_from_slice(src),
+                _ => {
+                    for (slot, &id) in v.iter_mut().zip(group) {
+                        *slot = logit_of(processed, id);
+                    }
+                }
+            }
             let mut w = [0.0f32; LANES];
             if REMEMBERED {
-                for (slot, &id) in w.iter_mut().zip(group) {
-                    *slot = weight_of(id);
+                match remembered.get(span(remembered.len())) {
+                    Some(src) if run => w.copy_from_slice(src),
+                    _ => {
+                        for (slot, &id) in w.iter_mut().zip(group) {
+                            *slot = weight_of(id);
+                        }
+                    }
                 }
             } else {
-                let mut v = [f32::NEG_INFINITY; LANES];
-                for (slot, &id) in v.iter_mut().zip(group) {
-                    *slot = logit_of(processed, id);
-                }
                 for (slot, &l) in w.iter_mut().zip(&v) {
                     *slot = exp_f32((l - max) * inv_t);
                 }
@@ -224,14 +257,34 @@ fn gathered<const REMEMBERED: bool>(
                 *a += e;
             }
             for ((k, &id), &e) in kgroup.iter_mut().zip(group).zip(&w) {
-                record(id, e, k);
+                *k = key(e, id);
+            }
+            match scratch.get_mut(span(usize::MAX)) {
+                Some(dst) if run => {
+                    for (d, &e) in dst.iter_mut().zip(&w) {
+                        *d = f64::from(e);
+                    }
+                }
+                _ => {
+                    for (&id, &e) in group.iter().zip(&w) {
+                        if let Some(slot) = scratch.get_mut(id as usize) {
+                            *slot = f64::from(e);
+                        }
+                    }
+                }
+            }
+            for (&e, &l) in w.iter().zip(&v) {
+                if e > 0.0 {
+                    // 0 · −inf would be NaN
+                    weighted += f64::from(e) * f64::from((l - max) * inv_t);
+                }
             }
         }
         let rest = lanes.remainder();
         let mut w = [0.0f32; LANES];
         for ((slot, &id), k) in w.iter_mut().zip(rest).zip(klanes.into_remainder()) {
             *slot = weight_of(id);
-            record(id, *slot, k);
+            record(id, *slot, k, scratch, &mut weighted);
         }
         let tail: f32 = w.iter().take(rest.len()).copied().sum();
         z += f64::from(acc.iter().sum::<f32>() + tail);

@@ -233,6 +233,15 @@ fn first_pass(
             final_weighted: Some(f.weighted),
         };
     }
+    if w.input_removed == 0 && few_changes_only(s, order) {
+        let f = softmax::raw_keys_and_blocks(logits, max, &mut w.keys, w.raw_keys.blocks());
+        w.raw_keys.on(max, logits.len());
+        return FirstPass {
+            raw: raw(f.z_raw, f.weighted_raw),
+            tempered_z: None,
+            final_weighted: None,
+        };
+    }
     let n = logits.len();
     if tempers_first(s) {
         let inv_t = 1.0 / s.temperature;
@@ -264,6 +273,25 @@ fn first_pass(
         tempered_z: None,
         final_weighted: None,
     }
+}
+
+/// Whether the only stages change a few logits and remove nothing (a bias without bans, the
+/// penalties, a min_new_tokens that holds nothing back) at T = 1: then the raw pass writes its
+/// weights as the final keys and the final pass corrects only what changed (softmax/patched.rs).
+fn few_changes_only(s: &Settings, order: &[StageKind]) -> bool {
+    let mut any = false;
+    let only = order.iter().all(|&kind| {
+        let active = pipeline::stage_active(kind, s);
+        any |= active;
+        !active
+            || match kind {
+                StageKind::LogitBias => s.logit_bias.iter().all(|&(_, b)| b != f32::NEG_INFINITY),
+                StageKind::Penalties => true,
+                StageKind::MinNewTokens => s.new_tokens >= s.min_new_tokens,
+                _ => false,
+            }
+    });
+    any && only && !s.greedy && s.temperature == 1.0 && s.dynatemp_range == 0.0
 }
 
 /// When temperature is the first thing to touch the logits (HF, vLLM, no bias or penalties), its

@@ -82,8 +82,26 @@ fn id_list(field: &str, items: &[Value], max: usize) -> Result<Vec<u32>, StepErr
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| Ok(integer(&format!("{field}[{i}]"), item, 0.0, u32::MAX as f64)? as u32))
+        .map(|(i, item)| match *item {
+            // The common case without naming the element: a format per id was most of the cost
+            // of reading a long history in wasm.
+            Value::Number(n) if n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&n) => {
+                Ok(n as u32)
+            }
+            _ => Ok(integer(&format!("{field}[{i}]"), item, 0.0, u32::MAX as f64)? as u32),
+        })
         .collect()
+}
+
+/// A token id written as JavaScript writes a u32 (`"5"`, not `"05"`, `"+5"` or `"5.0"`): what
+/// `id.parse::<u32>()` accepts and `to_string` gives back unchanged, without the allocation.
+fn canonical_id(id: &str) -> Option<u32> {
+    let digits = id.bytes().all(|b| b.is_ascii_digit());
+    let leading_zero = id.len() > 1 && id.starts_with('0');
+    if !digits || leading_zero {
+        return None;
+    }
+    id.parse::<u32>().ok()
 }
 
 /// The array a list-valued key must hold.
@@ -212,11 +230,11 @@ impl Config {
                     }
                     let mut biases = Vec::with_capacity(items.len());
                     for (id, bias) in items {
-                        let field = format!("logit_bias[\"{}\"]", short(id));
-                        let parsed = id.parse::<u32>().ok().filter(|n| n.to_string() == *id);
-                        let Some(token) = parsed else {
+                        // Named only when refused (a format per entry is a wasm call's cost).
+                        let field = || format!("logit_bias[\"{}\"]", short(id));
+                        let Some(token) = canonical_id(id) else {
                             return Err(StepError::OutOfRange {
-                                field,
+                                field: field(),
                                 allowed: "keyed by a token id (an integer ≥ 0)".into(),
                                 got: format!("key {:?}", short(id)),
                             });
@@ -226,7 +244,8 @@ impl Config {
                             Value::String(s) if s == "-inf" || s == "-Infinity" => {
                                 f64::NEG_INFINITY
                             }
-                            other => number(&field, other)?,
+                            Value::Number(n) => *n,
+                            other => number(&field(), other)?,
                         };
                         biases.push((token, b));
                     }

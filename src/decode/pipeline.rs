@@ -186,7 +186,7 @@ pub(crate) fn only_temperature(s: &Settings, order: &[StageKind]) -> bool {
 }
 
 /// Whether a stage is switched on by the settings (off values and greedy-only stages are skipped).
-fn stage_active(kind: StageKind, s: &Settings) -> bool {
+pub(crate) fn stage_active(kind: StageKind, s: &Settings) -> bool {
     match kind {
         StageKind::LogitBias => !s.logit_bias.is_empty(),
         StageKind::MinNewTokens => s.min_new_tokens > 0,

@@ -48,9 +48,14 @@ impl Work {
     pub fn remove_ids(&mut self, stage: u8, ids: impl IntoIterator<Item = u32>) -> usize {
         let mut marked = 0;
         let mut few = [0u32; FEW];
+        // The max stays known unless a removed id holds it (a ban elsewhere leaves it).
+        let mut max = self.known_max();
         for id in ids {
             if let Some(slot) = self.removed_by.get_mut(id as usize) {
                 if *slot == KEPT {
+                    if max.is_some() && self.processed.get(id as usize).copied() == max {
+                        max = None;
+                    }
                     *slot = stage;
                     if let Some(f) = few.get_mut(marked) {
                         *f = id;
@@ -62,10 +67,16 @@ impl Work {
         if marked == 0 {
             return 0;
         }
-        if marked <= FEW && self.sorted == 0 && self.drop_in_order(few.get(..marked)) {
-            return marked;
+        let removed = if marked <= FEW && self.sorted == 0 && self.drop_in_order(few.get(..marked))
+        {
+            marked
+        } else {
+            self.retain_marked()
+        };
+        if let Some(max) = max {
+            self.set_max(max);
         }
-        self.retain_marked()
+        removed
     }
 
     /// Drops a handful of ids from `kept` while it is in id order (as the early stages see it):

@@ -15,6 +15,7 @@ const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStrin
 const typedArrayLength = Object.getOwnPropertyDescriptor(TypedArray, "length").get;
 const isArray = Array.isArray;
 const Float32ArrayCtor = Float32Array;
+const Float64ArrayCtor = Float64Array;
 const Uint8ArrayCtor = Uint8Array;
 const createObject = Object.create;
 const NumberCtor = Number;
@@ -287,9 +288,25 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     if (isArray(v) || (tag !== undefined && !tag.startsWith("Big"))) {
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
       if (typeof length === "string") fail(length);
+      // A list of numbers (a history, token ids) becomes one Float64Array, which Rust copies in
+      // one call instead of reading each element across the boundary (read.rs `numbers`). Each
+      // element is still read once, counted and checked as `copy` would; at the first one that
+      // is not a number, the numbers read so far and the rest go the general way.
+      const numbers = new Float64ArrayCtor(length);
+      let i = 0;
+      let item;
+      for (; i < length; i++) {
+        item = v[i];
+        if (typeof item !== "number") break;
+        total += 1;
+        if (total > maxTotal) fail(`${what} must hold at most ${maxTotal} values in all, got more at ${path}[${i}]`);
+        numbers[i] = item;
+      }
+      if (i === length) return numbers;
       const out = new Array(length);
-      for (let i = 0; i < length; i++) {
-        const item = v[i];
+      for (let j = 0; j < i; j++) out[j] = numbers[j];
+      for (let first = i; i < length; i++) {
+        if (i !== first) item = v[i];
         if (item !== undefined || i in v) out[i] = copy(item, `${path}[${i}]`, depth + 1, false);
         else {
           total += 1;

@@ -10,7 +10,7 @@ use crate::generate::{
     self, MAX_FORCED_TOKENS, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS,
 };
 use crate::model::MAX_MODEL_BYTES;
-use js_sys::{Float32Array, JsString, Uint8Array};
+use js_sys::{Array, Float32Array, Float64Array, JsString, Object, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -121,8 +121,43 @@ fn tree(
     // `snap` is the snapshot's own `{ value }`: a plain data property, no getter.
     let inner =
         js_sys::Reflect::get(&snap, &JsValue::from_str("value")).map_err(|_| unreadable(what))?;
-    serde_wasm_bindgen::from_value(inner)
-        .map_err(|e| JsError::new(&format!("{what} could not be read ({e})")))
+    value_of(inner).map_err(|e| JsError::new(&format!("{what} could not be read ({e})")))
+}
+
+/// The snapshot's tree as a [`Value`]. A list of numbers arrives as one Float64Array (boundary.js)
+/// and is copied in one call; objects and other lists are walked here, so such a list is found at
+/// any depth; every other value is read by serde-wasm-bindgen, as the whole tree was before.
+fn value_of(value: JsValue) -> Result<Value, serde_wasm_bindgen::Error> {
+    if let Some(numbers) = value.dyn_ref::<Float64Array>() {
+        return Ok(Value::Array(
+            numbers.to_vec().into_iter().map(number).collect(),
+        ));
+    }
+    if Array::is_array(&value) {
+        let list: Array = value.unchecked_into();
+        return list
+            .iter()
+            .map(value_of)
+            .collect::<Result<_, _>>()
+            .map(Value::Array);
+    }
+    if value.is_object() && !value.is_instance_of::<Uint8Array>() {
+        // A null-prototype object of the snapshot: own data properties only, no getters.
+        let entries = Object::entries(value.unchecked_ref());
+        let mut out = Vec::with_capacity(entries.length() as usize);
+        for entry in entries.iter() {
+            let pair: Array = entry.unchecked_into();
+            let key = pair.get(0).as_string().unwrap_or_default();
+            out.push((key, value_of(pair.get(1))?));
+        }
+        return Ok(Value::Object(out));
+    }
+    serde_wasm_bindgen::from_value(value)
+}
+
+/// A number of a list, as serde-wasm-bindgen reads one (a safe integer through i64, so −0 is 0).
+fn number(x: f64) -> Value {
+    Value::Number(if x == 0.0 { 0.0 } else { x })
 }
 
 /// A step config: undefined/null mean defaults; anything but an object is refused by name. Keys

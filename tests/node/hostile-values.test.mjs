@@ -83,3 +83,26 @@ test("frozen, sealed, null-prototype and symbol-keyed configs are read like plai
   refuses(chapter, { top_p: "0.5" }, /^top_p must be a number in \[0, 1\], got string "0\.5"$/);
   refuses(chapter, { strategy: "GREEDY" }, /^strategy must be "sample" or "greedy", got string "GREEDY"$/);
 });
+
+test("a list of numbers (read in one copy) is refused element by element exactly as before", () => {
+  const n = chapter.length;
+  const history = (bad) => [...Array(300).fill(1), bad, 2];
+  refuses(chapter, { repetition_penalty: 1.3, history: history(2.5) }, /^history\[300\] must be an integer in \[0, 4294967295\], got 2\.5$/);
+  refuses(chapter, { repetition_penalty: 1.3, history: history("3") }, /^history\[300\] must be an integer in \[0, 4294967295\], got string "3"$/);
+  refuses(chapter, { repetition_penalty: 1.3, history: [...Array(300).fill(1), , 2] }, /^history\[300\] must be .*got a hole \(no element at index 300\)$/); // eslint-disable-line no-sparse-arrays
+  refuses(chapter, { repetition_penalty: 1.3, history: history(n) }, new RegExp(`^history\\[300\\] must be a token id < vocabulary size ${n}, got ${n}$`));
+  refuses(chapter, { trace_ids: [0, -1] }, /^trace_ids\[1\] must be an integer in \[0, 4294967295\], got -1$/);
+  refuses(chapter, { logit_bias: { "05": 1 } }, /^logit_bias\["05"\] must be keyed by a token id \(an integer ≥ 0\), got key "05"$/);
+  refuses(chapter, { logit_bias: { "+5": 1 } }, /^logit_bias\["\+5"\] must be keyed by a token id/);
+  // each element is read once, typed arrays and -0 included, and the same history gives the same trace
+  let reads = 0;
+  const counted = [3, 1, 4];
+  Object.defineProperty(counted, 1, { get: () => (reads += 1, 1), enumerable: true });
+  const want = step(chapter, { repetition_penalty: 1.3, history: [3, 1, 4], seed: 5, trace_top: 5 });
+  for (const list of [counted, new Uint32Array([3, 1, 4]), new Float64Array([3, 1, 4]), [3, 1, 4, -0].slice(0, 3)]) {
+    const got = step(chapter, { repetition_penalty: 1.3, history: list, seed: 5, trace_top: 5 });
+    assert.deepEqual(got.candidates.map((c) => c.p), want.candidates.map((c) => c.p));
+  }
+  assert.equal(reads, 1);
+  assert.equal(step(chapter, { repetition_penalty: 1.3, history: [-0], seed: 5 }).token, step(chapter, { repetition_penalty: 1.3, history: [0], seed: 5 }).token);
+});

@@ -3,6 +3,7 @@
 //! from 1 to 151,936) through `step`, one line per case with a hash of the whole trace's Debug
 //! text (or the error). Build it in main's worktree and in yours, run both with the same count
 //! (`cargo run --release --example pair_traces -- 12000 > traces.txt`), and `cmp` the outputs.
+//! After them, half as many cases of the stages that change logits alone (`early_config`).
 #![allow(clippy::unwrap_used)]
 use nexttoken::decode::{rng, Config, Decoder, Engine};
 use std::io::Write;
@@ -159,6 +160,64 @@ fn config(r: &mut R, n: usize, extreme: &[(u32, u64)]) -> Config {
     c
 }
 
+/// A config of the rows that change logits (issue 10's sixth round): the early stages alone or
+/// with one more stage, mostly at T = 1 — a bias with or without bans, the penalties with a
+/// history (llama.cpp's window, vLLM's prompt part), min_new_tokens holding back or not.
+fn early_config(r: &mut R, n: usize) -> Config {
+    let mut c = Config {
+        engine: Some(r.pick(&[Engine::Hf, Engine::LlamaCpp, Engine::Vllm])),
+        trace_top: Some(r.pick(&[0, 1, 20, 300, n as u32])),
+        seed: Some(r.next() as u32),
+        draw: Some(r.below(1000)),
+        ..Config::default()
+    };
+    if r.chance(0.6) {
+        let len = 1 + r.below(600) as u32;
+        c.history = Some((0..len).map(|_| r.below(n as u64) as u32).collect());
+        c.history_prompt_len = Some(r.below(u64::from(len) + 1) as usize);
+        c.repetition_penalty = Some(r.pick(&[1.0, 0.8, 1.1, 1.3, 2.0]));
+        if r.chance(0.4) {
+            c.frequency_penalty = Some(r.pick(&[-0.5, 0.5, 1.0]));
+            c.presence_penalty = Some(r.pick(&[0.0, -0.5, 0.5, 1.5]));
+        }
+        if r.chance(0.3) {
+            c.penalty_last_n = Some(r.pick(&[-1, 0, 64, 256]));
+        }
+    }
+    if r.chance(0.5) {
+        let bans = r.chance(0.4);
+        c.logit_bias = Some(
+            (0..1 + r.below(40))
+                .map(|_| {
+                    let b = if bans && r.chance(0.3) {
+                        f64::NEG_INFINITY
+                    } else {
+                        r.pick(&[-5.0, 0.0, 3.0, 30.0, 100.0])
+                    };
+                    (r.below(n as u64) as u32, b)
+                })
+                .collect(),
+        );
+    }
+    if r.chance(0.3) {
+        c.min_new_tokens = Some(r.pick(&[1, 5, 8]));
+        c.eos_token_id = Some(vec![r.below(n as u64) as u32, 0]);
+        if r.chance(0.5) {
+            let len = r.below(12) as u32;
+            c.history_prompt_len = Some(0);
+            c.history = Some((0..len).map(|i| i % n as u32).collect());
+        }
+    }
+    match r.below(10) {
+        0 => c.temperature = Some(r.pick(&[0.0, 0.7, 1.5])),
+        1 => c.top_p = Some(0.9),
+        2 => c.epsilon_cutoff = Some(3e-5),
+        3 => c.typical_p = Some(0.9),
+        _ => {}
+    }
+    c
+}
+
 fn main() {
     let cases: usize = std::env::args()
         .nth(1)
@@ -205,5 +264,27 @@ fn main() {
         };
         let hash = fnv(text.as_bytes());
         writeln!(out, "{case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
+    }
+    // Then half as many again of the rows that change logits (`early_config`).
+    // PAIR_DUMP=k: also print early case k's config and whole trace (to find what differs).
+    let dump: Option<usize> = std::env::var("PAIR_DUMP").ok().and_then(|v| v.parse().ok());
+    let mut r = R(0x2545_f491_4f6c_dd1d);
+    for case in 0..cases / 2 {
+        let n = if case % 10 == 9 {
+            151_936
+        } else {
+            r.pick(&sizes[..sizes.len() - 1])
+        };
+        let l = logits(&mut r, n);
+        let c = early_config(&mut r, n);
+        let (kind, text) = match decoder.step(&l, &c) {
+            Ok(t) => ("trace", format!("{t:?}")),
+            Err(e) => ("error", format!("{e}")),
+        };
+        let hash = fnv(text.as_bytes());
+        writeln!(out, "early {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
+        if dump == Some(case) {
+            writeln!(out, "{c:?}\n{text}").unwrap();
+        }
     }
 }

@@ -24,14 +24,32 @@ pub(crate) struct Fused {
 /// draw are bit for bit those of the separate passes. At inv_t = 1 one exp serves both.
 pub(crate) fn raw_and_final(logits: &[f32], max: f32, inv_t: f32, keys: &mut Vec<u64>) -> Fused {
     if inv_t == 1.0 {
-        fused::<false>(logits, max, inv_t, keys)
+        fused::<false, false>(logits, max, inv_t, keys, &mut Vec::new())
     } else {
-        fused::<true>(logits, max, inv_t, keys)
+        fused::<true, false>(logits, max, inv_t, keys, &mut Vec::new())
     }
 }
 
+/// `raw_and_final` at T = 1, also keeping each block's float32 sums (Σ e, Σ e·s) in `blocks`:
+/// what patched.rs needs to correct the sums where a stage changes a few logits.
+pub(crate) fn raw_keys_and_blocks(
+    logits: &[f32],
+    max: f32,
+    keys: &mut Vec<u64>,
+    blocks: &mut Vec<[f32; 2]>,
+) -> Fused {
+    blocks.clear();
+    fused::<false, true>(logits, max, 1.0, keys, blocks)
+}
+
 #[inline(always)]
-fn fused<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32, keys: &mut Vec<u64>) -> Fused {
+fn fused<const TEMPERED: bool, const BLOCKS: bool>(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    keys: &mut Vec<u64>,
+    blocks: &mut Vec<[f32; 2]>,
+) -> Fused {
     // Every slot is written below: only slots the vector grows by are zeroed first.
     keys.truncate(logits.len());
     keys.resize(logits.len(), 0);
@@ -78,8 +96,12 @@ fn fused<const TEMPERED: bool>(logits: &[f32], max: f32, inv_t: f32, keys: &mut 
             *k = crate::decode::draw::key(et, id);
             id += 1;
         }
-        z_raw += f64::from(acc[0].iter().sum::<f32>());
-        weighted_raw += f64::from(acc[1].iter().sum::<f32>());
+        let (block_z, block_weighted) = (acc[0].iter().sum::<f32>(), acc[1].iter().sum::<f32>());
+        if BLOCKS {
+            blocks.push([block_z, block_weighted]);
+        }
+        z_raw += f64::from(block_z);
+        weighted_raw += f64::from(block_weighted);
         z += f64::from(acc[2].iter().sum::<f32>());
         weighted += f64::from(acc[3].iter().sum::<f32>());
         base += block.len();

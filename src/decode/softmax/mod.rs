@@ -201,10 +201,12 @@ fn sums<const TEMPERED: bool, const FILL: bool>(
 
 pub(crate) mod cached;
 mod fused;
+mod patched;
 mod scan;
 
 pub(crate) use cached::Exps;
-pub(crate) use fused::{raw_and_final, weights_keys_and_sums};
+pub(crate) use fused::{raw_and_final, raw_keys_and_blocks, weights_keys_and_sums};
+pub(crate) use patched::RawKeys;
 pub(crate) use scan::{scan, scan_input};
 
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
