@@ -249,6 +249,19 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
   const other = (description) => encodeUtf8(description);
   /** An entry's name: a config's own keys bare (`seed`), list items `[i]`, object entries `["k"]`. */
   const entry = (path, depth, key) => (depth === 0 && what === "config" ? short(key) : `${path}["${short(key)}"]`);
+  // Where the caller's values were last read, so that a getter or trap that throws is named by
+  // its entry (`history[1]`, `top_k`); the name is only built if one does.
+  let atPath = what;
+  let atIndex = -1;
+  let atKey;
+  let atDepth = 0;
+  const at = (path, index, key, depth) => {
+    atPath = path;
+    atIndex = index;
+    atKey = key;
+    atDepth = depth;
+  };
+  const reading = () => (atKey !== undefined ? entry(atPath, atDepth, atKey) : atIndex >= 0 ? `${atPath}[${atIndex}]` : atPath);
   /** `given`: a config's own entry, where `undefined` means "not given" (null: the default). */
   const copy = (v, path, depth, given) => {
     total += 1;
@@ -284,6 +297,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
         return other(describe(v));
     }
     if (depth >= maxDepth) fail(`${what} must be nested at most ${maxDepth} levels deep, got deeper at ${path}`);
+    at(path, -1, undefined, depth);
     const tag = tagOf(v);
     if (isArray(v) || (tag !== undefined && !tag.startsWith("Big"))) {
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
@@ -296,6 +310,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       let i = 0;
       let item;
       for (; i < length; i++) {
+        atIndex = i;
         item = v[i];
         if (typeof item !== "number") break;
         total += 1;
@@ -306,6 +321,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       const out = new Array(length);
       for (let j = 0; j < i; j++) out[j] = numbers[j];
       for (let first = i; i < length; i++) {
+        at(path, i, undefined, depth);
         if (i !== first) item = v[i];
         if (item !== undefined || i in v) out[i] = copy(item, `${path}[${i}]`, depth + 1, false);
         else {
@@ -316,6 +332,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       return out;
     }
     const keys = [];
+    at(path, -1, undefined, depth);
     for (const key in v) {
       keys.push(key);
       if (keys.length > maxItems) fail(`${path} must have at most ${maxItems} keys, got more`);
@@ -334,7 +351,10 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     const wrapped = keys.length === 0 || keys[0] === "0" ? brandOf(v, WRAPPERS) : undefined;
     if (wrapped !== undefined) return other(`a ${wrapped} object (a wrapped primitive: pass the ${wrapped.toLowerCase()} itself)`);
     const out = createObject(null);
-    for (const key of keys) out[key] = copy(v[key], entry(path, depth, key), depth + 1, depth === 0);
+    for (const key of keys) {
+      at(path, -1, key, depth);
+      out[key] = copy(v[key], entry(path, depth, key), depth + 1, depth === 0);
+    }
     return out;
   };
   try {
@@ -345,7 +365,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     } catch (_) {
       // A Proxy thrown as the error, whose prototype trap throws: not ours.
     }
-    return thrown(what, error);
+    return thrown(reading(), error);
   }
 }
 

@@ -106,3 +106,20 @@ test("a list of numbers (read in one copy) is refused element by element exactly
   assert.equal(reads, 1);
   assert.equal(step(chapter, { repetition_penalty: 1.3, history: [-0], seed: 5 }).token, step(chapter, { repetition_penalty: 1.3, history: [0], seed: 5 }).token);
 });
+
+test("a getter or Proxy trap that throws inside the config is named by its entry, not as the whole config", () => {
+  const history = [1, 2, 3];
+  Object.defineProperty(history, 1, { get() { throw new Error("boom"); } });
+  refuses(chapter, { history, repetition_penalty: 1.2 }, /^history\[1\] could not be read: reading it threw Error: boom$/);
+  const trapped = new Proxy([0, 1, 2], { get(t, k) { if (k === "2") throw new TypeError("trap"); return t[k]; } });
+  refuses(chapter, { trace_ids: trapped }, /^trace_ids\[2\] could not be read: reading it threw TypeError: trap$/);
+  // after a string in the list, the rest is read the general way: still named by index
+  const mixed = ["x", 1];
+  Object.defineProperty(mixed, 1, { get() { throw new Error("late"); } });
+  refuses(chapter, { history: mixed }, /^history\[1\] could not be read: reading it threw Error: late$/);
+  refuses(chapter, { logit_bias: { get 3() { throw new Error("bias"); } } }, /^logit_bias\["3"\] could not be read: reading it threw Error: bias$/);
+  refuses(chapter, { get temperature() { throw new Error("t"); } }, /^temperature could not be read: reading it threw Error: t$/);
+  refuses(chapter, { logit_bias: new Proxy({}, { ownKeys() { throw new Error("keys"); } }) }, /^logit_bias could not be read: reading it threw Error: keys$/);
+  // a trap on the config itself names the config
+  refuses(chapter, new Proxy({}, { ownKeys() { throw new Error("top"); } }), /^config could not be read: reading it threw Error: top$/);
+});
