@@ -1,11 +1,12 @@
-//! A trace for JavaScript: the scalar fields and stages through serde (small), the candidates as
-//! columns (one typed array per field, each copied out of wasm memory in one copy by
-//! `columns.js`), with `candidates[i]` kept as a lazy accessor over them. The shape is
-//! `StepResult` in types.d.ts.
+//! A trace for JavaScript: the scalar fields as one Float64Array and the names as one string
+//! (the head, the stages and `chosen` are built in `columns.js` as object literals, rather than
+//! by serde one key string at a time), the candidates as columns (copied by `columns.js` into one
+//! fresh ArrayBuffer per call), with `candidates[i]` kept as a lazy accessor over them. The shape
+//! is `StepResult` in types.d.ts.
 
-use super::{to_js, to_js_error};
-use crate::decode::{Candidate, Columns, Rest, Trace, REMOVED_BY_LOGITS, REMOVED_BY_NONE};
-use serde::Serialize;
+use super::to_js_error;
+use crate::decode::{Candidate, Columns, Trace, REMOVED_BY_LOGITS, REMOVED_BY_NONE};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/wasm/columns.js")]
@@ -13,8 +14,9 @@ extern "C" {
     #[wasm_bindgen(catch)]
     #[allow(clippy::too_many_arguments)]
     fn columnar_trace(
-        head: &JsValue,
         holder: &JsValue,
+        scalars: &[f64],
+        names: &str,
         id: &[u32],
         rank: &[u32],
         logit: &[f32],
@@ -31,37 +33,94 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
 }
 
-/// The trace without its candidates and the stages without p_in / cum_in.
-#[derive(Serialize)]
-struct Head<'a> {
-    token: u32,
-    u: Option<f64>,
-    seed: u32,
-    draw: u64,
-    engine: &'static str,
-    strategy: &'static str,
-    temperature: f64,
-    vocab_size: usize,
-    kept_count: usize,
-    entropy_bits: f64,
-    raw_entropy_bits: f64,
-    stages: Vec<StageHead>,
-    unlisted_kept_count: usize,
-    unlisted_mass: f64,
-    chosen_rank: usize,
-    chosen: &'a Candidate,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rest: Option<&'a Rest>,
+thread_local! {
+    // The scalars' buffer, reused by every call (taken out while JavaScript runs).
+    static SCALARS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
-#[derive(Serialize)]
-struct StageHead {
-    name: &'static str,
-    active: bool,
-    kept_count: usize,
-    removed_count: usize,
-    value: Option<f64>,
-    threshold: Option<f64>,
+/// A count or rank as a number (all are < 2^53).
+fn count(n: usize) -> f64 {
+    n as f64
+}
+
+/// An optional number as (present, value): `columns.js` reads null for an absent one.
+fn optional(out: &mut Vec<f64>, x: Option<f64>) {
+    out.push(f64::from(u8::from(x.is_some())));
+    out.push(x.unwrap_or(0.0));
+}
+
+/// `chosen` (its removed_by goes in `names`), in the order `columns.js` reads it.
+fn push_candidate(out: &mut Vec<f64>, c: &Candidate) {
+    out.extend_from_slice(&[
+        f64::from(c.id),
+        count(c.rank),
+        f64::from(c.logit),
+        f64::from(c.logit_processed),
+        c.p_raw,
+        c.p_tempered,
+        c.p,
+        c.cum,
+        f64::from(u8::from(c.kept)),
+        f64::from(u8::from(c.removed_by.is_some())),
+    ]);
+}
+
+/// The trace's scalars in the order `columns.js` (`SCALAR` offsets) reads them, and its names:
+/// engine, strategy, chosen.removed_by, rest.removed_by, then each stage's, one per line.
+fn scalars_of(trace: &Trace, out: &mut Vec<f64>) -> String {
+    out.clear();
+    out.extend_from_slice(&[
+        f64::from(trace.token),
+        f64::from(trace.seed),
+        trace.draw as f64, // ≤ 2^53 − 1 (ranges.rs)
+        trace.temperature,
+        count(trace.vocab_size),
+        count(trace.kept_count),
+        trace.entropy_bits,
+        trace.raw_entropy_bits,
+        count(trace.unlisted_kept_count),
+        trace.unlisted_mass,
+        count(trace.chosen_rank),
+        count(trace.stages.len()),
+    ]);
+    optional(out, trace.u);
+    push_candidate(out, &trace.chosen);
+    let rest = trace.rest.as_ref();
+    out.push(f64::from(u8::from(rest.is_some())));
+    if let Some(r) = rest {
+        out.extend_from_slice(&[
+            r.mass,
+            f64::from(u8::from(r.exact)),
+            f64::from(u8::from(r.removed_by.is_some())),
+            count(r.given),
+            r.raw_entropy_bits_min,
+            r.raw_entropy_bits_max,
+        ]);
+    } else {
+        out.extend_from_slice(&[0.0; 6]);
+    }
+    let mut names = String::with_capacity(16 * (trace.stages.len() + 4));
+    for name in [
+        trace.engine,
+        trace.strategy,
+        trace.chosen.removed_by.unwrap_or(""),
+        rest.and_then(|r| r.removed_by).unwrap_or(""),
+    ] {
+        names.push_str(name);
+        names.push('\n');
+    }
+    for s in &trace.stages {
+        out.extend_from_slice(&[
+            f64::from(u8::from(s.active)),
+            count(s.kept_count),
+            count(s.removed_count),
+        ]);
+        optional(out, s.value);
+        optional(out, s.threshold);
+        names.push_str(s.name);
+        names.push('\n');
+    }
+    names
 }
 
 /// The columns of a trace that carries its candidates as objects (the Generator's): the same
@@ -115,39 +174,12 @@ pub(crate) fn to_js_columnar(
     c: &Columns,
     holder: &JsValue,
 ) -> Result<JsValue, JsError> {
-    let head = to_js(&Head {
-        token: trace.token,
-        u: trace.u,
-        seed: trace.seed,
-        draw: trace.draw,
-        engine: trace.engine,
-        strategy: trace.strategy,
-        temperature: trace.temperature,
-        vocab_size: trace.vocab_size,
-        kept_count: trace.kept_count,
-        entropy_bits: trace.entropy_bits,
-        raw_entropy_bits: trace.raw_entropy_bits,
-        stages: trace
-            .stages
-            .iter()
-            .map(|s| StageHead {
-                name: s.name,
-                active: s.active,
-                kept_count: s.kept_count,
-                removed_count: s.removed_count,
-                value: s.value,
-                threshold: s.threshold,
-            })
-            .collect(),
-        unlisted_kept_count: trace.unlisted_kept_count,
-        unlisted_mass: trace.unlisted_mass,
-        chosen_rank: trace.chosen_rank,
-        chosen: &trace.chosen,
-        rest: trace.rest.as_ref(),
-    })?;
-    columnar_trace(
-        &head,
+    let mut scalars = SCALARS.with(|cell| cell.take());
+    let names = scalars_of(trace, &mut scalars);
+    let out = columnar_trace(
         holder,
+        &scalars,
+        &names,
         &c.id,
         &c.rank,
         &c.logit,
@@ -161,6 +193,7 @@ pub(crate) fn to_js_columnar(
         &c.stage_p_in,
         &c.stage_cum_in,
         &c.stage_lens,
-    )
-    .map_err(|_| to_js_error("the trace could not be handed to JavaScript"))
+    );
+    SCALARS.with(|cell| cell.replace(scalars));
+    out.map_err(|_| to_js_error("the trace could not be handed to JavaScript"))
 }
