@@ -31,6 +31,12 @@ extern "C" {
         max_string: u32,
     ) -> Result<JsValue, JsValue>;
     fn lone_surrogate_index(text: &JsString) -> i32;
+    /// An object of numbers from the snapshot: its keys joined by U+0000, its values in order.
+    type NumberEntries;
+    #[wasm_bindgen(method, getter)]
+    fn keys(this: &NumberEntries) -> String;
+    #[wasm_bindgen(method, getter)]
+    fn numbers(this: &NumberEntries) -> Float64Array;
     fn describe_object(value: &JsValue) -> String;
 }
 
@@ -125,12 +131,20 @@ fn tree(
 }
 
 /// The snapshot's tree as a [`Value`]. A list of numbers arrives as one Float64Array (boundary.js)
-/// and is copied in one call; objects and other lists are walked here, so such a list is found at
+/// and is copied in one call, an object of numbers as one `NumberEntries` (two calls); objects and other lists are walked here, so such a list is found at
 /// any depth; every other value is read by serde-wasm-bindgen, as the whole tree was before.
 fn value_of(value: JsValue) -> Result<Value, serde_wasm_bindgen::Error> {
     if let Some(numbers) = value.dyn_ref::<Float64Array>() {
         return Ok(Value::Array(
             numbers.to_vec().into_iter().map(number).collect(),
+        ));
+    }
+    if let Some(entries) = value.dyn_ref::<NumberEntries>() {
+        let numbers = entries.numbers().to_vec();
+        let keys = entries.keys();
+        let keys = keys.split('\0').take(numbers.len()).map(String::from);
+        return Ok(Value::Object(
+            keys.zip(numbers).map(|(k, x)| (k, number(x))).collect(),
         ));
     }
     if Array::is_array(&value) {
