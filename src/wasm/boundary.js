@@ -9,6 +9,8 @@
 // wasm shadow stack, killing the instance). Each function returns its copy, or a string: the
 // message of the Error the caller will see.
 
+import { KEY_SEPARATOR, NumberEntries } from "./entries.js";
+
 // Intrinsics captured once, so a caller cannot redirect them by patching prototypes later.
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
 const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag).get;
@@ -397,17 +399,8 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
 
 let lastKnown = "";
 let lastKnownKeys = [];
-const KEY_SEPARATOR = "\u0000";
 const stringIncludes = String.prototype.includes;
 const arrayJoin = Array.prototype.join;
-
-/** An object of numbers, as `snapshot_tree` hands it to Rust: `keys` joined by U+0000, in order. */
-export class NumberEntries {
-  constructor(keys, numbers) {
-    this.keys = keys;
-    this.numbers = numbers;
-  }
-}
 
 /** A limit the snapshot itself enforces (as opposed to an exception from the caller's code). */
 class Refusal {

@@ -31,13 +31,17 @@ extern "C" {
         max_string: u32,
     ) -> Result<JsValue, JsValue>;
     fn lone_surrogate_index(text: &JsString) -> i32;
+    fn describe_object(value: &JsValue) -> String;
+}
+
+#[wasm_bindgen(module = "/src/wasm/entries.js")]
+extern "C" {
     /// An object of numbers from the snapshot: its keys joined by U+0000, its values in order.
     type NumberEntries;
     #[wasm_bindgen(method, getter)]
     fn keys(this: &NumberEntries) -> String;
     #[wasm_bindgen(method, getter)]
     fn numbers(this: &NumberEntries) -> Float64Array;
-    fn describe_object(value: &JsValue) -> String;
 }
 
 /// How deep a config may nest: the deepest real one is `config.logit_bias["5"]` (2 levels).
