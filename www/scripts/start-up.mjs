@@ -14,6 +14,17 @@
 // weights and tokenizer.json in the page's head, so they download while the script itself
 // downloads and compiles; the fetches in src/start.ts (and wasm-bindgen's) then take them from
 // the preload. Same URLs, same mode (cors, same origin): nothing is fetched twice.
+//
+// `earlyCompile` (multi-file build only): a tiny classic script, `assets/early-<hash>.js`, in the
+// head after the preloads. It runs while the page's 350 KB script is still downloading and being
+// parsed, and starts the wasm's compile there and then (`WebAssembly.compileStreaming` over the
+// preloaded file, off the main thread), leaving the promise in `window.nexttokenEarly`; src/core.ts
+// instantiates that module instead of fetching and compiling only once the bundle runs. A separate
+// same-origin file, not an inline script, so that a server's own `script-src 'self'` header (as the
+// browser tests send) allows it without a hash. If it is missing or fails, the page loads the wasm
+// itself as before.
+import { createHash } from "node:crypto";
+
 const HINT = "//# allFunctionsCalledOnLoad\n";
 
 /** Vite plugin: the compile hint on every emitted JS chunk. */
@@ -53,6 +64,58 @@ export function preloadPayload() {
         const at = html.indexOf("<script type=\"module\"");
         if (at < 0) throw new Error("preload: index.html has no module script");
         return html.slice(0, at) + links + html.slice(at);
+      },
+    },
+  };
+}
+
+/** The early script's text: the wasm's compile and the model's requests, started at once, for src/early.ts. */
+function earlyScript([wasm, weights, tokenizer]) {
+  const url = (file) => JSON.stringify("./" + file);
+  return `"use strict";
+(function () {
+  // the bundle ran first (this async script came late): it fetches for itself
+  if (window.nexttokenEarly !== undefined) return;
+  if (typeof WebAssembly !== "object" || typeof WebAssembly.compileStreaming !== "function") return;
+  var early = { wasm: WebAssembly.compileStreaming(fetch(${url(wasm)})), files: {} };
+  early.wasm.catch(function () {});
+  [${url(weights)}, ${url(tokenizer)}].forEach(function (path) {
+    var href = new URL(path, document.baseURI).href;
+    early.files[href] = fetch(href);
+    early.files[href].catch(function () {});
+  });
+  window.nexttokenEarly = early;
+})();
+`;
+}
+
+/** Vite plugin: the early script (emitted next to the wasm) and its tag in index.html's head. */
+export function earlyCompile() {
+  let early = null;
+  return {
+    name: "nexttoken-early-compile",
+    generateBundle: {
+      order: "pre",
+      handler(_options, bundle) {
+        const files = PAYLOAD.map((pattern) => {
+          const found = Object.keys(bundle).filter((name) => pattern.test(name));
+          if (found.length !== 1) throw new Error(`early script: expected one file matching ${pattern}, found ${found.length}`);
+          return found[0];
+        });
+        const source = earlyScript(files);
+        const hash = createHash("sha256").update(source).digest("hex").slice(0, 8);
+        early = `assets/early-${hash}.js`;
+        this.emitFile({ type: "asset", fileName: early, source });
+      },
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(html, ctx) {
+        if (ctx.bundle === undefined) return html;
+        if (early === null) throw new Error("early compile: no early script emitted");
+        const at = html.indexOf("<script type=\"module\"");
+        if (at < 0) throw new Error("early compile: index.html has no module script");
+        return html.slice(0, at) + `<script async src="./${early}"></script>\n    ` + html.slice(at);
       },
     },
   };

@@ -1,0 +1,28 @@
+// What the page's early script started (www/scripts/start-up.mjs, multi-file build only): the
+// wasm's compile and the model's two requests, begun while this bundle was still downloading and
+// being parsed. Each is taken at most once; without the script (the single file, or a script that
+// came too late) every lookup is null and the page fetches for itself.
+
+interface Early {
+  wasm: Promise<WebAssembly.Module>;
+  /** Responses by absolute URL. */
+  files: Record<string, Promise<Response> | undefined>;
+}
+
+const scope = globalThis as { nexttokenEarly?: Early | null };
+const early: Early | null = scope.nexttokenEarly ?? null;
+// from here on the early script is too late (an async script may arrive after the bundle): it then does nothing
+scope.nexttokenEarly ??= null;
+
+/** The early script's compile of the wasm, if it ran. */
+export function earlyWasm(): Promise<WebAssembly.Module> | null {
+  return early?.wasm ?? null;
+}
+
+/** The early script's request for `url` (absolute), if it made one; taken once. */
+export function earlyResponse(url: string): Promise<Response> | null {
+  const response = early?.files[url];
+  if (early === null || response === undefined) return null;
+  early.files[url] = undefined;
+  return response;
+}
