@@ -15,11 +15,14 @@
 // downloads and compiles; the fetches in src/start.ts (and wasm-bindgen's) then take them from
 // the preload. Same URLs, same mode (cors, same origin): nothing is fetched twice.
 //
-// `earlyCompile` (multi-file build only): a tiny classic script, `assets/early-<hash>.js`, in the
-// head after the preloads. It runs while the page's 350 KB script is still downloading and being
-// parsed, and starts the wasm's compile there and then (`WebAssembly.compileStreaming` over the
-// preloaded file, off the main thread), leaving the promise in `window.nexttokenEarly`; src/core.ts
-// instantiates that module instead of fetching and compiling only once the bundle runs. A separate
+// `earlyCompile` (multi-file build only): a tiny classic script, `assets/early-<hash>.js`, last in
+// the head (every other request is made before the parser waits on it; first in the head it held
+// back the bundle's and the stylesheet's requests; `async` let it run after the bundle under load).
+// It runs while the page's 350 KB script is still downloading and being parsed, and starts the
+// wasm's compile there and then (`WebAssembly.compileStreaming` over the preloaded file, off the
+// main thread) and the model's two fetches, leaving the promises in `window.nexttokenEarly`;
+// src/early.ts hands them to core.ts and sources/load.ts, which otherwise started them only once
+// the bundle ran (the core was then ready ~100–280 ms after the bundle had run). A separate
 // same-origin file, not an inline script, so that a server's own `script-src 'self'` header (as the
 // browser tests send) allows it without a hash. If it is missing or fails, the page loads the wasm
 // itself as before.
@@ -74,7 +77,7 @@ function earlyScript([wasm, weights, tokenizer]) {
   const url = (file) => JSON.stringify("./" + file);
   return `"use strict";
 (function () {
-  // the bundle ran first (this async script came late): it fetches for itself
+  // (the bundle runs after this script; should it ever run first, it has fetched for itself)
   if (window.nexttokenEarly !== undefined) return;
   if (typeof WebAssembly !== "object" || typeof WebAssembly.compileStreaming !== "function") return;
   var early = { wasm: WebAssembly.compileStreaming(fetch(${url(wasm)})), files: {} };
@@ -113,9 +116,11 @@ export function earlyCompile() {
       handler(html, ctx) {
         if (ctx.bundle === undefined) return html;
         if (early === null) throw new Error("early compile: no early script emitted");
-        const at = html.indexOf("<script type=\"module\"");
-        if (at < 0) throw new Error("early compile: index.html has no module script");
-        return html.slice(0, at) + `<script async src="./${early}"></script>\n    ` + html.slice(at);
+        // last in the head: the bundle's and the stylesheet's requests are made before the parser
+        // waits on this one; a classic script, so it runs before the bundle (which is deferred)
+        const at = html.indexOf("</head>");
+        if (at < 0 || !html.includes("<script type=\"module\"")) throw new Error("early compile: index.html has no head or no module script");
+        return html.slice(0, at) + `  <script src="./${early}"></script>\n  ` + html.slice(at);
       },
     },
   };

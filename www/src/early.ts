@@ -1,7 +1,7 @@
 // What the page's early script started (www/scripts/start-up.mjs, multi-file build only): the
 // wasm's compile and the model's two requests, begun while this bundle was still downloading and
 // being parsed. Each is taken at most once; without the script (the single file, or a script that
-// came too late) every lookup is null and the page fetches for itself.
+// failed to load) every lookup is null and the page fetches for itself.
 
 interface Early {
   wasm: Promise<WebAssembly.Module>;
@@ -11,7 +11,7 @@ interface Early {
 
 const scope = globalThis as { nexttokenEarly?: Early | null };
 const early: Early | null = scope.nexttokenEarly ?? null;
-// from here on the early script is too late (an async script may arrive after the bundle): it then does nothing
+// from here on an early script would be too late (it runs before the bundle, but should it not): it then does nothing
 scope.nexttokenEarly ??= null;
 
 /** The early script's compile of the wasm, if it ran. */
