@@ -15,14 +15,16 @@
 // downloads and compiles; the fetches in src/start.ts (and wasm-bindgen's) then take them from
 // the preload. Same URLs, same mode (cors, same origin): nothing is fetched twice.
 //
-// `earlyCompile` (multi-file build only): a tiny classic script, `assets/early-<hash>.js`, last in
+// `earlyRequests` (multi-file build only): a tiny classic script, `assets/early-<hash>.js`, last in
 // the head (every other request is made before the parser waits on it; first in the head it held
 // back the bundle's and the stylesheet's requests; `async` let it run after the bundle under load).
-// It runs while the page's 350 KB script is still downloading and being parsed, and starts the
-// wasm's compile there and then (`WebAssembly.compileStreaming` over the preloaded file, off the
-// main thread) and the model's two fetches, leaving the promises in `window.nexttokenEarly`;
-// src/early.ts hands them to core.ts and sources/load.ts, which otherwise started them only once
-// the bundle ran (the core was then ready ~100–280 ms after the bundle had run). A separate
+// It runs while the page's 350 KB script is still downloading and being parsed, and makes the
+// requests for the wasm and the model's two files there and then (the preloads' bytes, read from
+// then on), leaving the responses in `window.nexttokenEarly`; src/early.ts hands them to core.ts
+// (wasm-bindgen's init instantiates from a Response, streaming) and sources/load.ts, which otherwise
+// made them only once the bundle ran (the core was then ready ~100–280 ms after the bundle had run).
+// Compiling the wasm here (`WebAssembly.compileStreaming`) was tried: the page alone as early, but
+// the link's replay slower (tests/bench/HISTORY.md, seventh round). A separate
 // same-origin file, not an inline script, so that a server's own `script-src 'self'` header (as the
 // browser tests send) allows it without a hash. If it is missing or fails, the page loads the wasm
 // itself as before.
@@ -72,15 +74,14 @@ export function preloadPayload() {
   };
 }
 
-/** The early script's text: the wasm's compile and the model's requests, started at once, for src/early.ts. */
+/** The early script's text: the requests for the wasm and the model, made at once, for src/early.ts. */
 function earlyScript([wasm, weights, tokenizer]) {
   const url = (file) => JSON.stringify("./" + file);
   return `"use strict";
 (function () {
   // (the bundle runs after this script; should it ever run first, it has fetched for itself)
   if (window.nexttokenEarly !== undefined) return;
-  if (typeof WebAssembly !== "object" || typeof WebAssembly.compileStreaming !== "function") return;
-  var early = { wasm: WebAssembly.compileStreaming(fetch(${url(wasm)})), files: {} };
+  var early = { wasm: fetch(${url(wasm)}), files: {} };
   early.wasm.catch(function () {});
   [${url(weights)}, ${url(tokenizer)}].forEach(function (path) {
     var href = new URL(path, document.baseURI).href;
@@ -92,11 +93,11 @@ function earlyScript([wasm, weights, tokenizer]) {
 `;
 }
 
-/** Vite plugin: the early script (emitted next to the wasm) and its tag in index.html's head. */
-export function earlyCompile() {
+/** Vite plugin: the early script (emitted next to the payload) and its tag in index.html's head. */
+export function earlyRequests() {
   let early = null;
   return {
-    name: "nexttoken-early-compile",
+    name: "nexttoken-early-requests",
     generateBundle: {
       order: "pre",
       handler(_options, bundle) {
@@ -115,11 +116,11 @@ export function earlyCompile() {
       order: "post",
       handler(html, ctx) {
         if (ctx.bundle === undefined) return html;
-        if (early === null) throw new Error("early compile: no early script emitted");
+        if (early === null) throw new Error("early script: no early script emitted");
         // last in the head: the bundle's and the stylesheet's requests are made before the parser
         // waits on this one; a classic script, so it runs before the bundle (which is deferred)
         const at = html.indexOf("</head>");
-        if (at < 0 || !html.includes("<script type=\"module\"")) throw new Error("early compile: index.html has no head or no module script");
+        if (at < 0 || !html.includes("<script type=\"module\"")) throw new Error("early script: index.html has no head or no module script");
         return html.slice(0, at) + `  <script src="./${early}"></script>\n  ` + html.slice(at);
       },
     },

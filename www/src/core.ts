@@ -25,8 +25,8 @@ export type StepOutcome = { ok: true; result: StepResult } | { ok: false; messag
 let ready: Promise<void> | null = null;
 
 /**
- * Loads and instantiates the wasm module once: fetched next to the page (already being compiled
- * when the page's early script ran), or (single-file build) compiled from the bytes inside it,
+ * Loads and instantiates the wasm module once: fetched next to the page (already requested by the
+ * page's early script), or (single-file build) compiled from the bytes inside it,
  * with no request.
  */
 export function initCore(): Promise<void> {
@@ -34,13 +34,13 @@ export function initCore(): Promise<void> {
   return ready;
 }
 
-/** The page's early script's compile (www/scripts/start-up.mjs), if it ran; otherwise, or if it failed, init's own fetch. */
+/** From the page's early script's response (www/scripts/start-up.mjs), if it ran; otherwise, or if it failed, init's own fetch. */
 function fetchedCore(): Promise<void> {
   const early = earlyWasm();
   const own = (): Promise<void> => init().then(() => undefined);
   if (early === null) return own();
   return early.then(
-    (module) => init({ module_or_path: module }).then(() => undefined),
+    (response) => init({ module_or_path: response }).then(() => undefined),
     () => own(),
   );
 }
