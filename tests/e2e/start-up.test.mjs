@@ -1,5 +1,5 @@
-// Opening the multi-file page (dist/index.html): its early script (www/scripts/start-up.mjs) starts
-// the wasm's compile and the model's requests before the bundle runs, and the bundle takes them
+// Opening the multi-file page (dist/index.html): its early script (www/scripts/start-up.mjs) makes
+// the wasm's and the model's requests before the bundle runs, and the bundle takes them
 // (www/src/early.ts) instead of asking again; without the early script the page loads all the same.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -30,7 +30,7 @@ describe("start-up: the early script", () => {
     await browser?.close();
   });
 
-  test("its compile and requests are the ones the page uses: each payload file requested once", async () => {
+  test("its requests are the ones the page uses: each payload file requested once", async () => {
     const { server, counts } = await countingServer();
     try {
       const { page, context, problems } = await openPage(browser, server.url, { query: "?lang=en", watchRequests: false });
@@ -38,7 +38,7 @@ describe("start-up: the early script", () => {
         const found = window.nexttokenEarly;
         return found === null || found === undefined ? null : { wasm: found.wasm instanceof Promise, left: Object.values(found.files).filter((r) => r !== undefined).length, files: Object.keys(found.files).length };
       });
-      assert.deepEqual(early, { wasm: true, left: 0, files: 2 }, "the early script ran and the page took both its responses");
+      assert.deepEqual(early, { wasm: true, left: 0, files: 2 }, "the early script ran and the page took the model's two responses");
       const files = payload(counts);
       assert.equal(files.length, 3, `the wasm, the weights and tokenizer.json: ${JSON.stringify(files)}`);
       for (const [path, n] of files) assert.equal(n, 1, `${path} requested ${n} times`);

@@ -17,7 +17,7 @@
 //
 // `earlyRequests` (multi-file build only): a tiny classic script, `assets/early-<hash>.js`, last in
 // the head (every other request is made before the parser waits on it; first in the head it held
-// back the bundle's and the stylesheet's requests; `async` let it run after the bundle under load).
+// back the bundle's and the stylesheet's requests; `async` gives no order against the bundle).
 // It runs while the page's 350 KB script is still downloading and being parsed, and makes the
 // requests for the wasm and the model's two files there and then (the preloads' bytes, read from
 // then on), leaving the responses in `window.nexttokenEarly`; src/early.ts hands them to core.ts
