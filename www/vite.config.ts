@@ -2,7 +2,7 @@
 // `vite build --mode single` (the second half of `npm run build`) adds dist/nexttoken.html, the
 // same page in one self-contained file for use from disk (scripts/single-file.mjs).
 import { defineConfig } from "vite";
-import { compileHints, preloadPayload } from "./scripts/start-up.mjs";
+import { compileHints, earlyRequests, preloadPayload } from "./scripts/start-up.mjs";
 import { singleFile } from "./scripts/single-file.mjs";
 
 export default defineConfig(({ mode }) => {
@@ -23,7 +23,7 @@ export default defineConfig(({ mode }) => {
   }
   return {
     base: "./",
-    plugins: single ? [compileHints(), singleFile()] : [compileHints(), preloadPayload()],
+    plugins: single ? [compileHints(), singleFile()] : [compileHints(), preloadPayload(), earlyRequests()],
     build: {
       outDir: "../dist",
       // the single-file pass runs second and adds one file to the multi-file build

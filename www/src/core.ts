@@ -3,6 +3,7 @@
 // `Generator` is created here too; `sources/model.ts` wraps it behind the page's `LogitsSource` interface.
 import init, { Generator, initSync, step } from "../pkg/nexttoken.js";
 import type { StepConfig, StepResult } from "../pkg/nexttoken.js";
+import { earlyWasm } from "./early";
 import { INLINE, wasmBytes } from "./payload";
 
 export type {
@@ -24,12 +25,24 @@ export type StepOutcome = { ok: true; result: StepResult } | { ok: false; messag
 let ready: Promise<void> | null = null;
 
 /**
- * Loads and instantiates the wasm module once: fetched next to the page, or (single-file build)
- * compiled from the bytes inside it, with no request.
+ * Loads and instantiates the wasm module once: fetched next to the page (already requested by the
+ * page's early script), or (single-file build) compiled from the bytes inside it,
+ * with no request.
  */
 export function initCore(): Promise<void> {
-  ready ??= INLINE ? Promise.resolve().then(() => void initSync({ module: inlineWasm() })) : init().then(() => undefined);
+  ready ??= INLINE ? Promise.resolve().then(() => void initSync({ module: inlineWasm() })) : fetchedCore();
   return ready;
+}
+
+/** From the page's early script's response (www/scripts/start-up.mjs), if it ran; otherwise, or if it failed, init's own fetch. */
+function fetchedCore(): Promise<void> {
+  const early = earlyWasm();
+  const own = (): Promise<void> => init().then(() => undefined);
+  if (early === null) return own();
+  return early.then(
+    (response) => init({ module_or_path: response }).then(() => undefined),
+    () => own(),
+  );
 }
 
 function inlineWasm(): Uint8Array {

@@ -1,6 +1,7 @@
 // Loading the embedded model's bytes (same-origin files, streamed for a progress bar, or the
 // single-file build's inline bytes) into a `ModelSource`.
 import { createGenerator } from "../core";
+import { earlyResponse } from "../early";
 import { INLINE } from "../payload";
 import type { ModelFiles } from "../payload";
 import { ModelSource } from "./model";
@@ -13,7 +14,8 @@ export interface LoadProgress {
 
 /** Fetch one same-origin file, streaming its body so progress can be counted. */
 async function fetchBytes(url: string, onBytes: (delta: number) => void, onTotal: (n: number | null) => void): Promise<Uint8Array> {
-  const response = await fetch(url);
+  // (the page's early script may have made this request already, www/src/early.ts)
+  const response = await (earlyResponse(url) ?? fetch(url));
   if (!response.ok) throw new Error(`${url.split("/").pop() ?? url}: HTTP ${response.status}`);
   const length = Number(response.headers.get("content-length"));
   // a compressed response reports its compressed size: the count would overshoot, so drop it
