@@ -101,7 +101,7 @@ fn hostile_values_are_errors_and_never_poison_the_instance() {
     let cases = [
         (
             "{ get top_k() { throw new Error('boom'); } }",
-            "config could not be read: reading it threw Error: boom",
+            "top_k could not be read: reading it threw Error: boom",
         ),
         (
             "new Proxy({}, { ownKeys() { throw new Error('keys'); } })",
