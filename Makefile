@@ -13,8 +13,12 @@ PKG := www/pkg
 # Features every engine we target has had since 2023; wasm-opt must be told what the input uses.
 WASM_OPT_FEATURES := --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
-# Headless Chromium for wasm-bindgen-test (capabilities, sandbox flags for root).
-WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json
+# Headless Chromium for wasm-bindgen-test (capabilities, sandbox flags for root). The runner's
+# defaults (5 s for chromedriver to bind its port, 20 s from page load to the test's last line)
+# are too short for a fresh, loaded CI machine, where a cold Chromium first compiles the debug
+# wasm: one CI run failed there while the suite itself takes 0.2 s. These are limits, not waits.
+WEBDRIVER_ENV := CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tests/wasm/webdriver.json \
+  WASM_BINDGEN_TEST_DRIVER_TIMEOUT=120 WASM_BINDGEN_TEST_TIMEOUT=600
 # 8000, not 8080: 8080 is where llama.cpp's llama-server listens by default (the page's default
 # model-server address), so the page and a local model server can run side by side.
 PORT ?= 8000
