@@ -86,6 +86,11 @@ export interface LogitsSource {
   readonly vocabSize: number;
   /** The end-of-sequence id, if the vocabulary has one (min_new_tokens holds it back, its chip says "end"). */
   readonly eosId: number | undefined;
+  /**
+   * The source's tokenizer read the prompt's text into the end token itself (llama.cpp's parses
+   * special tokens, so a typed "</s>" becomes it); the embedded model's never does.
+   */
+  readonly promptHoldsEnd?: boolean;
 
   /**
    * Start over from `prompt`: drops every appended token. Rejects with a message when the prompt

@@ -136,6 +136,11 @@ export class ServerSource implements LogitsSource {
     }
   }
 
+  /** The server's tokenizer turned text in the prompt (a typed "</s>") into the end token. */
+  get promptHoldsEnd(): boolean {
+    return this.eosId !== undefined && this.promptIds.includes(this.eosId);
+  }
+
   private key(): string {
     return this.info.hasIds ? [...this.promptIds, ...this.appended].join(",") : this.appended.join(",");
   }

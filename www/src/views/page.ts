@@ -111,10 +111,14 @@ export function createPage(
     const manual = source instanceof ManualSource;
     prompt.readOnly = manual;
     // the embedded tokenizer reads "</s>" typed in a prompt as text, never as the end token: say so
-    // where it was typed (a model server's tokenizer may parse special tokens, so only there)
+    // where it was typed. llama.cpp's parses special tokens, so there the same text became the end
+    // token and the model continues as after a finished text: say that instead, once it is read.
     const eosText = !manual && state.source === "model" && state.prompt.includes("</s>");
+    const eosParsed = !manual && state.source === "server" && source.promptHoldsEnd === true;
     el("prompt-eos").hidden = !eosText;
-    prompt.setAttribute("aria-describedby", manual ? "prompt-manual" : eosText ? "prompt-hint prompt-keys prompt-eos" : "prompt-hint prompt-keys");
+    el("prompt-eos-parsed").hidden = !eosParsed;
+    const eosNote = eosText ? " prompt-eos" : eosParsed ? " prompt-eos-parsed" : "";
+    prompt.setAttribute("aria-describedby", manual ? "prompt-manual" : `prompt-hint prompt-keys${eosNote}`);
     showPreset();
     // "Model server" stays chosen in the list while it waits for Connect
     const chosen = pg.serverChosen ? "server" : state.source;
