@@ -1,7 +1,7 @@
 //! The listed head: the best few order keys (draw.rs), best first, picked in one read of the
 //! keys by a small heap; that read also copies out the keys the draw's tally needs.
 
-use super::draw::key_id;
+use super::draw::{self, key_id};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -10,6 +10,16 @@ use std::collections::BinaryHeap;
 pub(crate) fn heap_head(keys: &[u64], head_len: usize) -> Vec<u32> {
     let mut heap = HeadHeap::new(head_len);
     for &k in keys {
+        heap.offer(k);
+    }
+    heap.into_ids()
+}
+
+/// `heap_head`, with every key tallied into the draw's bucket tables by the same loop.
+pub(crate) fn heap_head_counted(keys: &[u64], head_len: usize, tables: &mut [u64]) -> Vec<u32> {
+    let mut heap = HeadHeap::new(head_len);
+    for (i, &k) in keys.iter().enumerate() {
+        draw::tally(tables, i, k);
         heap.offer(k);
     }
     heap.into_ids()
