@@ -48,20 +48,38 @@ const BUCKET_SHIFT: u32 = 32 + 20;
 /// Up to this many keys the quickselect runs on all of them, in place.
 const SELECT_DIRECTLY: usize = 2048;
 
+/// What the final pass's read of the keys already put into the draw's bucket tables.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Tallied<'a> {
+    /// Nothing: the draw counts every key itself.
+    No,
+    /// Every key.
+    All,
+    /// Only the keys at or above a `gate`: these, in id order (every other bucket is empty in
+    /// the tables).
+    Gated(&'a [u64]),
+}
+
 /// The first candidate (by key, descending) whose cumulative weight exceeds `u · z`, with its
 /// rank and cum = that cumulative weight / z (at most 1). If rounding leaves the total at or
 /// below u·z, the last candidate (cum 1), as the sorted walk did.
 ///
 /// Two reads of the keys and no writes to them: the first sums each bucket's weight and count
 /// (buckets order like the keys, so the buckets above the crossing one are wholly earlier
-/// candidates; `counted`: the final pass's read of the keys already did, into `tables`), the
+/// candidates; `tallied`: the final pass's read of the keys already did, into `tables`), the
 /// second copies out the crossing bucket's keys, and a weighted quickselect
 /// finishes within that bucket. Up to `SELECT_DIRECTLY` keys are selected over in place instead
 /// (then `keys` is permuted).
+///
+/// Gated tables (`Tallied::Gated`) hold only the buckets from the gate up, each whole: the walk
+/// over them passes the same masses and counts as over complete tables, so where it crosses it
+/// crosses in the same bucket with the same mass above; the crossing bucket's keys come from the
+/// gated keys, in the same order. If it does not cross there (u·z within rounding of z, where
+/// the gate is lowest anyway), every key is counted and the walk runs again, as without a gate.
 pub(crate) fn inverse_cdf(
     keys: &mut [u64],
     tables: &mut Vec<u64>,
-    counted: bool,
+    tallied: Tallied<'_>,
     u: f64,
     z: f64,
 ) -> Drawn {
@@ -70,13 +88,46 @@ pub(crate) fn inverse_cdf(
         // Too few keys for the buckets' fixed cost: select over them in place.
         return select_within(keys, 0.0, target, z, true);
     }
-    if !counted {
-        count_all(keys, tables);
+    let mut source: &[u64] = keys;
+    match tallied {
+        Tallied::No => count_all(keys, tables),
+        Tallied::All => {}
+        Tallied::Gated(gated) => source = gated,
     }
-    let (mass, count) = bucket_sums(tables);
-    // Walk the buckets from the top; stop in the one where the running mass passes u·z, or, if
-    // rounding keeps it at or below u·z throughout, in the lowest non-empty one.
-    let (mut above, mut rank, mut at) = (0.0f64, 0usize, None);
+    let mut sums = bucket_sums(tables);
+    let mut found = walk(&sums, target, source.len() == keys.len());
+    if found.is_none() {
+        count_all(keys, tables);
+        source = keys;
+        sums = bucket_sums(tables);
+        found = walk(&sums, target, true);
+    }
+    let (bucket, above, rank, last_bucket) = found.unwrap_or((0, 0.0, 0, true));
+    let mut members: Vec<u64> = Vec::with_capacity(sums.1.get(bucket).map_or(0, |&c| c as usize));
+    members.extend(
+        source
+            .iter()
+            .copied()
+            .filter(|&k| k >> BUCKET_SHIFT == bucket as u64),
+    );
+    let d = select_within(&mut members, above, target, z, last_bucket);
+    Drawn {
+        rank: rank + d.rank,
+        ..d
+    }
+}
+
+/// Walks the buckets from the top; stops in the one where the running mass passes u·z, or, if
+/// rounding keeps it at or below u·z throughout and the tables are `complete`, in the lowest
+/// non-empty one. Returns that bucket, the mass and count above it, and whether it is the lowest;
+/// None when incomplete tables are never crossed.
+fn walk(
+    sums: &(Vec<f64>, Vec<u32>),
+    target: f64,
+    complete: bool,
+) -> Option<(usize, f64, usize, bool)> {
+    let (mass, count) = sums;
+    let (mut above, mut rank) = (0.0f64, 0usize);
     let lowest = count.iter().position(|&c| c > 0).unwrap_or(0);
     for b in (lowest..BUCKETS).rev() {
         let (m, c) = (
@@ -86,26 +137,26 @@ pub(crate) fn inverse_cdf(
         if c == 0 {
             continue;
         }
-        if above + m > target || b == lowest {
-            at = Some(b);
-            break;
+        if above + m > target || (complete && b == lowest) {
+            return Some((b, above, rank, complete && b == lowest));
         }
         above += m;
         rank += c as usize;
     }
-    let bucket = at.unwrap_or(lowest) as u64;
-    let mut members: Vec<u64> =
-        Vec::with_capacity(count.get(bucket as usize).map_or(0, |&c| c as usize));
-    members.extend(
-        keys.iter()
-            .copied()
-            .filter(|&k| k >> BUCKET_SHIFT == bucket),
-    );
-    let last_bucket = bucket as usize == lowest;
-    let d = select_within(&mut members, above, target, z, last_bucket);
-    Drawn {
-        rank: rank + d.rank,
-        ..d
+    complete.then_some((lowest, above, rank, true))
+}
+
+/// The least key the final pass tallies for a draw of `u` over `n` keys whose weights sum to
+/// `z`: the start of the bucket of (1 − u)·z / 2n. Every key below it weighs less than that, so
+/// all of them together weigh less than half of z − u·z: the walk crosses u·z above the gate
+/// (unless z's rounding is that large), and on a peaked distribution most keys are below it.
+/// 0 (every key) when there is no such weight.
+pub(crate) fn gate(u: f64, z: f64, n: usize) -> u64 {
+    let tau = ((z - u * z) / (2.0 * n as f64)) as f32;
+    if tau > 0.0 && tau.is_finite() {
+        (u64::from(tau.to_bits()) >> 20) << BUCKET_SHIFT
+    } else {
+        0
     }
 }
 

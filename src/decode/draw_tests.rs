@@ -61,7 +61,7 @@ fn selection_equals_the_sorted_walk_on_flat_and_tied_weights() {
                 0.999_999,
                 1.0 - f64::EPSILON / 2.0,
             ] {
-                let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), false, u, z);
+                let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), Tallied::No, u, z);
                 let want = sorted_walk(&keys, u, z);
                 assert_eq!((got.id, got.rank), (want.id, want.rank), "n {n} u {u}");
                 assert!((got.cum - want.cum).abs() < 1e-12);
@@ -114,6 +114,55 @@ fn bucket_sums_are_the_f64_sums_in_id_order() {
     }
 }
 
+/// Tables that hold only the keys at or above a gate (what the final pass tallies) give the draw
+/// of complete tables bit for bit: at the gate `gate` picks, at no gate, and at a gate so high
+/// that the walk cannot cross above it (the draw counts every key then), for peaked, flat and
+/// wide weights and u from 0 to just below 1.
+#[test]
+fn gated_tables_draw_what_complete_tables_draw() {
+    let mut x = 0x9e37_79b9u32;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        f64::from(x) / 4_294_967_296.0
+    };
+    let peaked: Vec<f32> = (0..40_000)
+        .map(|i| {
+            let g = (next() + next() + next() + next() - 2.0) * 3f64.sqrt();
+            let l = if i % 4001 == 7 { 18.0 } else { 2.5 * g };
+            (l - 18.0).exp() as f32
+        })
+        .collect();
+    let wide: Vec<f32> = (0..9_000).map(|_| (-90.0 * next()).exp() as f32).collect();
+    for weights in [peaked, wide, vec![0.25f32; 3_000]] {
+        let keys: Vec<u64> = weights
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| key(w, i as u32))
+            .collect();
+        let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
+        for u in [0.0, 1e-9, 0.2, 0.5, 0.9, 0.999_99, 1.0 - f64::EPSILON / 2.0] {
+            let want = inverse_cdf(&mut keys.clone(), &mut Vec::new(), Tallied::No, u, z);
+            for g in [gate(u, z, keys.len()), 0, key(0.9, 0)] {
+                let gated: Vec<u64> = keys.iter().copied().filter(|&k| k >= g).collect();
+                let mut tables = Vec::new();
+                clear_tables(&mut tables);
+                for (i, &k) in gated.iter().enumerate() {
+                    tally(&mut tables, i, k);
+                }
+                let got = inverse_cdf(&mut keys.clone(), &mut tables, Tallied::Gated(&gated), u, z);
+                assert_eq!(
+                    (got.id, got.rank, got.cum.to_bits()),
+                    (want.id, want.rank, want.cum.to_bits()),
+                    "n {} u {u} gate {g:x}",
+                    keys.len()
+                );
+            }
+        }
+    }
+}
+
 fn weights() -> impl proptest::strategy::Strategy<Value = Vec<f32>> {
     use proptest::prelude::*;
     let w = prop_oneof![
@@ -147,7 +196,7 @@ proptest::proptest! {
         let keys: Vec<u64> = weights.iter().enumerate().map(|(i, &w)| key(w, i as u32)).collect();
         let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
         proptest::prop_assume!(z > 0.0);
-        let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), false, u, z);
+        let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), Tallied::No, u, z);
         let want = sorted_walk(&keys, u, z);
         if (got.id, got.rank) != (want.id, want.rank) {
             // Only where summation order decides: u·z within rounding of the boundary.

@@ -3,9 +3,8 @@
 
 use super::candidates::Work;
 use super::draw::{self, key, key_id};
+use super::head::{heap_head, heap_head_counted, heap_head_gated};
 use super::softmax::{cached, exp_f32, logit_of, weights_into, weights_keys_and_sums, LANES};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
 /// `Work::scratch`), the ids of the best `head` candidates in order, and the entropy.
@@ -17,6 +16,17 @@ pub(crate) struct FinalPass {
     pub head: Vec<u32>,
     /// Whether `Work::draw_tables` holds the draw's bucket tables of these keys (draw.rs `tally`).
     pub counted: bool,
+    /// When the tables hold only the keys at or above the draw's gate: how many there are (the
+    /// first ones of the `gated` buffer passed in, in id order).
+    pub gated: Option<usize>,
+}
+
+/// A draw follows the final pass: the least key it can reach (draw.rs `gate`) and where the
+/// keys at or above it go, in id order (reused between calls).
+#[derive(Debug)]
+pub(crate) struct Gate<'a> {
+    pub gate: u64,
+    pub gated: &'a mut Vec<u64>,
 }
 
 /// Above this head length a selection over the keys beats a heap.
@@ -35,7 +45,7 @@ pub(crate) fn final_pass(
     inv_t: f32,
     head_len: usize,
     ready: Option<f64>,
-    draws: bool,
+    draws: Option<Gate<'_>>,
 ) -> FinalPass {
     let mut keys = std::mem::take(&mut work.keys);
     let weighted = if let Some(sum) = ready {
@@ -56,17 +66,31 @@ pub(crate) fn final_pass(
     } else {
         gathered_final(work, max, inv_t, &mut keys).1
     };
-    let counted = draws && draw::uses_tables(keys.len());
+    let counted = draws.is_some() && draw::uses_tables(keys.len());
     let mut tables = std::mem::take(&mut work.draw_tables);
     if counted {
         draw::clear_tables(&mut tables);
     }
     let small_head = head_len <= HEAP_HEAD_MAX;
+    let mut gated_len = None;
     let head = if small_head {
-        if counted {
-            heap_head::<true>(&keys, head_len, &mut tables)
+        let draws = draws.filter(|_| counted);
+        if let Some(Gate { gate, gated }) = draws.filter(|d| few_pass(&keys, d.gate)) {
+            // Only the keys the draw can reach are tallied (draw.rs `gate`): on a peaked
+            // distribution a few per cent, copied out as the heap reads them.
+            if gated.len() < keys.len() {
+                gated.resize(keys.len(), 0);
+            }
+            let (head, len) = heap_head_gated(&keys, head_len, gate, gated);
+            for (i, &k) in gated.get(..len).unwrap_or_default().iter().enumerate() {
+                draw::tally(&mut tables, i, k);
+            }
+            gated_len = Some(len);
+            head
+        } else if counted {
+            heap_head_counted(&keys, head_len, &mut tables)
         } else {
-            heap_head::<false>(&keys, head_len, &mut tables)
+            heap_head(&keys, head_len)
         }
     } else {
         if counted {
@@ -89,31 +113,17 @@ pub(crate) fn final_pass(
         weighted,
         head,
         counted,
+        gated: gated_len,
     }
 }
 
-/// The `head_len` best keys, best first, by a small heap: one comparison rejects almost every
-/// key. `COUNT`: the same loop tallies every key into the draw's bucket tables.
-fn heap_head<const COUNT: bool>(keys: &[u64], head_len: usize, tables: &mut [u64]) -> Vec<u32> {
-    let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(head_len + 1);
-    let mut floor = 0u64; // the worst key in a full heap; 0 = not full yet
-    for (i, &k) in keys.iter().enumerate() {
-        if COUNT {
-            draw::tally(tables, i, k);
-        }
-        if k > floor && head_len > 0 {
-            heap.push(Reverse(k));
-            if heap.len() > head_len {
-                heap.pop();
-            }
-            if heap.len() == head_len {
-                floor = heap.peek().map_or(0, |r| r.0);
-            }
-        }
-    }
-    let mut best: Vec<u64> = heap.into_iter().map(|r| r.0).collect();
-    best.sort_unstable_by(|a, b| b.cmp(a));
-    best.into_iter().map(key_id).collect()
+/// Whether few enough keys pass the draw's gate for the gated read to pay (at most one in eight
+/// of the first 4,096; a flatter distribution, T 1.5, passes a third, and copying those out
+/// costs more than tallying every key): only a matter of speed, the draw is the same either way.
+fn few_pass(keys: &[u64], gate: u64) -> bool {
+    let sample = keys.get(..4096).unwrap_or(keys);
+    let passed: usize = sample.iter().map(|&k| usize::from(k >= gate)).sum();
+    passed * 8 <= sample.len()
 }
 
 /// When every finite id is still kept, nothing is −inf and the normaliser is not known yet (a

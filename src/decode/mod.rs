@@ -15,6 +15,7 @@ mod draw;
 mod engine;
 mod error;
 mod final_pass;
+mod head;
 pub mod limits;
 mod listing;
 mod parse;
@@ -69,6 +70,8 @@ pub struct Decoder {
     work: Work,
     /// The listed candidates of the last step, as columns (reused between calls).
     columns: Columns,
+    /// The keys the draw's tally reads (final_pass.rs, draw.rs `gate`), reused between calls.
+    gated: Vec<u64>,
 }
 
 impl Decoder {
@@ -141,9 +144,14 @@ impl Decoder {
             ran.tempered_all = Some((z, max));
         }
         let head_len = s.trace_top.min(w.kept.len());
-        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready, !s.greedy);
-        let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
+        let draws = u.map(|u| final_pass::Gate {
+            gate: draw::gate(u, z, w.kept.len()),
+            gated: &mut self.gated,
+        });
+        let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready, draws);
+        let gated = &self.gated;
+        let entropy_bits = ((z.ln() - fin.weighted / z) / std::f64::consts::LN_2).max(0.0);
         if u.is_some() && !fin.counted {
             // A short list is selected over in place (the listing then reads the keys in that
             // order): the weights go to `scratch` first if the keys held them.
@@ -156,7 +164,14 @@ impl Decoder {
                 rank: 0,
                 cum: 1.0,
             },
-            Some(u) => draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, fin.counted, u, z),
+            Some(u) => {
+                let tallied = match (fin.counted, fin.gated) {
+                    (false, _) => draw::Tallied::No,
+                    (true, None) => draw::Tallied::All,
+                    (true, Some(len)) => draw::Tallied::Gated(gated.get(..len).unwrap_or_default()),
+                };
+                draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, tallied, u, z)
+            }
         };
         let listing = listing::list(
             &listing::Final {
