@@ -10,7 +10,7 @@ import type { RestTexts } from "./rest";
 import { rove, setTip, tipName } from "./tooltip";
 import type { TipData } from "./tooltip";
 import { placeValues, valueRoom } from "./value-labels";
-import type { PlacedValue } from "./value-labels";
+import type { Box, PlacedValue } from "./value-labels";
 
 export const WIDTH = 400;
 export const HEIGHT = 172;
@@ -70,11 +70,21 @@ export interface BarChart {
   x: d3.ScaleBand<string>;
   y: d3.ScaleLinear<number, number>;
   annotations: d3.Selection<SVGGElement, unknown, null, undefined>;
-  /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve); a value
-   * written above a bar is moved off each horizontal line at a value in `clearOf` (top-p's p line),
-   * and off the values `clearCurve(from, to)` gives for the x span its text covers (the running
-   * total's curve there: its values at both ends and at every corner between). */
-  update(items: BarItem[], view: StepView, yMax?: number, clearOf?: readonly number[], clearCurve?: CurveSpan): void;
+  /** Draw `items` (with `extras`, what else is drawn in the plot that the numbers must keep clear of). */
+  update(items: BarItem[], view: StepView, extras?: PlotExtras): void;
+}
+
+/** What a chart draws in its plot besides the bars (top-p: its p line, its running total and the line's label). */
+export interface PlotExtras {
+  /** The top of the value axis (1 for a cumulative curve); else from the data. */
+  yMax?: number;
+  /** Horizontal lines at these values (top-p's p line): the numbers over the bars keep off them. */
+  lines?: readonly number[];
+  /** The values a curve takes over an x span (the running total's: its values at both ends and at
+   * every corner between): the numbers keep off it. */
+  curve?: CurveSpan;
+  /** Other words in the plot (a line's label), in viewBox units: asked for once the bars are placed. */
+  avoid?: () => readonly Box[];
 }
 
 /** The values a curve takes over the x span [from, to] (viewBox units). */
@@ -139,7 +149,8 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const restMarks = svg.append("g").attr("class", "rest-marks");
   const hits = svg.append("g").attr("class", "hits");
 
-  function update(items: BarItem[], view: StepView, yMax?: number, clearOf: readonly number[] = [], clearCurve?: CurveSpan): void {
+  function update(items: BarItem[], view: StepView, extras: PlotExtras = {}): void {
+    const { yMax, lines = [], curve: clearCurve } = extras;
     const ms = duration();
     const key = (d: BarItem): string => String(d.id);
 
@@ -196,8 +207,9 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       y0,
       left: MARGIN.left,
       right: WIDTH,
-      lines: clearOf,
+      lines,
       curve: clearCurve,
+      avoid: extras.avoid?.() ?? [],
       scale: textScale(svgNode),
     });
     values
@@ -328,7 +340,7 @@ export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
 }
 
 /** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */
-function textScale(svg: SVGSVGElement): number {
+export function textScale(svg: SVGSVGElement): number {
   const k = Number(svg.style.getPropertyValue("--pj-k"));
   return Number.isFinite(k) && k > 1 ? k : 1;
 }

@@ -32,6 +32,8 @@ export interface ValueLayout {
   lines: readonly number[];
   /** The values a curve takes over the x span [from, to] (its running total), if the chart has one. */
   curve?: (from: number, to: number) => readonly number[];
+  /** Other words drawn in the plot (a line's label). */
+  avoid: readonly Box[];
   /** How much larger than designed the chart's text is drawn (projector mode's --pj-k). */
   scale: number;
 }
@@ -80,6 +82,7 @@ export function placeValues(items: readonly BarItem[], layout: ValueLayout): Pla
     }
     if (d.note !== null) obstacles.push(noteBox(d.note, left + bandwidth / 2, Math.min(y(d.value), y0), layout.scale));
   }
+  obstacles.push(...layout.avoid);
   const lineBands: Band[] = layout.lines.map((v) => [y(v) - LINE_GAP, y(v) + LINE_GAP]);
 
   const shown = items.filter((d) => d.state !== "removed-before" && d.note === null && d.valueText !== "");
@@ -155,7 +158,8 @@ function noteBox(note: string, centre: number, top: number, scale: number): Box 
   let length = 0;
   for (const ch of note) length += ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 11 : 6.2) * scale;
   const x = centre + 3.5;
-  return { left: x - 0.8 * size, right: x + 0.25 * size, top: top - 3 - length, bottom: top - 3 };
+  // (turned −90°, the glyphs' ascent, 0.9 em as drawn, lies left of the line the note is written on)
+  return { left: x - 0.92 * size, right: x + 0.25 * size, top: top - 3 - length, bottom: top - 3 };
 }
 
 /**
