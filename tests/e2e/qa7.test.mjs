@@ -9,7 +9,8 @@ const open = browserSuite();
 
 /**
  * The top-p chart's numbers as drawn: how many kept bars have one, and every number whose box meets
- * a bar, another number, a note on a removed bar or the p line's label, as "71.5% × bar 1". Null when the chart is not on screen.
+ * a bar, another number, a note on a removed bar or the p line's label, as "71.5% × bar 1", and the
+ * p line's label over a note. Null when the chart is not on screen.
  */
 function topPNumbers() {
   const fig = document.querySelector('#stages figure[data-stage="top_p"]');
@@ -25,13 +26,17 @@ function topPNumbers() {
     words.forEach((w) => meets(box, w.box) && overlaps.push(`${text} × “${w.text}”`));
     texts.slice(i + 1).forEach((o) => meets(box, o.box) && overlaps.push(`${text} × ${o.text}`));
   });
+  // the p line's label: clear of the notes (at a low p “✕ top-k” ran through “p = 0.5”)
+  const line = fig.querySelector(".threshold text");
+  const lineBox = line.getBoundingClientRect();
+  for (const n of fig.querySelectorAll(".notes text")) if (meets(lineBox, n.getBoundingClientRect())) overlaps.push(`“${line.textContent}” × “${n.textContent}”`);
   const kept = bars.filter((b) => /\b(kept|chosen)\b/.test(b.state)).length;
   const written = texts.filter((t) => /\b(kept|chosen)\b/.test(t.state)).length;
   const chosen = texts.filter((t) => /\bchosen\b/.test(t.state)).length;
   return { overlaps, kept, written, chosen };
 }
 
-describe("the top-p chart: every kept bar's number is written, over no bar and no other number", () => {
+describe("the top-p chart: every kept bar's number is written, over no bar, word or other number; the p line's label over no note", () => {
   const pj = { width: 1024, height: 768 };
   // (the last two: a number on the line's label “p = 0.5”, one on a removed bar's note “✕ top-p”, in
   // an earlier version of this fix, found by a scan of 162 charts)
@@ -43,6 +48,8 @@ describe("the top-p chart: every kept bar's number is written, over no bar and n
     ["preset=plugin-zh&top_p=0.9", "en", false, pj],
     [`prompt=${encodeURIComponent("什么是大语言模型？")}&top_p=0.5&temperature=1`, "en", true, pj],
     [`prompt=${encodeURIComponent("Hello world</s>")}&top_p=0.5&temperature=1`, "en", true, pj],
+    ["preset=ts-zh&temperature=1.6&top_k=5&top_p=0.5&seed=84", "zh", true, pj],
+    ["preset=ts-zh&temperature=1.6&top_k=5&top_p=0.5&seed=84", "en", false, pj],
   ];
   for (const [query, lang, projector, viewport] of cases) {
     test(`${decodeURIComponent(query)}, ${lang}, ${viewport.width}×${viewport.height}${projector ? ", projector" : ""}`, async () => {

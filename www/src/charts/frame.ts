@@ -170,6 +170,28 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     // starts on that bar's top and rises across the number)
     const headroom = Math.max(0, room - y(clearCurve === undefined ? top : Math.max(top, yMax ?? top)));
     y.range([innerBottom, MARGIN.top + headroom]);
+    // the numbers over the bars: each in the lowest free place over its own bar (value-labels.ts);
+    // over a curve, a second row of room when a kept bar's number found no place (the first bar's,
+    // under the chosen one's, where the curve climbs steeply)
+    const place = (): PlacedValue[] =>
+      placeValues(items, {
+        barLeft: (d) => x(key(d)) ?? 0,
+        bandwidth: x.bandwidth(),
+        y,
+        y0: y(0),
+        left: MARGIN.left,
+        right: WIDTH,
+        lines,
+        curve: clearCurve,
+        avoid: extras.avoid?.() ?? [],
+        scale: textScale(svgNode),
+      });
+    let placed = place();
+    const unwritten = (): boolean => items.some((d) => (d.state === "kept" || d.state === "chosen") && d.note === null && !placed.some((p) => p.d === d));
+    if (clearCurve !== undefined && unwritten()) {
+      y.range([innerBottom, MARGIN.top + headroom + room]);
+      placed = place();
+    }
     const y0 = y(0);
     const barY = (v: number): number => Math.min(y(v), y0);
     const barH = (v: number): number => Math.abs(y(v) - y0);
@@ -199,19 +221,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("y", (d) => barY(d.ghost ?? 0))
       .attr("height", (d) => barH(d.ghost ?? 0));
 
-    // the numbers over the bars: each in the lowest free place over its own bar (value-labels.ts)
-    const placed = placeValues(items, {
-      barLeft: (d) => x(key(d)) ?? 0,
-      bandwidth: x.bandwidth(),
-      y,
-      y0,
-      left: MARGIN.left,
-      right: WIDTH,
-      lines,
-      curve: clearCurve,
-      avoid: extras.avoid?.() ?? [],
-      scale: textScale(svgNode),
-    });
+    // (placed above, before the bars: a second row of room changes the scale)
     values
       .selectAll<SVGTextElement, PlacedValue>("text")
       .data(placed, (p) => key(p.d))

@@ -152,8 +152,8 @@ function lowestFree(start: number, bands: readonly Band[], ascent: number, desce
   return baseline;
 }
 
-/** The box of a note written upwards above a removed bar (frame.ts: rotated −90° at x + 3.5, 3 above the bar). */
-function noteBox(note: string, centre: number, top: number, scale: number): Box {
+/** The box of a note written upwards above a removed bar whose top is at `top` (frame.ts: rotated −90° at x + 3.5, 3 above the bar). */
+export function noteBox(note: string, centre: number, top: number, scale: number): Box {
   const size = 11 * scale;
   let length = 0;
   for (const ch of note) length += ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 11 : 6.2) * scale;
