@@ -127,3 +127,29 @@ describe("a screen reader hears a status line again only when its words change",
     });
   }
 });
+
+describe("projector mode: a prompt the model cannot read says how to reach the projector's prompt box", () => {
+  const texts = {
+    en: { pj: /Press “✎ Prompt” \(or E\)/, box: /in the prompt box|Shorten the prompt/ },
+    zh: { pj: /请按「✎ 提示词」（或 E 键）/, box: /请在提示词框里|请缩短提示词/ },
+  };
+  for (const lang of ["en", "zh"]) {
+    for (const [name, prompt] of [["empty", ""], ["too long", "这是一个很长的句子。".repeat(60)]]) {
+      test(`${lang}, ${name}: the message names “✎ Prompt”; out of projector mode, the sidebar's box`, async () => {
+        const { page, context } = await open(`?lang=${lang}&projector=1`, { viewport: { width: 1024, height: 768 } });
+        await page.locator("#pj-prompt-edit").click();
+        await page.locator("#pj-prompt-text").fill(prompt);
+        await page.locator("#pj-prompt-text").press("Enter");
+        const error = page.locator("#error");
+        await error.waitFor();
+        assert.match(await error.innerText(), texts[lang].pj);
+        // the sidebar (and its box) is back: the message says so
+        await page.keyboard.press("p");
+        await page.locator("#prompt").waitFor();
+        assert.match(await error.innerText(), texts[lang].box);
+        assert.doesNotMatch(await error.innerText(), texts[lang].pj);
+        await context.close();
+      });
+    }
+  }
+});
