@@ -130,8 +130,8 @@ describe("a screen reader hears a status line again only when its words change",
 
 describe("projector mode: a prompt the model cannot read says how to reach the projector's prompt box", () => {
   const texts = {
-    en: { pj: /Press “✎ Prompt” \(or E\)/, box: /in the prompt box|Shorten the prompt/ },
-    zh: { pj: /请按「✎ 提示词」（或 E 键）/, box: /请在提示词框里|请缩短提示词/ },
+    en: { pj: /[Pp]ress “✎ Prompt” \(or E\)/, box: /in the prompt box|Shorten the prompt, then press Enter/ },
+    zh: { pj: /按「✎ 提示词」（或 E 键）/, box: /请在提示词框里|请缩短提示词，再按回车/ },
   };
   for (const lang of ["en", "zh"]) {
     for (const [name, prompt] of [["empty", ""], ["too long", "这是一个很长的句子。".repeat(60)]]) {
