@@ -1,6 +1,9 @@
-// QA pass 7, in Chromium: the top-p chart's numbers. Each kept bar's number is written, none over a
-// bar (the chosen bar's number straddled its bar, legible only through its halo) and none over
-// another; where there was room higher up a second number was hidden (an every-other-bar rule).
+// QA pass 7, in Chromium. The top-p chart's numbers: each kept bar's number is written, none over a
+// bar (the chosen bar's number straddled its bar, legible only through its halo), a word or another
+// number (an every-other-bar rule hid numbers that had room higher up), and the p line's label over
+// no note. Status lines are rewritten only when their words change (a screen reader read the
+// comparison's note again at every step). In projector mode a prompt the model cannot read says how
+// to reach the projector's prompt box, not the hidden sidebar's.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite } from "./harness.mjs";

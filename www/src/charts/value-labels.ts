@@ -170,7 +170,7 @@ export function noteBox(note: string, centre: number, top: number, scale: number
  * [baseline − 0.8·size, baseline + 0.25·size] (its em box: digits and % sit on the baseline, the
  * font's descent below it).
  */
-export function clearOfLines(baseline: number, bands: readonly Band[], size: number, gap = 2.5, floor = Infinity): number {
+function clearOfLines(baseline: number, bands: readonly Band[], size: number, gap = 2.5, floor = Infinity): number {
   const [ascent, descent] = [0.8 * size, 0.25 * size];
   // (a place computed from a band is exactly `gap` from it: a hair of tolerance keeps it free)
   const clear = (y: number): boolean => bands.every(([top, bottom]) => bottom <= y - ascent - gap + 1e-9 || top >= y + descent + gap - 1e-9);
