@@ -9,6 +9,8 @@ import { drawRestMarks, REST_ID } from "./rest";
 import type { RestTexts } from "./rest";
 import { rove, setTip, tipName } from "./tooltip";
 import type { TipData } from "./tooltip";
+import { placeValues, valueRoom } from "./value-labels";
+import type { Box, PlacedValue } from "./value-labels";
 
 export const WIDTH = 400;
 export const HEIGHT = 172;
@@ -68,11 +70,21 @@ export interface BarChart {
   x: d3.ScaleBand<string>;
   y: d3.ScaleLinear<number, number>;
   annotations: d3.Selection<SVGGElement, unknown, null, undefined>;
-  /** Draw `items`; `yMax` fixes the top of the value axis (e.g. 1 for a cumulative curve); a value
-   * written above a bar is moved off each horizontal line at a value in `clearOf` (top-p's p line),
-   * and off the values `clearCurve(from, to)` gives for the x span its text covers (the running
-   * total's curve there: its values at both ends and at every corner between). */
-  update(items: BarItem[], view: StepView, yMax?: number, clearOf?: readonly number[], clearCurve?: CurveSpan): void;
+  /** Draw `items` (with `extras`, what else is drawn in the plot that the numbers must keep clear of). */
+  update(items: BarItem[], view: StepView, extras?: PlotExtras): void;
+}
+
+/** What a chart draws in its plot besides the bars (top-p: its p line, its running total and the line's label). */
+export interface PlotExtras {
+  /** The top of the value axis (1 for a cumulative curve); else from the data. */
+  yMax?: number;
+  /** Horizontal lines at these values (top-p's p line): the numbers over the bars keep off them. */
+  lines?: readonly number[];
+  /** The values a curve takes over an x span (the running total's: its values at both ends and at
+   * every corner between): the numbers keep off it. */
+  curve?: CurveSpan;
+  /** Other words in the plot (a line's label), in viewBox units: asked for once the bars are placed. */
+  avoid?: () => readonly Box[];
 }
 
 /** The values a curve takes over the x span [from, to] (viewBox units). */
@@ -137,7 +149,8 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const restMarks = svg.append("g").attr("class", "rest-marks");
   const hits = svg.append("g").attr("class", "hits");
 
-  function update(items: BarItem[], view: StepView, yMax?: number, clearOf: readonly number[] = [], clearCurve?: CurveSpan): void {
+  function update(items: BarItem[], view: StepView, extras: PlotExtras = {}): void {
+    const { yMax, lines = [], curve: clearCurve } = extras;
     const ms = duration();
     const key = (d: BarItem): string => String(d.id);
 
@@ -151,11 +164,34 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     // headroom for the number over the tallest bar, clear of a curve at its top (top-p's running
     // total reaches 100% with it): a 100% bar's number is written above the bar, never inside it,
     // however large projector mode draws it (--pj-k)
-    const size = 11 * textScale(svgNode);
-    const room = Math.max(3 + 0.8 * size, (clearCurve === undefined ? 2.5 : 5) + 1.05 * size) + 1;
+    const room = valueRoom(textScale(svgNode), clearCurve !== undefined);
     y.range([innerBottom, MARGIN.top]);
-    const headroom = Math.max(0, room - y(top));
+    // (with a curve, over the curve's top too: the first bar's number goes above the curve, which
+    // starts on that bar's top and rises across the number)
+    const headroom = Math.max(0, room - y(clearCurve === undefined ? top : Math.max(top, yMax ?? top)));
     y.range([innerBottom, MARGIN.top + headroom]);
+    // the numbers over the bars: each in the lowest free place over its own bar (value-labels.ts);
+    // over a curve, a second row of room when a kept bar's number found no place (the first bar's,
+    // under the chosen one's, where the curve climbs steeply)
+    const place = (): PlacedValue[] =>
+      placeValues(items, {
+        barLeft: (d) => x(key(d)) ?? 0,
+        bandwidth: x.bandwidth(),
+        y,
+        y0: y(0),
+        left: MARGIN.left,
+        right: WIDTH,
+        lines,
+        curve: clearCurve,
+        avoid: extras.avoid?.() ?? [],
+        scale: textScale(svgNode),
+      });
+    let placed = place();
+    const unwritten = (): boolean => items.some((d) => (d.state === "kept" || d.state === "chosen") && d.note === null && !placed.some((p) => p.d === d));
+    if (clearCurve !== undefined && unwritten()) {
+      y.range([innerBottom, MARGIN.top + headroom + room]);
+      placed = place();
+    }
     const y0 = y(0);
     const barY = (v: number): number => Math.min(y(v), y0);
     const barH = (v: number): number => Math.abs(y(v) - y0);
@@ -185,35 +221,18 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("y", (d) => barY(d.ghost ?? 0))
       .attr("height", (d) => barH(d.ghost ?? 0));
 
-    // a number's centre: over its bar, but never left of the plot (a wide number over the first bar
-    // ran into the value axis's labels, "100.0%" over "100%" at 1024×768; they end 9 units left of it)
-    const valueX = (d: BarItem): number =>
-      Math.max((x(key(d)) ?? 0) + x.bandwidth() / 2, MARGIN.left + (d.valueText.length * 6.6 * textScale(svgNode)) / 2);
+    // (placed above, before the bars: a second row of room changes the scale)
     values
-      .selectAll<SVGTextElement, BarItem>("text")
-      .data(readableValues(items, x.step() / textScale(svgNode)), key)
+      .selectAll<SVGTextElement, PlacedValue>("text")
+      .data(placed, (p) => key(p.d))
       .join("text")
-      .attr("class", (d) => `value ${d.state}`)
+      .attr("class", (p) => `value ${p.d.state}`)
       .attr("text-anchor", "middle")
-      .text((d) => d.valueText)
+      .text((p) => p.d.valueText)
       .transition()
       .duration(ms)
-      .attr("x", valueX)
-      .attr("y", (d) => {
-        const size = 11 * textScale(svgNode);
-        // the lines the number must keep clear of: the p line, and the curve over the number's width
-        // (and a dot just past either end: its radius reaches into the text)
-        const half = (d.valueText.length * 6.6 * textScale(svgNode)) / 2 + 2 + (clearCurve === undefined ? 0 : 3);
-        const cx = valueX(d);
-        const bands: Band[] = clearOf.map((v) => [y(v), y(v)]);
-        // the curve rises across the text's width (a running total: its lowest and highest values
-        // there bound it), so the text goes wholly above or below that stretch, never between two
-        // of its heights, where the sloping line crosses it (“37.9%” shifted off the axis)
-        const curve = (clearCurve?.(cx - half, cx + half) ?? []).map(y);
-        if (curve.length > 0) bands.push([Math.min(...curve), Math.max(...curve)]);
-        // a curve's dots (r 2.5) stand out of its line: more air there
-        return clearOfLines(d.value >= 0 ? barY(Math.max(d.value, d.ghost ?? 0)) - 3 : y0 - 3, bands, size, clearCurve === undefined ? 2.5 : 5, y0);
-      });
+      .attr("x", (p) => p.x)
+      .attr("y", (p) => p.y);
 
     // removed bars say which stage removed them, written upwards above the bar
     notes
@@ -330,54 +349,8 @@ export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
   return view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, 16);
 }
 
-/**
- * The bars whose value is written above them. When bars are narrower than their numbers (a model's
- * many small probabilities), only every k-th value is written, and always the chosen token's, so
- * the numbers never overlap.
- */
-function readableValues(items: BarItem[], step: number): BarItem[] {
-  const candidates = items.map((d, i) => ({ d, i })).filter(({ d }) => d.state !== "removed-before" && d.note === null);
-  // monospace 11px: about 6.6 viewBox units per character, plus a little air
-  const widest = d3.max(candidates, ({ d }) => d.valueText.length * 6.6 + 3) ?? 0;
-  const every = Math.max(1, Math.ceil(widest / step));
-  if (every === 1) return candidates.map(({ d }) => d);
-  const chosen = candidates.find(({ d }) => d.state === "chosen");
-  return candidates
-    .filter(({ d, i }) => d === chosen?.d || (i % every === 0 && (chosen === undefined || Math.abs(i - chosen.i) >= every)))
-    .map(({ d }) => d);
-}
-
-/** A stretch of the chart's height a number must not touch, [top, bottom] (viewBox units, top ≤ bottom): a horizontal line is [y, y]. */
-export type Band = readonly [number, number];
-
-/**
- * The baseline of a number written at `baseline` in type `size` (viewBox units), moved off every
- * band (a horizontal line, or the heights a curve takes across the text), `gap` apart: the nearest
- * place that clears them all and stays inside the chart (above its top, and not under `floor`, the
- * chart's baseline), above if one is as near, else below (over the bar: the text's halo keeps it
- * readable). The text's box spans about [baseline − 0.8·size, baseline + 0.25·size] (its em box:
- * digits and % sit on the baseline, the font's descent below it).
- */
-export function clearOfLines(baseline: number, bands: readonly Band[], size: number, gap = 2.5, floor = Infinity): number {
-  const [ascent, descent] = [0.8 * size, 0.25 * size];
-  // (a place computed from a band is exactly `gap` from it: a hair of tolerance keeps it free)
-  const clear = (y: number): boolean => bands.every(([top, bottom]) => bottom <= y - ascent - gap + 1e-9 || top >= y + descent + gap - 1e-9);
-  const inside = (y: number): boolean => y - ascent >= -1e-9 && y + descent <= floor + 1e-9;
-  if (clear(baseline) && inside(baseline)) return baseline;
-  const free = (y: number): boolean => clear(y) && inside(y);
-  const above = bands.map(([top]) => top - gap - descent).filter((y) => y <= baseline && free(y));
-  const below = bands.map(([, bottom]) => bottom + gap + ascent).filter((y) => y >= baseline && free(y));
-  const up = above.length > 0 ? Math.max(...above) : null;
-  const down = below.length > 0 ? Math.min(...below) : null;
-  if (up !== null && (down === null || baseline - up <= down - baseline)) return up;
-  if (down !== null) return down;
-  // nowhere clear of them all: above the first band it meets, as before
-  const first = bands.find(([top, bottom]) => !(bottom < baseline - ascent - gap || top > baseline + descent + gap));
-  return first === undefined ? baseline : first[0] - gap - descent - ascent >= 0 ? first[0] - gap - descent : first[1] + gap + ascent;
-}
-
 /** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */
-function textScale(svg: SVGSVGElement): number {
+export function textScale(svg: SVGSVGElement): number {
   const k = Number(svg.style.getPropertyValue("--pj-k"));
   return Number.isFinite(k) && k > 1 ? k : 1;
 }

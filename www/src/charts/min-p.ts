@@ -1,8 +1,10 @@
 // Min-p: the input distribution with a horizontal line at min_p × p(top); tokens below it are removed.
 import type { StageTrace } from "../core";
 import { percent } from "../format";
-import { createBarChart, duration, MARGIN, stageItems } from "./frame";
-import type { StepView } from "./frame";
+import { createBarChart, duration, MARGIN, stageItems, textScale } from "./frame";
+import type { BarItem, StepView } from "./frame";
+import { noteBox } from "./value-labels";
+import type { Box } from "./value-labels";
 
 /** Also draws epsilon and eta cutoff, whose thresholds are probabilities too. */
 export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number) => string): { update(view: StepView, stage: StageTrace): void } {
@@ -10,10 +12,42 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
   const threshold = chart.annotations.append("g").attr("class", "threshold");
   const rule = threshold.append("line").attr("x1", MARGIN.left);
   const text = threshold.append("text").attr("text-anchor", "end").attr("y", -4);
+  const centre = (d: BarItem): number => (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2;
+  /** The line label's box at `dy` from the line, ending at `right` (viewBox units). */
+  function labelBox(label: string, cut: number, right: number, dy: number): Box {
+    const size = 11.5 * textScale(svg);
+    // bold: about 0.6 em a character, a Chinese one 1 em
+    const width = [...label].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 1 : 0.6), 0) * size;
+    return { left: right - width, right, top: chart.y(cut) + dy - 0.95 * size, bottom: chart.y(cut) + dy + 0.3 * size };
+  }
+  /**
+   * The label's baseline from the line when it ends inside the plot: just above it, unless the notes
+   * on the removed bars reach it there (“✕ top-k” ran through “1.2%”): then the nearest place above
+   * or below the line clear of them, inside the plot.
+   */
+  function insideOffset(items: BarItem[], label: string, cut: number, right: number): number {
+    const notes = items.filter((d) => d.note !== null).map((d) => noteBox(d.note ?? "", centre(d), chart.y(d.value), textScale(svg)));
+    const y0 = chart.y(0);
+    const free = (dy: number): boolean => {
+      const box = labelBox(label, cut, right, dy);
+      const inside = box.top >= 0 && box.bottom <= y0;
+      return inside && notes.every((n) => n.right <= box.left || box.right <= n.left || n.bottom <= box.top || box.bottom <= n.top);
+    };
+    const tries = Array.from({ length: 60 }, (_, i) => [-4 - 2 * i, 12 + 2 * i]).flat();
+    return tries.find(free) ?? -4;
+  }
   return {
     update(view, stage) {
-      chart.update(stageItems(view, stage, percent), view);
+      const items = stageItems(view, stage, percent);
       const cut = stage.name === "min_p" || stage.name === "epsilon_cutoff" || stage.name === "eta_cutoff" ? stage.threshold : null;
+      const label = cut === null ? "" : lineLabel(cut);
+      // the numbers over the bars keep off the line's label where it ends inside the plot
+      chart.update(items, view, {
+        avoid: () => {
+          const right = chart.x.range()[1];
+          return cut === null || right < 340 ? [] : [labelBox(label, cut, right, insideOffset(items, label, cut, right))];
+        },
+      });
       threshold.attr("display", cut === null ? "none" : null);
       if (cut !== null) {
         threshold.transition().duration(duration()).attr("transform", `translate(0,${chart.y(cut)})`);
@@ -22,9 +56,9 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
         const outside = right < 340;
         text
           .attr("x", outside ? right + 4 : right)
-          .attr("y", outside ? 4 : -4)
+          .attr("y", outside ? 4 : insideOffset(items, label, cut, right))
           .attr("text-anchor", outside ? "start" : "end")
-          .text(lineLabel(cut));
+          .text(label);
       }
     },
   };

@@ -3,8 +3,10 @@
 import * as d3 from "d3";
 import type { StageTrace } from "../core";
 import { percent } from "../format";
-import { createBarChart, drawable, duration, MARGIN, stageItems } from "./frame";
+import { createBarChart, drawable, duration, MARGIN, stageItems, textScale } from "./frame";
 import type { BarItem, StepView } from "./frame";
+import { noteBox } from "./value-labels";
+import type { Box } from "./value-labels";
 
 export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => string): { update(view: StepView, stage: StageTrace): void } {
   const chart = createBarChart(svg, { signed: false, focusable: false });
@@ -19,11 +21,45 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
       const p = stage.value ?? 1;
       // the running total of the stage's input distribution, as the core computed it
       const totals = drawable(view).map(({ i }) => stage.cum_in[i] ?? 0);
-      // the numbers over the bars keep clear of the p line and of the curve (at 1024×768 in
-      // projector mode the top bar's number sat on each): the curve's corners are the bars' centres,
-      // known once the chart has placed them, so the span asks for them when the numbers are placed
       const centre = (d: BarItem): number => (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2;
-      chart.update(items, view, 1, [p], (from, to) => curveBetween(items.map(centre), totals, from, to));
+      // the label sits past the end of the line when there is room, else at its right end (where the
+      // bars are small) on the side the curve is not: below when the curve ends above the line,
+      // unless the notes on the removed bars reach up to it there (a low p: “✕ top-k” ran through
+      // “p = 0.5”): then the nearest place, on either side, clear of the curve and the notes
+      const label = lineLabel(p);
+      const curveAbove = (totals.at(-1) ?? 1) >= p;
+      const labelBox = (x: number, dy: number, outside: boolean): Box => {
+        const size = 11.5 * textScale(svg);
+        // bold: about 0.6 em a character, a Chinese one 1 em
+        const width = [...label].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 1 : 0.6), 0) * size;
+        const baseline = chart.y(p) + dy;
+        return { left: outside ? x : x - width, right: outside ? x + width : x, top: baseline - 0.95 * size, bottom: baseline + 0.3 * size };
+      };
+      const free = (box: Box): boolean => {
+        const notes = items.filter((d) => d.note !== null).map((d) => noteBox(d.note ?? "", centre(d), chart.y(d.value), textScale(svg)));
+        const heights = curveBetween(items.map(centre), totals, box.left - 3, box.right + 3).map(chart.y);
+        const curveClear = heights.length === 0 || Math.max(...heights) + 2.5 <= box.top || Math.min(...heights) - 2.5 >= box.bottom;
+        return curveClear && notes.every((n) => n.right <= box.left || box.right <= n.left || n.bottom <= box.top || box.bottom <= n.top);
+      };
+      const place = (): { x: number; dy: number; outside: boolean } => {
+        const right = chart.x.range()[1];
+        if (right < 340) return { x: right + 4, dy: 4, outside: true };
+        const [preferred, other] = curveAbove ? [12, -4] : [-4, 12];
+        // each side, then a little further from the line (the notes reach up to it when the plot is low)
+        const away = (dy: number, k: number): number => dy + Math.sign(dy) * 2 * k;
+        const tries = [0, 1, 2, 3, 4, 5, 6].flatMap((k) => [away(preferred, k), away(other, k)]);
+        const dy = tries.find((d) => free(labelBox(right - 4, d, false))) ?? preferred;
+        return { x: right - 4, dy, outside: false };
+      };
+      chart.update(items, view, {
+        yMax: 1,
+        lines: [p],
+        curve: (from, to) => curveBetween(items.map(centre), totals, from, to),
+        avoid: () => {
+          const { x, dy, outside } = place();
+          return [labelBox(x, dy, outside)];
+        },
+      });
       const points = items.map((d, i): [number, number] => [centre(d), chart.y(totals[i] ?? 0)]);
       const ms = duration();
       curve.transition().duration(ms).attr("d", d3.line()(points) ?? "");
@@ -37,17 +73,13 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
         .attr("cx", (d) => d[0])
         .attr("cy", (d) => d[1]);
       threshold.transition().duration(ms).attr("transform", `translate(0,${chart.y(p)})`);
-      const right = chart.x.range()[1];
-      rule.attr("x2", right);
-      // the label sits past the end of the line when there is room, else at its right end (where the
-      // bars are small) on the side the curve is not: below when the curve ends above the line
-      const outside = right < 340;
-      const curveAbove = (totals.at(-1) ?? 1) >= p;
+      rule.attr("x2", chart.x.range()[1]);
+      const { x, dy, outside } = place();
       text
-        .attr("x", outside ? right + 4 : right - 4)
-        .attr("y", outside ? 4 : curveAbove ? 12 : -4)
+        .attr("x", x)
+        .attr("y", dy)
         .attr("text-anchor", outside ? "start" : "end")
-        .text(lineLabel(p));
+        .text(label);
     },
   };
 }

@@ -5,4 +5,6 @@ export const qa2Zh: Record<keyof typeof qa2En, string> = {
   "gloss.promptOnly": "提示词：",
   "prompt.fixTooLong": "请缩短提示词，再按回车。",
   "prompt.fixEmpty": "请在提示词框里写一句话的开头。",
+  "prompt.fixTooLong.projector": "请缩短提示词：按「✎ 提示词」（或 E 键），改完按回车。",
+  "prompt.fixEmpty.projector": "请按「✎ 提示词」（或 E 键）写一句话的开头。",
 };

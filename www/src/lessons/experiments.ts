@@ -4,7 +4,7 @@ import type { Actions, Glimpse } from "../actions";
 import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import type { Params } from "../state";
-import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, liveSource, ownSliders, para, pointer } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, liveSource, ownSliders, para, pointer, say } from "./kit";
 import type { Bar, Lesson, LessonSource } from "./kit";
 import { glossWithText } from "./gloss-text";
 
@@ -93,13 +93,15 @@ export function greedyByHand(): Lesson {
         for (const b of choices.querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-pressed", String(guess === Number(b.dataset["id"])));
         const best = top[0];
         if (done || guess === undefined || best === undefined) {
-          feedback.textContent = done ? "" : t("lesson.exp1.hint");
+          say(feedback, done ? "" : t("lesson.exp1.hint"));
         } else {
           const guessed = actions.tokenText(guess);
-          feedback.textContent =
+          say(
+            feedback,
             guess === greedyId
               ? t("lesson.exp1.right", { token: best.text, p: percent(best.p) })
-              : t("lesson.exp1.wrong", { guess: guessed, token: best.text, p: percent(best.p) });
+              : t("lesson.exp1.wrong", { guess: guessed, token: best.text, p: percent(best.p) }),
+          );
         }
         feedback.dataset["verdict"] = guess === undefined ? "" : guess === greedyId ? "right" : "wrong";
         stepButton.disabled = done || guess === undefined;
@@ -171,7 +173,7 @@ export function samplingByHand(): Lesson {
         const server = state.source === "server" && likeliest !== null;
         const hit = (text: string): boolean => (server ? text !== likeliest?.text : text === "界面");
         const last = draws.find((d) => d.seed === state.params.seed);
-        now.textContent = last === undefined ? t("lesson.exp2.none") : t("lesson.exp2.now", { seed: last.seed, u: num(last.u, 3), token: last.text });
+        say(now, last === undefined ? t("lesson.exp2.none") : t("lesson.exp2.now", { seed: last.seed, u: num(last.u, 3), token: last.text }));
         keyed(tally, draws.map((d) => `${d.seed}:${d.text}`).join(","), () =>
           draws.map((d) => h("li", { class: hit(d.text) ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", glossed(d.text))),
         );
@@ -238,7 +240,7 @@ export function topPCount(): Lesson {
       return () => {
         const params = actions.state().params;
         own.sync(params);
-        setting.textContent = t("lesson.exp3.settings", { t: num(params.temperature, 2), p: num(params.top_p, 2) });
+        say(setting, t("lesson.exp3.settings", { t: num(params.temperature, 2), p: num(params.top_p, 2) }));
         keyed(grid, `${JSON.stringify(params)}|${glimpse.stamp()}`, () => [
           glimpseColumn(t("lesson.exp3.a"), CAPITAL_PROMPT, glimpse.get(CAPITAL_PROMPT, params), params),
           glimpseColumn(t("lesson.exp3.b"), PLUGIN_PROMPT, glimpse.get(PLUGIN_PROMPT, params), params),

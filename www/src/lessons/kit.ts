@@ -166,6 +166,14 @@ export function glimpseCache(actions: Actions, onReady: () => void): GlimpseCach
   };
 }
 
+/**
+ * Write `text` into a status line only when it differs: rewriting the same words is still a change
+ * to a screen reader, which then says the line again at every render (every step, every slider).
+ */
+export function say(node: HTMLElement, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /** Replace `node`'s children only when `key` changed (keeps focus inside it otherwise). */
 export function keyed(node: HTMLElement, key: string, build: () => Child[]): void {
   if (node.dataset["key"] === key) return;

@@ -5,7 +5,7 @@ import { t } from "../i18n/index";
 import type { Params } from "../state";
 import { DEFAULT_PARAMS, FIRST_VISIT } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
-import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, tokenShown } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, say, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
 import { glossWithText } from "./gloss-text";
 
@@ -142,7 +142,7 @@ export function logitsNotProbabilities(): Lesson {
           ),
           h("tfoot", {}, h("tr", {}, h("th", { attrs: { scope: "row" } }, t("lesson.myth2.sum")), h("td", { class: "sum-logits" }, num(logitSum, 2)), h("td", { class: "sum-p" }, num(pSum, 3)))),
         );
-        sums.textContent = t("lesson.myth2.sums", { logits: num(logitSum, 2), p: num(pSum, 3) });
+        say(sums, t("lesson.myth2.sums", { logits: num(logitSum, 2), p: num(pSum, 3) }));
       };
     },
   };
@@ -240,7 +240,7 @@ export function greedyNotAlwaysBest(): Lesson {
         text.replaceChildren(h("span", { class: "tag" }, strategy), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         const loop = loopAtEnd(state.path.map((e) => e.id));
         const block = loop === null ? "" : generatedText(actions, state.path.slice(state.path.length - loop.period));
-        verdict.textContent = loop === null ? t("lesson.myth4.noLoop") : t("lesson.myth4.loop", { block, n: loop.times });
+        say(verdict, loop === null ? t("lesson.myth4.noLoop") : t("lesson.myth4.loop", { block, n: loop.times }));
         verdict.dataset["verdict"] = loop === null ? "right" : "wrong";
       };
     },

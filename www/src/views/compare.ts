@@ -10,6 +10,7 @@ import { compareStatusText } from "./compare-status";
 import type { MessageKey } from "../i18n/index";
 import type { Params, StopReason } from "../state";
 import { el } from "./controls";
+import { say } from "../lessons/kit";
 import type { ChipDisplay } from "./tokens";
 
 export type CompareId = "greedy" | "focused" | "wild" | "current";
@@ -89,7 +90,7 @@ export function createCompare(handlers: { onRun(): void; onStop(): void }): {
       section.dataset["status"] = run === null ? "" : run.status.kind;
       section.setAttribute("aria-busy", String(running));
       const ran = run === null ? "" : t("compare.ran", { prompt: run.prompt, seed: run.seed, n: run.maxNewTokens });
-      note.textContent = mode === "manual" ? t("srv.compare.manual") : run === null ? t("compare.empty") : [ran, compareStatusText(run)].filter((s) => s !== "").join(" ");
+      say(note, mode === "manual" ? t("srv.compare.manual") : run === null ? t("compare.empty") : [ran, compareStatusText(run)].filter((s) => s !== "").join(" "));
       grid.hidden = run === null;
       if (run === null) {
         grid.replaceChildren();

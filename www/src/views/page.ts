@@ -26,6 +26,7 @@ import { createTokens } from "./tokens";
 import { createTree } from "./tree";
 import { markPrompt, promptErrorText } from "./prompt-error";
 import { undoOffered } from "../playground/undo-reset";
+import { say } from "../lessons/kit";
 
 export interface PageView {
   /** Draw everything from the playground (also called for changes outside it: modes, language). */
@@ -155,7 +156,7 @@ export function createPage(
     playButton.disabled = (finished || blocked) && !state.playing;
     el<HTMLButtonElement>("stop").disabled = finished;
     showUndoReset();
-    el("stop-reason").textContent = state.stopReason === null ? "" : stopText(state.stopReason);
+    say(el("stop-reason"), state.stopReason === null ? "" : stopText(state.stopReason));
     el("generated").dataset["finished"] = String(finished);
     // the embedded model or a connected server compares; the hand-made tables do not
     const compareMode = pg.model !== null && source === pg.model ? "model" : pg.server !== null && source === pg.server ? "server" : "manual";

@@ -11,7 +11,9 @@ const FIXES: readonly [RegExp, "prompt.fixTooLong" | "prompt.fixEmpty"][] = [
 
 /** The whole message for a prompt the source refused. */
 export function promptErrorText(message: string): string {
-  const fix = FIXES.find(([shape]) => shape.test(message))?.[1];
+  const found = FIXES.find(([shape]) => shape.test(message))?.[1];
+  // in projector mode the sidebar's box is hidden: the fix names the way to the projector's own
+  const fix = found === undefined ? undefined : document.body.dataset["projector"] === "true" ? (`${found}.projector` as const) : found;
   const gap = lang() === "zh" ? "" : " ";
   return `${t("error.prompt")}${gap}${coreMessage(message)}${fix === undefined ? "" : `${lang() === "zh" ? "。" : ". "}${t(fix)}`}`;
 }

@@ -9,6 +9,7 @@ import type { ServerApi } from "../server/types";
 import { ServerSource } from "../sources/server";
 import type { RestTrace } from "../core";
 import { grouped, percent } from "../format";
+import { say } from "../lessons/kit";
 
 /** Where a model server listens by default (llama.cpp's llama-server; `make serve` uses 8000). */
 export const DEFAULT_SERVER_ADDRESS = "http://127.0.0.1:8080";
@@ -59,7 +60,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
     const waiting = elapsed < 400 ? "" : ` ${t("server.waiting", { seconds: (elapsed / 1000).toFixed(1) })}`;
     const lostUrl = lost && !failed ? source?.info.url : undefined;
     const connectedLost = lostUrl !== undefined;
-    status.textContent = (lostUrl !== undefined ? t("server.lost", { url: lostUrl }) : message()) + waiting;
+    say(status, (lostUrl !== undefined ? t("server.lost", { url: lostUrl }) : message()) + waiting);
     status.dataset["state"] = failed || connectedLost ? "error" : source !== null ? "connected" : "idle";
     onStatus?.(status.textContent, status.dataset["state"]);
   };

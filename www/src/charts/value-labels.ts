@@ -1,0 +1,189 @@
+// Where the numbers over the bars go. Each number is written over its own bar, in the lowest place
+// that touches no bar, no note on a removed bar, no line (top-p's p line), no stretch of a curve
+// (its running total) and no number already placed: over a bar a number was legible only through
+// its halo, and an every-k-th rule hid numbers that had room higher up. The chosen token's number is
+// placed first and always written; another number with no free place is left out.
+import type { BarItem } from "./frame";
+
+/** A stretch of the chart's height a number must not touch, [top, bottom] (viewBox units, top ≤ bottom): a horizontal line is [y, y]. */
+export type Band = readonly [number, number];
+
+/** A rectangle in viewBox units. */
+export interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** The chart as the numbers see it, in viewBox units (frame.ts fills it in once it has placed the bars). */
+export interface ValueLayout {
+  /** The bar's left edge (every bar is `bandwidth` wide). */
+  barLeft: (d: BarItem) => number;
+  bandwidth: number;
+  /** The y of a value on the chart's scale. */
+  y: (v: number) => number;
+  /** The baseline (value 0): numbers stay above it. */
+  y0: number;
+  /** Numbers start right of this x (the value axis's labels end left of it) and end left of `right`. */
+  left: number;
+  right: number;
+  /** Horizontal lines at these values (top-p's p line). */
+  lines: readonly number[];
+  /** The values a curve takes over the x span [from, to] (its running total), if the chart has one. */
+  curve?: (from: number, to: number) => readonly number[];
+  /** Other words drawn in the plot (a line's label). */
+  avoid: readonly Box[];
+  /** How much larger than designed the chart's text is drawn (projector mode's --pj-k). */
+  scale: number;
+}
+
+export interface PlacedValue {
+  d: BarItem;
+  /** The text's centre and baseline. */
+  x: number;
+  y: number;
+}
+
+/** Monospace 11 px as drawn: about 6.8 viewBox units per character, its box 0.82 em above the
+ * baseline and 0.35 em below (measured in Chromium with the page's monospace font). */
+const CHAR = 6.8;
+const ASCENT = 0.82;
+const DESCENT = 0.35;
+/** Air between a number and a line (the curve's dots, r 2.5, stand out of its line: more there). */
+const LINE_GAP = 2.5;
+const CURVE_GAP = 5;
+/** Air between two numbers, and between a number and a bar or note. */
+const GAP = 1;
+
+/** The height over the tallest bar (or the curve's top) a number needs, in viewBox units. */
+export function valueRoom(scale: number, curve: boolean): number {
+  return (curve ? CURVE_GAP : GAP) + (ASCENT + DESCENT) * 11 * scale + 1;
+}
+
+/** The width of a number in viewBox units. */
+export function valueWidth(text: string, scale: number): number {
+  return text.length * CHAR * scale;
+}
+
+/** Where each number goes (those with no free place are left out, except the chosen token's). */
+export function placeValues(items: readonly BarItem[], layout: ValueLayout): PlacedValue[] {
+  const size = 11 * layout.scale;
+  const [ascent, descent] = [ASCENT * size, DESCENT * size];
+  const { y, y0, bandwidth } = layout;
+  const barTop = (d: BarItem): number => Math.min(y(Math.max(d.value, d.ghost ?? 0)), y0);
+  // what a number must not touch: every bar (and its T = 1 ghost) and every note on a removed bar
+  const obstacles: Box[] = [];
+  for (const d of items) {
+    const left = layout.barLeft(d);
+    for (const v of [d.value, d.ghost]) {
+      if (v === null) continue;
+      obstacles.push({ left, right: left + bandwidth, top: Math.min(y(v), y0), bottom: Math.max(y(v), y0) });
+    }
+    if (d.note !== null) obstacles.push(noteBox(d.note, left + bandwidth / 2, Math.min(y(d.value), y0), layout.scale));
+  }
+  obstacles.push(...layout.avoid);
+  const lineBands: Band[] = layout.lines.map((v) => [y(v) - LINE_GAP, y(v) + LINE_GAP]);
+
+  const shown = items.filter((d) => d.state !== "removed-before" && d.note === null && d.valueText !== "");
+  const chosen = shown.filter((d) => d.state === "chosen");
+  const placed: PlacedValue[] = [];
+  const boxes: Box[] = [];
+  for (const d of [...chosen, ...shown.filter((d) => d.state !== "chosen")]) {
+    const width = valueWidth(d.valueText, layout.scale);
+    const natural = d.value >= 0 ? barTop(d) - 3 : y0 - 3;
+    const centre = layout.barLeft(d) + bandwidth / 2;
+    // the text may slide sideways as long as it still spans its whole bar, and stays in the plot
+    const reach = Math.max(0, (width - bandwidth) / 2);
+    const [lo, hi] = [Math.max(centre - reach, layout.left + width / 2), Math.min(centre + reach, layout.right - width / 2)];
+    const home = Math.min(Math.max(centre, lo), Math.max(lo, hi));
+    let best: { x: number; y: number; cost: number } | null = null;
+    for (const x of offsets(home, lo, hi)) {
+      const [from, to] = [x - width / 2, x + width / 2];
+      const bands: Band[] = [...lineBands];
+      const curve = (layout.curve?.(from - CURVE_GAP, to + CURVE_GAP) ?? []).map(y);
+      if (curve.length > 0) bands.push([Math.min(...curve) - CURVE_GAP, Math.max(...curve) + CURVE_GAP]);
+      for (const b of [...obstacles, ...boxes]) {
+        if (b.left < to + GAP && from - GAP < b.right) bands.push([b.top - GAP, b.bottom + GAP]);
+      }
+      const baseline = lowestFree(Math.min(natural, y0 - descent), bands, ascent, descent);
+      if (baseline === null) continue;
+      const cost = natural - baseline + Math.abs(x - home);
+      if (best === null || cost < best.cost) best = { x, y: baseline, cost };
+    }
+    if (best === null && d.state === "chosen") {
+      // nowhere free (a chart too small for its text): over its bar, clear of the lines, as before
+      const bands: Band[] = [...layout.lines.map((v): Band => [y(v), y(v)])];
+      best = { x: home, y: clearOfLines(natural, bands, size, LINE_GAP, y0), cost: 0 };
+    }
+    if (best === null) continue;
+    placed.push({ d, x: best.x, y: best.y });
+    boxes.push({ left: best.x - width / 2, right: best.x + width / 2, top: best.y - ascent, bottom: best.y + descent });
+  }
+  return placed;
+}
+
+/** The x positions to try, nearest `home` first, one unit apart within [lo, hi]. */
+function offsets(home: number, lo: number, hi: number): number[] {
+  const out = [home];
+  for (let s = 1; home - s >= lo || home + s <= hi; s++) {
+    if (home - s >= lo) out.push(home - s);
+    if (home + s <= hi) out.push(home + s);
+  }
+  return out;
+}
+
+/**
+ * The lowest baseline at or above `start` whose text box ([baseline − ascent, baseline + descent])
+ * meets none of `bands` and stays inside the chart (its top at or below 0); null if there is none.
+ */
+function lowestFree(start: number, bands: readonly Band[], ascent: number, descent: number): number | null {
+  let baseline = start;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const [top, bottom] of bands) {
+      if (bottom > baseline - ascent && top < baseline + descent) {
+        baseline = top - descent - 1e-6;
+        moved = true;
+      }
+    }
+    if (baseline - ascent < 0) return null;
+  }
+  return baseline;
+}
+
+/** The box of a note written upwards above a removed bar whose top is at `top` (frame.ts: rotated −90° at x + 3.5, 3 above the bar). */
+export function noteBox(note: string, centre: number, top: number, scale: number): Box {
+  const size = 11 * scale;
+  let length = 0;
+  for (const ch of note) length += ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 11 : 6.2) * scale;
+  const x = centre + 3.5;
+  // (turned −90°, the glyphs' ascent, 0.9 em as drawn, lies left of the line the note is written on)
+  return { left: x - 0.92 * size, right: x + 0.25 * size, top: top - 3 - length, bottom: top - 3 };
+}
+
+/**
+ * The baseline of a number written at `baseline` in type `size` (viewBox units), moved off every
+ * band (a horizontal line, or the heights a curve takes across the text), `gap` apart: the nearest
+ * place that clears them all and stays inside the chart (above its top, and not under `floor`, the
+ * chart's baseline), above if one is as near, else below. The text's box spans about
+ * [baseline − 0.8·size, baseline + 0.25·size] (its em box: digits and % sit on the baseline, the
+ * font's descent below it).
+ */
+function clearOfLines(baseline: number, bands: readonly Band[], size: number, gap = 2.5, floor = Infinity): number {
+  const [ascent, descent] = [0.8 * size, 0.25 * size];
+  // (a place computed from a band is exactly `gap` from it: a hair of tolerance keeps it free)
+  const clear = (y: number): boolean => bands.every(([top, bottom]) => bottom <= y - ascent - gap + 1e-9 || top >= y + descent + gap - 1e-9);
+  const inside = (y: number): boolean => y - ascent >= -1e-9 && y + descent <= floor + 1e-9;
+  if (clear(baseline) && inside(baseline)) return baseline;
+  const free = (y: number): boolean => clear(y) && inside(y);
+  const above = bands.map(([top]) => top - gap - descent).filter((y) => y <= baseline && free(y));
+  const below = bands.map(([, bottom]) => bottom + gap + ascent).filter((y) => y >= baseline && free(y));
+  const up = above.length > 0 ? Math.max(...above) : null;
+  const down = below.length > 0 ? Math.min(...below) : null;
+  if (up !== null && (down === null || baseline - up <= down - baseline)) return up;
+  if (down !== null) return down;
+  // nowhere clear of them all: above the first band it meets, as before
+  const first = bands.find(([top, bottom]) => !(bottom < baseline - ascent - gap || top > baseline + descent + gap));
+  return first === undefined ? baseline : first[0] - gap - descent - ascent >= 0 ? first[0] - gap - descent : first[1] + gap + ascent;
+}
