@@ -11,7 +11,7 @@
 //   <nexttoken-playground preset="react-zh" prompt="React 是一个用于构建" strategy="greedy" seed="7" lang="zh">
 //   </nexttoken-playground>
 
-import { ELEMENT_ATTRIBUTES, embedUrl, IFRAME_ALLOW, IFRAME_SANDBOX } from "./element-attributes";
+import { DEFAULT_HEIGHT, ELEMENT_ATTRIBUTES, embedUrl, frameHeight, IFRAME_ALLOW, IFRAME_SANDBOX } from "./element-attributes";
 
 /** Where this script was loaded from: the page sits next to it. Read while the script first runs. */
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? location.href;
@@ -45,10 +45,10 @@ class NextTokenPlayground extends HTMLElement {
 
   private update(): void {
     const page = new URL("./index.html", scriptUrl);
-    const src = embedUrl(page, (name) => this.getAttribute(name)).href;
+    const src = embedUrl(page, (name) => this.getAttribute(name), this.getAttributeNames()).href;
     if (this.frame.src !== src) this.frame.src = src;
-    const height = Number(this.getAttribute("height") ?? "640");
-    this.frame.style.height = `${Number.isFinite(height) && height >= 240 ? height : 640}px`;
+    // `700` or `700px`; anything else keeps the default, and the page's notice names it
+    this.frame.style.height = `${frameHeight(this.getAttribute("height") ?? "") ?? DEFAULT_HEIGHT}px`;
     this.frame.title = this.getAttribute("title") ?? "nexttoken";
   }
 }

@@ -34,6 +34,12 @@ export function problemText(problem: UrlProblem): string {
     case "tokens":
       because = t("url.rule.tokens");
       break;
+    case "tokensCut":
+      because = t("url.rule.tokensCut", { kept: rule.kept });
+      break;
+    case "repeated":
+      because = t("url.rule.repeated", { used: escapeControls(rule.used) });
+      break;
     case "table":
       because = t("url.rule.table");
       break;
