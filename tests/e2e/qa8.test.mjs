@@ -6,7 +6,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { browserSuite, launch, serveDist } from "./harness.mjs";
+import { browserSuite, launch, screenshot, serveDist } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li").allInnerTexts();
@@ -36,7 +36,7 @@ describe("a model link as chat apps, LMSs and editors pass it on", () => {
   };
   for (const [how, mangle] of Object.entries(arrivals)) {
     test(`${how}: every token, no notice, and the address bar holds the clean link`, async () => {
-      assert.match(link, /&path=\d+(\.\d+){3}$/);
+      assert.match(link, /&path=\d+(\.\d+){3}&end=1$/);
       const { page, context, problems } = await open(mangle(link));
       assert.deepEqual(await chips(page), seen);
       assert.equal(await page.getByLabel("Prompt").inputValue(), "给一个代码编辑器插件起名：");
@@ -62,8 +62,8 @@ describe("a model link as chat apps, LMSs and editors pass it on", () => {
     await context.close();
   });
 
-  test("a path cut short (“…” where a chat app shortened it) keeps the tokens before the cut, and says how many", async () => {
-    const cut = link.replace(/(&path=\d+\.\d+\.)\d+\.\d+$/, "$1…");
+  test("a path with a typo (“…”) keeps the tokens before it, and says how many", async () => {
+    const cut = link.replace(/(&path=\d+\.\d+\.)\d+\.\d+&/, "$1…&");
     assert.notEqual(cut, link);
     const { page, context, problems } = await open(cut);
     assert.deepEqual(await chips(page), seen.slice(0, 2));
@@ -71,6 +71,46 @@ describe("a model link as chat apps, LMSs and editors pass it on", () => {
     assert.deepEqual(problems.console, []);
     await context.close();
   });
+});
+
+describe("a long link cut off at 2,000, 4,000 and 8,000 characters", () => {
+  // a 110-token path and 14 branches of 100 (forced, as the page writes them; the model reads 128
+  // tokens, so a long link is many paths): ~9,300 characters
+  const forced = (n, id) => Array.from({ length: n }, (_, i) => `${id + (i % 7)}f`).join(".");
+  const branches = Array.from({ length: 14 }, (_, k) => `&branch=0_${k + 1}_${forced(100, 1200 + k)}`).join("");
+  const made = `?v=3&lang=en&source=model&preset=plugin-zh&max_new_tokens=512&path=${forced(110, 1100)}${branches}&at=0&end=1`;
+  let whole = "";
+  before(async () => {
+    const { page, context } = await open(made);
+    assert.ok(await notice(page).isHidden(), "the whole link reads cleanly");
+    assert.equal(await page.locator("#tree button").count(), 15);
+    whole = await page.evaluate(() => location.search);
+    await context.close();
+  });
+  const origin = "http://127.0.0.1:12345/";
+  const cuts = [["in its path", () => whole.indexOf("&path=") + 300], ...[2000, 4000, 8000].map((n) => [`at ${n} characters`, () => n - origin.length])];
+  for (const [where, at] of cuts) {
+    test(`cut ${where}: the page opens with every whole path and names where the link was cut (en, zh)`, async () => {
+      assert.ok(origin.length + whole.length > 9000, `a long link (${whole.length})`);
+      const cut = whole.slice(0, at());
+      const query = new URLSearchParams(cut);
+      const field = [...query.keys()].at(-1);
+      const { page, context, problems } = await open(cut);
+      // every whole token: the last one may be partial, so it is not used
+      const last = query.getAll(field).at(-1);
+      const kept = last.replace(/^\d+_\d+_/, "").split(".").length - 1;
+      assert.equal(await page.locator("#chips li").count(), field === "path" ? kept : 110);
+      const paths = field === "path" ? 1 : query.getAll("branch").length + (kept > 0 ? 1 : 0);
+      assert.equal(await page.locator("#tree button").count(), paths === 1 ? 0 : paths, "the paths that arrived, the cut one with its whole tokens");
+      const text = await notice(page).textContent();
+      assert.match(text, new RegExp(`${field} = “[^”]*”: the link was cut off here on its way .*: the first ${kept} tokens were used`));
+      await page.getByRole("button", { name: "切换到中文" }).click();
+      assert.match(await notice(page).textContent(), new RegExp(`${field} =「[^」]*」：链接在转发途中从这里被截断了（比页面写出时短）：已使用前 ${kept} 个 Token`));
+      if (where.includes("4000")) await screenshot(page, "qa8-cut-4000-zh.png");
+      assert.deepEqual(problems.console, []);
+      await context.close();
+    });
+  }
 });
 
 describe("<nexttoken-playground> attributes a course author gets wrong", () => {

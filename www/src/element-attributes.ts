@@ -104,5 +104,7 @@ export function embedUrl(page: URL, attributes: (name: string) => string | null,
   const height = attributes("height");
   if (height !== null && frameHeight(height) === null) url.searchParams.append("height", height);
   url.searchParams.set("embed", "1");
+  // the element's own link is whole (a snippet's `v` may say that links end with `end`)
+  url.searchParams.set("end", "1");
   return url;
 }

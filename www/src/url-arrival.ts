@@ -48,21 +48,43 @@ export function trimTrailing(text: string): string {
 /** Fields whose value may itself end in punctuation (free text): never trimmed. */
 const FREE_TEXT: ReadonlySet<string> = new Set(["prompt", "stop", "table"]);
 
+/** Fields whose value is a list of tokens `12.34f.56`: a cut one keeps its complete tokens. */
+const TOKEN_LISTS: ReadonlySet<string> = new Set(["path", "branch"]);
+
 /**
  * The link's entries with keys as the page writes them (`LANG`, `Top-P`, `amp;seed` → `lang`, `top_p`,
  * `seed` when that is a known key) and the last value without what was pasted after the link (unless
  * it is free text); an entry that is only such leftovers (`…&)`) is dropped.
+ *
+ * A link that says it ends with `end` (`v=3` and later) and does not was cut off on the way (a chat
+ * app or an LMS keeps 2,000 or 8,000 characters): its last entry, maybe partial, is `cut`, left out
+ * of `entries` but for a path's or branch's tokens before the last one (the last may be partial).
  */
-export function arrivedEntries(query: string, known: ReadonlySet<string>): Array<[string, string]> {
+export function arrivedEntries(
+  query: string,
+  known: ReadonlySet<string>,
+  endsAfter: number,
+): { entries: Array<[string, string]>; cut?: { key: string; value: string; kept: number | null } } {
   const entries: Array<[string, string]> = [];
+  let version = 0;
+  let ended = false;
   for (const [key, value] of new URLSearchParams(query)) {
     const plain = key.replace(/^(amp;)+/i, "").toLowerCase().replace(/-/g, "_");
-    entries.push([!known.has(key) && known.has(plain) ? plain : key, value]);
+    const name = !known.has(key) && known.has(plain) ? plain : key;
+    if (name === "v") version = Number(value);
+    if (name === "end") ended = true;
+    entries.push([name, value]);
   }
-  const last = entries[entries.length - 1];
-  if (last !== undefined) {
-    if (last[1] === "" && trimTrailing(last[0]) === "") entries.pop();
-    else if (!FREE_TEXT.has(last[0])) last[1] = trimTrailing(last[1]);
+  const last = entries.pop();
+  if (last === undefined) return { entries };
+  if (version >= endsAfter && !ended) {
+    const [key, value] = last;
+    const whole = value.slice(0, Math.max(0, value.lastIndexOf(".")));
+    if (!TOKEN_LISTS.has(key) || whole === "") return { entries, cut: { key, value, kept: null } };
+    entries.push([key, whole]);
+    return { entries, cut: { key, value, kept: whole.split(".").length } };
   }
-  return entries;
+  if (last[1] === "" && trimTrailing(last[0]) === "") return { entries };
+  entries.push([last[0], FREE_TEXT.has(last[0]) ? last[1] : trimTrailing(last[1])]);
+  return { entries };
 }

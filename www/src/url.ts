@@ -12,11 +12,14 @@ import { arrivedEntries, arrivedQuery, fragmentFlags } from "./url-arrival";
 import type { ScenarioSettings } from "./step-settings";
 
 /**
- * The link format this page writes (`v=2`): 2 added `set`, the settings of steps made under other
- * settings than the link's last ones. A link without `v` (written before) holds one set of settings
- * for every step and opens as it always did.
+ * The link format this page writes (`v=3`): 2 added `set`, the settings of steps made under other
+ * settings than the link's last ones; 3 added `end=1` as the last field, so a link cut off on the way
+ * is known to be (and its cut field named). A link without `v` (written before) holds one set of
+ * settings for every step and opens as it always did.
  */
-export const LINK_VERSION = 2;
+export const LINK_VERSION = 3;
+/** The first link version that ends with `end`. */
+const ENDS_AFTER = 3;
 
 /** Longest prompt a link may carry (the model reads at most 128 tokens anyway). */
 export const MAX_PROMPT_CHARS = 2000;
@@ -53,6 +56,8 @@ export type UrlRule =
   /** A `set` field: path_from_key:value,… (the keys a step reads, each in its range). */
   | { kind: "settings" }
   | { kind: "unknown" }
+  /** The field the link was cut off in (it said it ends with `end`, and did not). */
+  | { kind: "cut"; kept: number | null }
   /** Not one field: the whole link was over MAX_LINK_CHARS and nothing of it was used. */
   | { kind: "linkTooLong"; max: number }
   /** Not one field: `count` more problems beyond MAX_LISTED_PROBLEMS. */
@@ -84,7 +89,7 @@ export interface UrlRequest {
 /** The keys this page writes and reads; anything else in a link is reported as unknown. */
 const KNOWN: ReadonlySet<string> = new Set([
   "lang", "source", "preset", "prompt", "strategy", "engine", "stop",
-  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "server", "api", "v", "set", "height",
+  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "server", "api", "v", "set", "end", "height",
   ...(Object.keys(PARAM_LIMITS) as NumericParam[]),
 ]);
 
@@ -103,7 +108,8 @@ export function readUrl(
   }
   // one pass over the query (URLSearchParams.get scans every entry: per key, that is quadratic)
   const fields = new Map<string, string[]>();
-  for (const [key, value] of arrivedEntries(arrivedQuery(search, hash), KNOWN)) {
+  const { entries, cut } = arrivedEntries(arrivedQuery(search, hash), KNOWN, ENDS_AFTER);
+  for (const [key, value] of entries) {
     const values = fields.get(key);
     if (values === undefined) fields.set(key, [value]);
     else values.push(value);
@@ -129,6 +135,8 @@ export function readUrl(
     return undefined;
   };
   const flag = (field: string): boolean => oneOf(field, ["0", "1"]) === "1";
+  // first in the notice: it explains whatever else is missing
+  if (cut !== undefined) bad(cut.key, cut.value, { kind: "cut", kept: cut.kept });
 
   request.lang = oneOf("lang", ["zh", "en"]);
   request.source = oneOf("source", ["model", "manual", "server"]);
@@ -221,7 +229,8 @@ export function readUrl(
     else tables.push(table);
   }
   if (tables.length > 0) request.tables = tables;
-  oneOf("v", ["1", String(LINK_VERSION)]);
+  oneOf("v", ["1", "2", String(LINK_VERSION)]);
+  oneOf("end", ["1"]);
   const settings: ScenarioSettings[] = [];
   const places = new Set<string>();
   for (const text of query.getAll("set")) {
@@ -342,6 +351,7 @@ export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchPa
     query.set("server", modes.server.url);
     if (modes.server.api !== null) query.set("api", modes.server.api);
   }
+  query.set("end", "1");
   return query;
 }
 

@@ -49,6 +49,9 @@ export function problemText(problem: UrlProblem): string {
     case "unknown":
       because = t("url.rule.unknown");
       break;
+    case "cut":
+      because = rule.kept === null ? t("url.rule.cut") : t("url.rule.cutTokens", { kept: rule.kept });
+      break;
     case "linkTooLong":
       return t("url.linkTooLong", { max: rule.max });
     case "more":
