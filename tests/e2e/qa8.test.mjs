@@ -33,6 +33,7 @@ describe("a model link as chat apps, LMSs and editors pass it on", () => {
     "percent-encoded whole": (q) => `?${encodeURIComponent(q.slice(1))}`,
     "after # instead of ?": (q) => `#${q.slice(1)}`,
     "with upper-case and hyphenated keys": (q) => q.replace("lang=", "LANG=").replace("top_p=", "Top-P="),
+    "with lang=en-US (a language tag)": (q) => q.replace("lang=en", "lang=en-US"),
   };
   for (const [how, mangle] of Object.entries(arrivals)) {
     test(`${how}: every token, no notice, and the address bar holds the clean link`, async () => {
@@ -121,7 +122,7 @@ describe("<nexttoken-playground> attributes a course author gets wrong", () => {
       res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
         <script src="${server.url}nexttoken-element.js"></script>
         <nexttoken-playground id="a" class="demo" data-step="1" aria-label="demo" lang="en" preset="react-zh" temprature="0.5" height="400px"></nexttoken-playground>
-        <nexttoken-playground id="b" lang="zh" preset="react-zh" height="tall"></nexttoken-playground>`);
+        <nexttoken-playground id="b" lang="zh-CN" preset="react-zh" height="tall"></nexttoken-playground>`);
     });
     await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
     const browser = await launch();

@@ -138,7 +138,10 @@ export function readUrl(
   // first in the notice: it explains whatever else is missing
   if (cut !== undefined) bad(cut.key, cut.value, { kind: "cut", kept: cut.kept });
 
-  request.lang = oneOf("lang", ["zh", "en"]);
+  // a language tag as HTML authors write it (`zh-CN`, `en-US`, `zh-Hans`) names its language
+  const tag = query.get("lang");
+  const primary = tag?.split(/[-_]/)[0]?.toLowerCase();
+  request.lang = primary === "zh" || primary === "en" ? primary : oneOf("lang", ["zh", "en"]);
   request.source = oneOf("source", ["model", "manual", "server"]);
   const server = query.get("server");
   if (server !== null) {
