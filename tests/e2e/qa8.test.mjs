@@ -114,6 +114,47 @@ describe("a long link cut off at 2,000, 4,000 and 8,000 characters", () => {
   }
 });
 
+describe("<nexttoken-playground> with a long prompt, then another one", () => {
+  test("a 1,995-character Chinese prompt (18 KB encoded, over Node's 16 KB request line) opens; a changed attribute opens its own page", async () => {
+    const server = await serveDist();
+    const prompt = "今天天气很好，".repeat(285);
+    const course = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
+        <script src="${server.url}nexttoken-element.js"></script>
+        <nexttoken-playground lang="en" preset="react-zh" prompt="${prompt}"></nexttoken-playground>`);
+    });
+    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
+    const browser = await launch();
+    try {
+      const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+      const errors = [];
+      page.on("pageerror", (err) => errors.push(String(err)));
+      await page.goto(`http://127.0.0.1:${course.address().port}/lesson.html`);
+      const frame = page.frameLocator("nexttoken-playground iframe");
+      await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
+      assert.equal(await frame.getByLabel("Prompt").inputValue(), prompt);
+      // a course page's script changes the prompt and the strategy: the frame shows the new ones
+      await page.evaluate(() => {
+        const element = document.querySelector("nexttoken-playground");
+        element.setAttribute("prompt", "中国的首都是");
+        element.setAttribute("strategy", "greedy");
+      });
+      // (the new frame: one iframe, ready, with the new prompt; the old frame would keep the old one)
+      await page.waitForFunction(() => document.querySelector("nexttoken-playground").shadowRoot.querySelectorAll("iframe").length === 1);
+      await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
+      for (let i = 0; i < 50 && (await frame.getByLabel("Prompt").inputValue()) !== "中国的首都是"; i++) await page.waitForTimeout(100);
+      assert.equal(await frame.getByLabel("Prompt").inputValue(), "中国的首都是");
+      assert.equal(await frame.getByLabel("Strategy").inputValue(), "greedy");
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await server.close();
+      await new Promise((resolve) => course.close(resolve));
+    }
+  });
+});
+
 describe("<nexttoken-playground> attributes a course author gets wrong", () => {
   test("an unknown attribute and an unusable height are named in the frame; height=\"400px\" is 400 px", async () => {
     const server = await serveDist();

@@ -85,7 +85,7 @@ function ownAttribute(name: string): boolean {
 }
 
 /**
- * The page's address for an element's attributes: always embed mode. Attributes the page does not
+ * The page's address for an element's attributes (after `#`): always embed mode. Attributes the page does not
  * know (`temprature="0.5"`) and a height the element cannot use go along too, so the page names them
  * in its notice, in its language, as it names a link's: a typo is said, not silently dropped.
  */
@@ -106,5 +106,10 @@ export function embedUrl(page: URL, attributes: (name: string) => string | null,
   url.searchParams.set("embed", "1");
   // the element's own link is whole (a snippet's `v` may say that links end with `end`)
   url.searchParams.set("end", "1");
+  // the fields travel after `#`, which is never sent to the server: a 2,000-character Chinese prompt
+  // (18 KB encoded) is over many servers' request-line limit (8 KB in nginx, 16 KB in Node), and the
+  // page reads a query after `#` (url-arrival.ts) and then moves it to its address bar's `?`
+  url.hash = url.searchParams.toString();
+  url.search = "";
   return url;
 }
