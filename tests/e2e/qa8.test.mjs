@@ -34,6 +34,7 @@ describe("a model link as chat apps, LMSs and editors pass it on", () => {
     "after # instead of ?": (q) => `#${q.slice(1)}`,
     "with upper-case and hyphenated keys": (q) => q.replace("lang=", "LANG=").replace("top_p=", "Top-P="),
     "with lang=en-US (a language tag)": (q) => q.replace("lang=en", "lang=en-US"),
+    "shared on WeChat and through a campaign (from=, isappinstalled=, utm_source=)": (q) => `${q}&from=singlemessage&isappinstalled=0&utm_source=course`,
   };
   for (const [how, mangle] of Object.entries(arrivals)) {
     test(`${how}: every token, no notice, and the address bar holds the clean link`, async () => {

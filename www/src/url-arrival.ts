@@ -88,3 +88,12 @@ export function arrivedEntries(
   entries.push([last[0], FREE_TEXT.has(last[0]) ? last[1] : trimTrailing(last[1])]);
   return { entries };
 }
+
+/**
+ * Keys a share sheet or a campaign adds to any link it passes on (WeChat's `from=singlemessage&
+ * isappinstalled=0`, `utm_*`, `fbclid`…): not the page's fields and not the author's mistakes, so
+ * they are left out of the notice (and of the link the page then writes).
+ */
+export function addedOnTheWay(key: string): boolean {
+  return /^(utm_[a-z_]+|fbclid|gclid|dclid|msclkid|igshid|mc_cid|mc_eid|from|isappinstalled|scene|spm|vd_source|share_source|share_medium|share_from|wxfrom|ref_src)$/i.test(key);
+}

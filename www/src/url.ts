@@ -8,7 +8,7 @@ import type { NumericParam, Params, SourceKind } from "./state";
 import type { Engine } from "./core";
 import { formatSettings, parseSettings } from "./step-settings";
 import { MAX_HEIGHT, MIN_HEIGHT } from "./element-attributes";
-import { arrivedEntries, arrivedQuery, fragmentFlags } from "./url-arrival";
+import { addedOnTheWay, arrivedEntries, arrivedQuery, fragmentFlags } from "./url-arrival";
 import type { ScenarioSettings } from "./step-settings";
 
 /**
@@ -262,7 +262,7 @@ export function readUrl(
     if (KNOWN.has(key) && !LISTS.has(key) && values.length > 1) bad(key, values.slice(0, -1).join(" "), { kind: "repeated", used: clip(used) });
   }
   // unknown keys last, so a flood of them cannot push the known fields' problems out of the list
-  for (const [key, values] of fields) if (!KNOWN.has(key)) bad(key, values[0] ?? "", { kind: "unknown" });
+  for (const [key, values] of fields) if (!KNOWN.has(key) && !addedOnTheWay(key)) bad(key, values[0] ?? "", { kind: "unknown" });
   if (unlisted > 0) problems.push({ field: "", value: "", rule: { kind: "more", count: unlisted } });
   return { request, problems };
 }
