@@ -156,6 +156,32 @@ describe("<nexttoken-playground> with a long prompt, then another one", () => {
   });
 });
 
+describe("<nexttoken-playground> from a module script tag", () => {
+  test("a course page in a folder of the same site with <script type=\"module\">: the frame opens the page next to the script", async () => {
+    const server = await serveDist(undefined, {
+      handle: (path, res) => {
+        if (path !== "/course/lesson.html") return false;
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title><script type="module" src="/nexttoken-element.js"></script>
+          <nexttoken-playground lang="en" preset="capital-zh" strategy="greedy"></nexttoken-playground>`);
+        return true;
+      },
+    });
+    const browser = await launch();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}course/lesson.html`);
+      const frame = page.frameLocator("nexttoken-playground iframe");
+      await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
+      await frame.getByRole("button", { name: "Step", exact: true }).click();
+      assert.equal(await frame.locator("#chips li").first().textContent(), "北京");
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+});
+
 describe("<nexttoken-playground> attributes a course author gets wrong", () => {
   test("an unknown attribute and an unusable height are named in the frame; height=\"400px\" is 400 px", async () => {
     const server = await serveDist();

@@ -13,8 +13,15 @@
 
 import { DEFAULT_HEIGHT, ELEMENT_ATTRIBUTES, embedUrl, frameHeight, IFRAME_ALLOW, IFRAME_SANDBOX } from "./element-attributes";
 
-/** Where this script was loaded from: the page sits next to it. Read while the script first runs. */
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? location.href;
+/**
+ * Where this script was loaded from: the page sits next to it. Read while the script first runs;
+ * a module script has no `currentScript` (`<script type="module" src=…>`, as authors often paste
+ * it), so then the script tag that names this file.
+ */
+const scriptUrl =
+  (document.currentScript as HTMLScriptElement | null)?.src ??
+  document.querySelector<HTMLScriptElement>('script[src*="nexttoken-element"]')?.src ??
+  location.href;
 
 class NextTokenPlayground extends HTMLElement {
   static get observedAttributes(): string[] {
