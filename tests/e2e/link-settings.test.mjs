@@ -72,7 +72,7 @@ describe("a link after settings changed between steps", () => {
     await page.locator("#tree button").first().click();
     const first = await seen(page);
     const link = await page.evaluate(() => location.search);
-    assert.match(link, /[?&]v=2&/);
+    assert.match(link, /[?&]v=3&/);
     assert.match(link, /set=0_0_temperature%3A0\.7/);
     assert.match(link, /&at=0(&|$)/, "the first path was on screen");
     await context.close();

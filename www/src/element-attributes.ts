@@ -64,8 +64,32 @@ export function elementAttributes(query: URLSearchParams): Array<[string, string
   return out;
 }
 
-/** The page's address for an element's attributes: always embed mode. */
-export function embedUrl(page: URL, attributes: (name: string) => string | null): URL {
+/** Smallest frame height the page is usable in, and the height when none (or no usable one) is given. */
+export const MIN_HEIGHT = 240;
+export const MAX_HEIGHT = 4000;
+export const DEFAULT_HEIGHT = 640;
+
+/** `height` in pixels (`700`, `700px`); null unless a number of pixels from MIN_HEIGHT to MAX_HEIGHT. */
+export function frameHeight(value: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:px)?\s*$/i.exec(value);
+  const n = match === null ? Number.NaN : Number(match[1]);
+  return n >= MIN_HEIGHT && n <= MAX_HEIGHT ? n : null;
+}
+
+/**
+ * Attributes the element reads itself or any HTML element may carry (`class`, `data-*`, `aria-*`,
+ * `on*`…): not the page's, and not a course author's typo either.
+ */
+function ownAttribute(name: string): boolean {
+  return /^(height|title|id|class|style|slot|part|exportparts|hidden|dir|tabindex|role|nonce|is|inert|translate|draggable|accesskey|autofocus|popover|spellcheck|contenteditable|item[a-z]*|(data|aria)-.*|on.*)$/.test(name);
+}
+
+/**
+ * The page's address for an element's attributes (after `#`): always embed mode. Attributes the page does not
+ * know (`temprature="0.5"`) and a height the element cannot use go along too, so the page names them
+ * in its notice, in its language, as it names a link's: a typo is said, not silently dropped.
+ */
+export function embedUrl(page: URL, attributes: (name: string) => string | null, names: readonly string[] = []): URL {
   const url = new URL(page.href);
   url.search = "";
   for (const name of ELEMENT_ATTRIBUTES) {
@@ -73,6 +97,19 @@ export function embedUrl(page: URL, attributes: (name: string) => string | null)
     const value = attributes(name) ?? attributes(name.replace(/_/g, "-"));
     if (value !== null) for (const item of attributeValues(name, value)) url.searchParams.append(name, item);
   }
+  const known = new Set<string>([...ELEMENT_ATTRIBUTES, ...ELEMENT_ATTRIBUTES.map((n) => n.replace(/_/g, "-"))]);
+  for (const name of names) {
+    if (!known.has(name) && !ownAttribute(name)) url.searchParams.append(name, attributes(name) ?? "");
+  }
+  const height = attributes("height");
+  if (height !== null && frameHeight(height) === null) url.searchParams.append("height", height);
   url.searchParams.set("embed", "1");
+  // the element's own link is whole (a snippet's `v` may say that links end with `end`)
+  url.searchParams.set("end", "1");
+  // the fields travel after `#`, which is never sent to the server: a 2,000-character Chinese prompt
+  // (18 KB encoded) is over many servers' request-line limit (8 KB in nginx, 16 KB in Node), and the
+  // page reads a query after `#` (url-arrival.ts) and then moves it to its address bar's `?`
+  url.hash = url.searchParams.toString();
+  url.search = "";
   return url;
 }

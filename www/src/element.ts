@@ -11,27 +11,31 @@
 //   <nexttoken-playground preset="react-zh" prompt="React 是一个用于构建" strategy="greedy" seed="7" lang="zh">
 //   </nexttoken-playground>
 
-import { ELEMENT_ATTRIBUTES, embedUrl, IFRAME_ALLOW, IFRAME_SANDBOX } from "./element-attributes";
+import { DEFAULT_HEIGHT, ELEMENT_ATTRIBUTES, embedUrl, frameHeight, IFRAME_ALLOW, IFRAME_SANDBOX } from "./element-attributes";
 
-/** Where this script was loaded from: the page sits next to it. Read while the script first runs. */
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? location.href;
+/**
+ * Where this script was loaded from: the page sits next to it. Read while the script first runs;
+ * a module script has no `currentScript` (`<script type="module" src=…>`, as authors often paste
+ * it), so then the script tag that names this file.
+ */
+const scriptUrl =
+  (document.currentScript as HTMLScriptElement | null)?.src ??
+  document.querySelector<HTMLScriptElement>('script[src*="nexttoken-element"]')?.src ??
+  location.href;
 
 class NextTokenPlayground extends HTMLElement {
   static get observedAttributes(): string[] {
     return [...ELEMENT_ATTRIBUTES, ...ELEMENT_ATTRIBUTES.map((n) => n.replace(/_/g, "-")), "height", "title"];
   }
 
-  private readonly frame: HTMLIFrameElement;
+  private frame: HTMLIFrameElement;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: "open" });
     const style = document.createElement("style");
     style.textContent = ":host{display:block;min-width:280px}iframe{display:block;width:100%;border:0;border-radius:8px}";
-    this.frame = document.createElement("iframe");
-    this.frame.setAttribute("sandbox", IFRAME_SANDBOX);
-    this.frame.setAttribute("allow", IFRAME_ALLOW);
-    this.frame.setAttribute("loading", "lazy");
+    this.frame = newFrame();
     root.append(style, this.frame);
   }
 
@@ -45,12 +49,29 @@ class NextTokenPlayground extends HTMLElement {
 
   private update(): void {
     const page = new URL("./index.html", scriptUrl);
-    const src = embedUrl(page, (name) => this.getAttribute(name)).href;
-    if (this.frame.src !== src) this.frame.src = src;
-    const height = Number(this.getAttribute("height") ?? "640");
-    this.frame.style.height = `${Number.isFinite(height) && height >= 240 ? height : 640}px`;
+    const src = embedUrl(page, (name) => this.getAttribute(name), this.getAttributeNames()).href;
+    if (this.frame.src !== src) {
+      // the fields are after `#`: a new src on a loaded frame would only move to another fragment
+      // (no reload, the page would not read it), so changed attributes get a frame of their own
+      if (this.frame.src !== "") {
+        const fresh = newFrame();
+        this.frame.replaceWith(fresh);
+        this.frame = fresh;
+      }
+      this.frame.src = src;
+    }
+    // `700` or `700px`; anything else keeps the default, and the page's notice names it
+    this.frame.style.height = `${frameHeight(this.getAttribute("height") ?? "") ?? DEFAULT_HEIGHT}px`;
     this.frame.title = this.getAttribute("title") ?? "nexttoken";
   }
+}
+
+function newFrame(): HTMLIFrameElement {
+  const frame = document.createElement("iframe");
+  frame.setAttribute("sandbox", IFRAME_SANDBOX);
+  frame.setAttribute("allow", IFRAME_ALLOW);
+  frame.setAttribute("loading", "lazy");
+  return frame;
 }
 
 if (customElements.get("nexttoken-playground") === undefined) {

@@ -7,14 +7,19 @@ import { PARAM_LIMITS } from "./state";
 import type { NumericParam, Params, SourceKind } from "./state";
 import type { Engine } from "./core";
 import { formatSettings, parseSettings } from "./step-settings";
+import { MAX_HEIGHT, MIN_HEIGHT } from "./element-attributes";
+import { addedOnTheWay, arrivedEntries, arrivedQuery, fragmentFlags } from "./url-arrival";
 import type { ScenarioSettings } from "./step-settings";
 
 /**
- * The link format this page writes (`v=2`): 2 added `set`, the settings of steps made under other
- * settings than the link's last ones. A link without `v` (written before) holds one set of settings
- * for every step and opens as it always did.
+ * The link format this page writes (`v=3`): 2 added `set`, the settings of steps made under other
+ * settings than the link's last ones; 3 added `end=1` as the last field, so a link cut off on the way
+ * is known to be (and its cut field named). A link without `v` (written before) holds one set of
+ * settings for every step and opens as it always did.
  */
-export const LINK_VERSION = 2;
+export const LINK_VERSION = 3;
+/** The first link version that ends with `end`. */
+const ENDS_AFTER = 3;
 
 /** Longest prompt a link may carry (the model reads at most 128 tokens anyway). */
 export const MAX_PROMPT_CHARS = 2000;
@@ -43,10 +48,16 @@ export type UrlRule =
   | { kind: "oneOf"; options: readonly string[] }
   | { kind: "tooLong"; max: number }
   | { kind: "tokens" }
+  /** A path or branch whose first `kept` tokens were read and used, the rest not (a link cut short). */
+  | { kind: "tokensCut"; kept: number }
+  /** A field given more than once: `value` holds the earlier ones, `used` the last, which was read. */
+  | { kind: "repeated"; used: string }
   | { kind: "table" }
   /** A `set` field: path_from_key:value,… (the keys a step reads, each in its range). */
   | { kind: "settings" }
   | { kind: "unknown" }
+  /** The field the link was cut off in (it said it ends with `end`, and did not). */
+  | { kind: "cut"; kept: number | null }
   /** Not one field: the whole link was over MAX_LINK_CHARS and nothing of it was used. */
   | { kind: "linkTooLong"; max: number }
   /** Not one field: `count` more problems beyond MAX_LISTED_PROBLEMS. */
@@ -76,11 +87,14 @@ export interface UrlRequest {
 }
 
 /** The keys this page writes and reads; anything else in a link is reported as unknown. */
-const KNOWN = new Set([
+const KNOWN: ReadonlySet<string> = new Set([
   "lang", "source", "preset", "prompt", "strategy", "engine", "stop",
-  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "server", "api", "v", "set",
+  "path", "branch", "at", "stopped", "step", "table", "lesson", "projector", "embed", "server", "api", "v", "set", "end", "height",
   ...(Object.keys(PARAM_LIMITS) as NumericParam[]),
 ]);
+
+/** Fields a link may repeat; of any other field given twice, the last is read (and the rest named). */
+const LISTS: ReadonlySet<string> = new Set(["stop", "branch", "table", "set"]);
 
 /** Reads `?a=b…` (and `#embed`) field by field. `knownPreset`/`knownLesson` validate ids. */
 export function readUrl(
@@ -94,13 +108,15 @@ export function readUrl(
   }
   // one pass over the query (URLSearchParams.get scans every entry: per key, that is quadratic)
   const fields = new Map<string, string[]>();
-  for (const [key, value] of new URLSearchParams(search)) {
+  const { entries, cut } = arrivedEntries(arrivedQuery(search, hash), KNOWN, ENDS_AFTER);
+  for (const [key, value] of entries) {
     const values = fields.get(key);
     if (values === undefined) fields.set(key, [value]);
     else values.push(value);
   }
   const query = {
-    get: (field: string): string | null => fields.get(field)?.[0] ?? null,
+    // a field given twice: the last one, as a teacher appending `&lang=zh` to a link means
+    get: (field: string): string | null => fields.get(field)?.at(-1) ?? null,
     getAll: (field: string): string[] => fields.get(field) ?? [],
   };
   const problems: UrlProblem[] = [];
@@ -112,13 +128,20 @@ export function readUrl(
   const oneOf = <T extends string>(field: string, options: readonly T[]): T | undefined => {
     const value = query.get(field);
     if (value === null) return undefined;
-    if ((options as readonly string[]).includes(value)) return value as T;
+    // `lang=EN`, `strategy=Greedy`: the options are lower case and none differ by case alone
+    const option = options.find((o) => o === value.toLowerCase());
+    if (option !== undefined) return option;
     bad(field, value, { kind: "oneOf", options });
     return undefined;
   };
   const flag = (field: string): boolean => oneOf(field, ["0", "1"]) === "1";
+  // first in the notice: it explains whatever else is missing
+  if (cut !== undefined) bad(cut.key, cut.value, { kind: "cut", kept: cut.kept });
 
-  request.lang = oneOf("lang", ["zh", "en"]);
+  // a language tag as HTML authors write it (`zh-CN`, `en-US`, `zh-Hans`) names its language
+  const tag = query.get("lang");
+  const primary = tag?.split(/[-_]/)[0]?.toLowerCase();
+  request.lang = primary === "zh" || primary === "en" ? primary : oneOf("lang", ["zh", "en"]);
   request.source = oneOf("source", ["model", "manual", "server"]);
   const server = query.get("server");
   if (server !== null) {
@@ -160,23 +183,29 @@ export function readUrl(
   let budget = MAX_LINK_TOKENS;
   const path = query.get("path");
   if (path !== null) {
-    const tokens = parseTokens(path, budget);
-    if (tokens === null) bad("path", path, { kind: "tokens" });
+    const read = parseTokens(path, budget);
+    if (read === null || (!read.complete && read.tokens.length === 0)) bad("path", path, { kind: "tokens" });
     else {
-      request.path = tokens;
-      budget -= tokens.length;
+      // a link cut short (or a typo) keeps the tokens before the first one it could not read
+      if (!read.complete) bad("path", path, { kind: "tokensCut", kept: read.tokens.length });
+      request.path = read.tokens;
+      budget -= read.tokens.length;
     }
   }
   const branches: ScenarioBranch[] = [];
   for (const text of query.getAll("branch")) {
     const match = /^(\d{1,4})_(\d{1,4})_(.*)$/.exec(text);
-    const tokens = match === null ? null : parseTokens(match[3] ?? "", budget);
-    if (match === null || tokens === null || branches.length >= MAX_BRANCHES) {
+    const read = match === null ? null : parseTokens(match[3] ?? "", budget);
+    if (match === null || read === null || branches.length >= MAX_BRANCHES || (!read.complete && read.tokens.length === 0)) {
       bad("branch", text, { kind: "tokens" });
       break; // later paths may hang off this one: stop here
     }
-    branches.push({ parent: Number(match[1]), forkAt: Number(match[2]), tokens });
-    budget -= tokens.length;
+    branches.push({ parent: Number(match[1]), forkAt: Number(match[2]), tokens: read.tokens });
+    budget -= read.tokens.length;
+    if (!read.complete) {
+      bad("branch", text, { kind: "tokensCut", kept: read.tokens.length });
+      break; // the rest of this path is lost, so are paths that may hang off it
+    }
   }
   if (branches.length > 0) request.branches = branches;
   const at = query.get("at");
@@ -203,7 +232,8 @@ export function readUrl(
     else tables.push(table);
   }
   if (tables.length > 0) request.tables = tables;
-  oneOf("v", ["1", String(LINK_VERSION)]);
+  oneOf("v", ["1", "2", String(LINK_VERSION)]);
+  oneOf("end", ["1"]);
   const settings: ScenarioSettings[] = [];
   const places = new Set<string>();
   for (const text of query.getAll("set")) {
@@ -222,10 +252,17 @@ export function readUrl(
     if (known.lesson(lesson)) request.lesson = lesson;
     else bad("lesson", lesson, { kind: "unknown" });
   }
+  // only <nexttoken-playground> writes `height`, and only one it could not use (element-attributes.ts)
+  const height = query.get("height");
+  if (height !== null) bad("height", height, { kind: "range", min: MIN_HEIGHT, max: MAX_HEIGHT, integer: false });
   request.projector = flag("projector");
-  request.embed = flag("embed") || hash.replace(/^#/, "").split("&").includes("embed");
+  request.embed = flag("embed") || fragmentFlags(hash).includes("embed");
+  for (const [key, values] of fields) {
+    const used = values.at(-1) ?? "";
+    if (KNOWN.has(key) && !LISTS.has(key) && values.length > 1) bad(key, values.slice(0, -1).join(" "), { kind: "repeated", used: clip(used) });
+  }
   // unknown keys last, so a flood of them cannot push the known fields' problems out of the list
-  for (const [key, values] of fields) if (!KNOWN.has(key)) bad(key, values[0] ?? "", { kind: "unknown" });
+  for (const [key, values] of fields) if (!KNOWN.has(key) && !addedOnTheWay(key)) bad(key, values[0] ?? "", { kind: "unknown" });
   if (unlisted > 0) problems.push({ field: "", value: "", rule: { kind: "more", count: unlisted } });
   return { request, problems };
 }
@@ -242,18 +279,21 @@ function clip(text: string): string {
   return out;
 }
 
-/** `12.34f.56` → tokens (`f` = forced); null if malformed or over `budget` tokens. */
-function parseTokens(text: string, budget: number): ScenarioToken[] | null {
-  if (text === "") return [];
+/**
+ * `12.34f.56` → tokens (`f` = forced), up to the first part that is not one (`complete` false: a
+ * link cut off at `12.34f.` or `12.3x`); null if over `budget` tokens.
+ */
+function parseTokens(text: string, budget: number): { tokens: ScenarioToken[]; complete: boolean } | null {
+  if (text === "") return { tokens: [], complete: true };
   const parts = text.split(".");
   if (parts.length > budget) return null;
   const tokens: ScenarioToken[] = [];
   for (const part of parts) {
     const match = /^(\d{1,7})(f?)$/.exec(part);
-    if (match === null) return null;
+    if (match === null) return { tokens, complete: false };
     tokens.push({ token: Number(match[1]), forced: match[2] === "f" });
   }
-  return tokens;
+  return { tokens, complete: true };
 }
 
 /**
@@ -314,6 +354,7 @@ export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchPa
     query.set("server", modes.server.url);
     if (modes.server.api !== null) query.set("api", modes.server.api);
   }
+  query.set("end", "1");
   return query;
 }
 

@@ -2,4 +2,8 @@
 export const linkEn = {
   "url.linkTooLong": "this link is longer than {max} characters, so none of it was used",
   "url.more": "and {count} more parts of the link could not be used either",
+  "url.rule.tokensCut": "must be token ids like 12.34f.56 (f = forced); the first {kept} were used",
+  "url.rule.repeated": "given more than once; the last value, “{used}”, was used",
+  "url.rule.cut": "the link was cut off here on its way (it is shorter than the page wrote it): this field and everything after it are missing; ask for the whole link",
+  "url.rule.cutTokens": "the link was cut off here on its way (it is shorter than the page wrote it): the first {kept} tokens were used, the rest and everything after them are missing; ask for the whole link",
 } as const;

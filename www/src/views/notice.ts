@@ -34,6 +34,12 @@ export function problemText(problem: UrlProblem): string {
     case "tokens":
       because = t("url.rule.tokens");
       break;
+    case "tokensCut":
+      because = t("url.rule.tokensCut", { kept: rule.kept });
+      break;
+    case "repeated":
+      because = t("url.rule.repeated", { used: escapeControls(rule.used) });
+      break;
     case "table":
       because = t("url.rule.table");
       break;
@@ -42,6 +48,9 @@ export function problemText(problem: UrlProblem): string {
       break;
     case "unknown":
       because = t("url.rule.unknown");
+      break;
+    case "cut":
+      because = rule.kept === null ? t("url.rule.cut") : t("url.rule.cutTokens", { kept: rule.kept });
       break;
     case "linkTooLong":
       return t("url.linkTooLong", { max: rule.max });
