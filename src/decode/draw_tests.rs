@@ -2,6 +2,17 @@
 
 use super::*;
 
+/// A xorshift32 stream of uniforms in [0, 1): test weights without a dependency.
+fn uniform(seed: u32) -> impl FnMut() -> f64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        f64::from(x) / 4_294_967_296.0
+    }
+}
+
 /// The reference: sort every key, walk the cumulative weight.
 fn sorted_walk(keys: &[u64], u: f64, z: f64) -> Drawn {
     let mut sorted = keys.to_vec();
@@ -74,13 +85,7 @@ fn selection_equals_the_sorted_walk_on_flat_and_tied_weights() {
 /// subnormal and zero weights, one bucket holding everything.
 #[test]
 fn bucket_sums_are_the_f64_sums_in_id_order() {
-    let mut x = 0x2545_f491u32;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        f64::from(x) / 4_294_967_296.0
-    };
+    let mut next = uniform(0x2545_f491);
     for weights in [
         vec![0.7f32; 70_000],
         (0..70_000)
@@ -120,13 +125,7 @@ fn bucket_sums_are_the_f64_sums_in_id_order() {
 /// wide weights and u from 0 to just below 1.
 #[test]
 fn gated_tables_draw_what_complete_tables_draw() {
-    let mut x = 0x9e37_79b9u32;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        f64::from(x) / 4_294_967_296.0
-    };
+    let mut next = uniform(0x9e37_79b9);
     let peaked: Vec<f32> = (0..40_000)
         .map(|i| {
             let g = (next() + next() + next() + next() - 2.0) * 3f64.sqrt();
