@@ -13,7 +13,7 @@ import { modelSource } from "./sources/load";
 import type { LoadProgress } from "./sources/load";
 import { FIRST_VISIT, initialState } from "./state";
 import type { SourceKind } from "./state";
-import { browserLang, readUrl } from "./url";
+import { browserLang, holdAddress, readUrl } from "./url";
 import type { UrlRequest } from "./url";
 import type { Actions } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
@@ -345,6 +345,10 @@ async function boot(): Promise<void> {
   }
   server.renderNotice();
   pg.holding = false;
+  // a link whose paths the model could not replay (its prompt is too long) stays in the address bar
+  // until the user changes something: rewritten now, it would lose them for good
+  const carried = (fromLink.path?.length ?? 0) > 0 || (fromLink.branches?.length ?? 0) > 0;
+  if (!serverLink && carried && pg.blocked() && pg.state.path.length === 0) holdAddress(page.pageQuery(true));
   document.body.dataset["ready"] = "true";
   page.render();
   // the phases of opening the page, for benchmarks (tests/bench/page-link.mjs) and the browser's profiler

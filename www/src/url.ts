@@ -358,8 +358,31 @@ export function scenarioQuery(scenario: Scenario, modes: PageModes): URLSearchPa
   return query;
 }
 
+/**
+ * The page's state (without its language) as it was when the address bar was held: while the page
+ * still shows that state, the address bar keeps the link as it arrived.
+ */
+let held: string | null = null;
+
+/** `query` without the page's language (switching it is no change of what the link shows). */
+function stateOf(query: URLSearchParams): string {
+  const state = new URLSearchParams(query);
+  state.delete("lang");
+  return state.toString();
+}
+
+/**
+ * Keep the link as it arrived in the address bar (it carries what the page could not show: paths
+ * over a prompt too long for the model) until the page's state differs from `query`'s.
+ */
+export function holdAddress(query: URLSearchParams): void {
+  held = stateOf(query);
+}
+
 /** Keep the address bar in step with the page (no history entry per change). */
 export function writeUrl(query: URLSearchParams): void {
+  if (held !== null && stateOf(query) === held) return;
+  held = null;
   const url = new URL(location.href);
   url.search = query.toString();
   url.hash = "";

@@ -17,6 +17,10 @@ export const shareEn = {
   "url.pastStop": "{at}: generation had already stopped; the rest of the path is left out",
   "url.badBranch": "{at} does not fit the paths before it; it and later paths are left out",
   "url.noModel": "the embedded model is not loaded, so the hand-made logits are used",
+  "url.promptUnread":
+    "the link's {paths} path(s) ({tokens} tokens) could not be replayed: {why} ({reason}). The address bar keeps the whole link until you change something: copy it now to keep the paths, then shorten the prompt (generation starts again from it), or ask the link's author for a link with a shorter prompt",
+  "url.promptTooLong": "the prompt is too long for the model",
+  "url.promptUnreadable": "the model cannot read the prompt",
   "share.open": "Share / Embed",
   "share.heading": "Share or embed this exact state",
   "share.explain": "The link holds the prompt, every setting, the seed and the tokens generated: whoever opens it sees the same tokens.",

@@ -19,6 +19,10 @@ export const shareZh: Record<keyof typeof shareEn, string> = {
   "url.pastStop": "{at}：生成已经停止，之后的内容被省略",
   "url.badBranch": "{at} 与前面的路径对不上，它和之后的路径被省略",
   "url.noModel": "内置模型没有加载，改用手工 logits",
+  "url.promptUnread":
+    "链接里的 {paths} 条路径（共 {tokens} 个 Token）无法重放：{why}（{reason}）。在你改动任何东西之前，地址栏会保留完整的链接：想保留这些路径请现在复制它；然后缩短提示词（会从新的提示词重新生成），或请链接的作者给一个提示词更短的链接",
+  "url.promptTooLong": "提示词对模型来说太长了",
+  "url.promptUnreadable": "模型读不了这个提示词",
   "share.open": "分享 / 嵌入",
   "share.heading": "分享或嵌入当前这个状态",
   "share.explain": "链接里保存了提示词、每一个参数、随机种子和已生成的 Token：打开链接的人会看到完全相同的 Token。",

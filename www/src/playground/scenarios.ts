@@ -2,7 +2,7 @@
 // (links, lessons, the element and Undo reset all go through it: tokens are replayed through the
 // core, never restored from stored traces), `snapshot` is the state as a scenario (what a link
 // records). A long model link replays the path on screen first and the others in the background.
-import { t } from "../i18n/index";
+import { coreMessage, t } from "../i18n/index";
 import { findPreset } from "../presets";
 import { PathLogits } from "../path-logits";
 import { Backfill, PathFiller } from "../replay";
@@ -289,7 +289,15 @@ export async function replayScenario(pg: Playground, wanted: ScenarioRequest, pr
     try {
       await pg.source.reset(state.prompt);
     } catch {
-      if (!superseded()) pg.refresh(); // the prompt error is shown; nothing can be replayed
+      if (superseded()) return;
+      // the prompt error is shown; the link's paths cannot be replayed, and the notice says so (the
+      // address bar keeps them: main.ts)
+      const tokens = (wanted.path?.length ?? 0) + (wanted.branches ?? []).reduce((sum, b) => sum + b.tokens.length, 0);
+      const reason = pg.source.promptError ?? "";
+      const paths = 1 + (wanted.branches?.length ?? 0);
+      const why = /^prompt must be at most \d+ tokens/.test(reason) ? "url.promptTooLong" : "url.promptUnreadable";
+      if (tokens > 0) problems.push(() => t("url.promptUnread", { paths, tokens, why: t(why), reason: coreMessage(reason) }));
+      pg.refresh();
       return;
     }
     if (superseded()) return;
