@@ -48,3 +48,21 @@ describe("a link with paths whose prompt is longer than the model reads", () => 
     await context.close();
   });
 });
+
+describe("a handout printed inside an embed", () => {
+  test("links to the full page, not the embed layout", async () => {
+    const { page, context, problems } = await open("?lang=en&embed=1&seed=7");
+    assert.equal(await page.evaluate(() => document.body.dataset.embed), "true");
+    assert.match(await address(page), /embed=1/);
+    const printed = await page.locator("#handout-link").textContent();
+    const url = new URL(printed);
+    assert.equal(url.searchParams.get("embed"), null, printed);
+    assert.equal(url.searchParams.get("seed"), "7");
+    const full = await context.newPage();
+    await full.goto(printed);
+    await full.waitForSelector("body[data-ready='true']");
+    assert.equal(await full.evaluate(() => document.body.dataset.embed), undefined);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+});

@@ -26,8 +26,22 @@ export function settingsLine(params: Params): string {
 export function renderHandout(params: Params, stepText: string): void {
   el("handout-settings").textContent = settingsLine(params);
   el("handout-step").textContent = stepText;
-  el("handout-link").textContent = location.href;
+  el("handout-link").textContent = fullPageLink(location.href);
   // more than four charts do not fit one page two abreast
   const charts = document.querySelectorAll("#stages > figure.stage:not([hidden])").length;
   el("stages").dataset["printColumns"] = charts > 4 ? "3" : "2";
+}
+
+/**
+ * The address as a link to the full page: a learner following a handout printed inside an embed
+ * (`embed=1`, `#embed`, or `embed` in a fragment holding the state) gets the page, not a lesson's frame.
+ */
+export function fullPageLink(href: string): string {
+  const url = new URL(href);
+  // the address as it is otherwise (only an embed flag is taken out)
+  if (url.searchParams.has("embed")) url.searchParams.delete("embed");
+  const fragment = url.hash.replace(/^#/, "").split("&");
+  const kept = fragment.filter((part) => !/^embed(=|$)/i.test(part));
+  if (kept.length !== fragment.length) url.hash = kept.join("&");
+  return url.href;
 }
