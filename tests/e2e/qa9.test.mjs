@@ -47,6 +47,21 @@ describe("a link with paths whose prompt is longer than the model reads", () => 
     assert.deepEqual(problems.console, []);
     await context.close();
   });
+  test("over the link's 2,000 characters: the prompt box holds its start, and the messages name the model's limit in tokens", async () => {
+    const query = new URLSearchParams(link);
+    query.set("prompt", "the cat sat on the mat and ".repeat(100).trim());
+    const longer = `?${query.toString()}`;
+    const { page, context, problems } = await open(longer);
+    assert.deepEqual(await chips(page), []);
+    assert.equal(await page.locator("#prompt").inputValue(), query.get("prompt").slice(0, 2000));
+    const text = await notice(page).textContent();
+    assert.match(text, /longer than 2000 characters, far more than the model reads/);
+    assert.match(text, /could not be replayed: the prompt is too long for the model \(.*at most 127 tokens/);
+    assert.match(await page.locator("#error").textContent(), /at most 127 tokens/);
+    assert.equal(await address(page), longer);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
 });
 
 describe("a handout printed inside an embed", () => {

@@ -21,7 +21,10 @@ export const LINK_VERSION = 3;
 /** The first link version that ends with `end`. */
 const ENDS_AFTER = 3;
 
-/** Longest prompt a link may carry (the model reads at most 128 tokens anyway). */
+/**
+ * Longest prompt a link may carry, in characters: far above what the model reads (127 tokens, which
+ * its own message names); only what a server with a longer context could read needs more.
+ */
 export const MAX_PROMPT_CHARS = 2000;
 /** Most tokens a link may replay over all its paths. */
 export const MAX_LINK_TOKENS = 4096;
@@ -47,6 +50,8 @@ export type UrlRule =
   | { kind: "range"; min: number; max: number; integer: boolean }
   | { kind: "oneOf"; options: readonly string[] }
   | { kind: "tooLong"; max: number }
+  /** A prompt longer than a link may carry: its first `max` characters were used (the model reads far fewer). */
+  | { kind: "promptCut"; max: number }
   | { kind: "tokens" }
   /** A path or branch whose first `kept` tokens were read and used, the rest not (a link cut short). */
   | { kind: "tokensCut"; kept: number }
@@ -158,7 +163,12 @@ export function readUrl(
   const prompt = query.get("prompt");
   if (prompt !== null) {
     if (prompt.length <= MAX_PROMPT_CHARS) request.prompt = prompt;
-    else bad("prompt", prompt, { kind: "tooLong", max: MAX_PROMPT_CHARS });
+    else {
+      // its start, not the preset's prompt: the model then names its own limit (in tokens), and a
+      // path the link carries is not replayed over another text (nor lost: main.ts holds the address)
+      request.prompt = prompt.slice(0, MAX_PROMPT_CHARS).replace(/[\uD800-\uDBFF]$/, "");
+      bad("prompt", prompt, { kind: "promptCut", max: MAX_PROMPT_CHARS });
+    }
   }
   const strategy = oneOf("strategy", ["sample", "greedy"]);
   if (strategy !== undefined) request.params.strategy = strategy;

@@ -34,6 +34,9 @@ export function problemText(problem: UrlProblem): string {
     case "tokens":
       because = t("url.rule.tokens");
       break;
+    case "promptCut":
+      because = t("url.rule.promptCut", { max: rule.max });
+      break;
     case "tokensCut":
       because = t("url.rule.tokensCut", { kept: rule.kept });
       break;
