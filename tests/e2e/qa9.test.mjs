@@ -81,3 +81,27 @@ describe("a handout printed inside an embed", () => {
     await context.close();
   });
 });
+
+describe("a state field after # on a link that also has a query", () => {
+  test("`#step=1` is read (the page opens on step 1), and the address bar holds it in the query", async () => {
+    const { page, context } = await open("?lang=en&seed=3");
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
+    const link = await address(page);
+    await context.close();
+    assert.doesNotMatch(link, /step=/);
+    const opened = await open(`${link}#step=1`);
+    assert.match(await opened.page.locator("#inspector-step").textContent(), /Step 1\b/);
+    assert.ok(await notice(opened.page).isHidden(), await notice(opened.page).textContent());
+    assert.match(await address(opened.page), /&step=1&/);
+    assert.deepEqual(opened.problems.console, []);
+    await opened.context.close();
+  });
+
+  test("a field in both: the one after # is used, and the notice says so (zh)", async () => {
+    const { page, context, problems } = await open("?lang=zh&seed=3&temperature=0.8#temperature=1.5");
+    assert.equal(await page.getByLabel("温度", { exact: true }).inputValue(), "1.5");
+    assert.match(await notice(page).textContent(), /temperature =「0\.8」：出现了不止一次；使用的是最后一个值「1\.5」/);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+});

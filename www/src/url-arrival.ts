@@ -4,15 +4,18 @@
 // repair here is one the page can make without guessing what the link's author meant.
 
 /**
- * The query to read (no leading `?`): the link's query, or, when it has none, a fragment that holds
- * one (`#v=2&lang=en…`, a bare `embed` in it being the fragment's own flag); decoded once more if
- * the whole link was percent-encoded twice.
+ * The query to read (no leading `?`): the link's query, then a fragment that holds fields
+ * (`#v=2&lang=en…` instead of a query, or `…&end=1#step=3` added by hand after one; a bare `embed`
+ * in it being the fragment's own flag), each decoded once more if it was percent-encoded twice. A
+ * fragment's field is read as if written last: given in the query too, it is the one used, and the
+ * notice says so (a repeated key).
  */
 export function arrivedQuery(search: string, hash: string): string {
-  let query = search.replace(/^\?/, "");
+  const query = decodedOnce(search.replace(/^\?/, ""));
   const fragment = trimTrailing(hash.replace(/^#/, ""));
-  if (query === "" && fragment.includes("=")) query = fragment.split("&").filter((part) => part !== "embed").join("&");
-  return decodedOnce(query);
+  if (!fragment.includes("=")) return query;
+  const fields = decodedOnce(fragment.split("&").filter((part) => part !== "embed").join("&"));
+  return query === "" ? fields : `${query}&${fields}`;
 }
 
 /** The fragment's flags (`#embed`), whatever was pasted after the link. */
