@@ -1,7 +1,8 @@
 // A link as it arrives in real life, before it is read field by field (url.ts): pasted into a chat
 // with a `)` or `。` after it, percent-encoded a second time by an LMS, `&` written as `&amp;` by an
-// HTML editor, keys in upper case or with hyphens, the whole state after `#` instead of `?`. Each
-// repair here is one the page can make without guessing what the link's author meant.
+// HTML editor, keys in upper case or with hyphens, the whole state after `#` instead of `?` (or a
+// field added after `#` to a link with a query). Each repair here is one the page can make without
+// guessing what the link's author meant.
 
 /**
  * The query to read (no leading `?`): the link's query, then a fragment that holds fields
