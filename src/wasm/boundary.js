@@ -9,7 +9,20 @@
 // wasm shadow stack, killing the instance). Each function returns its copy, or a string: the
 // message of the Error the caller will see.
 
-import { KEY_SEPARATOR, NumberEntries } from "./entries.js";
+// An object of numbers (a logit_bias, most configs), as `snapshot_tree` hands it to Rust: its keys
+// joined by KEY_SEPARATOR, in order, and its values in one Float64Array, which read.rs `value_of`
+// reads in two calls instead of about eight per entry. (Here, not in a module of its own: every
+// snippet is one more request the glue makes at load, see tests/tools/wasm-browser-test.sh.)
+
+/** What joins the keys; an object with a key holding it goes the general way. */
+const KEY_SEPARATOR = "\u0000";
+
+export class NumberEntries {
+  constructor(keys, numbers) {
+    this.keys = keys;
+    this.numbers = numbers;
+  }
+}
 
 // Intrinsics captured once, so a caller cannot redirect them by patching prototypes later.
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);

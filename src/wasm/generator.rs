@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::cell::{RefCell, RefMut};
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/wasm/vocab.js")]
+#[wasm_bindgen(module = "/src/wasm/generator.js")]
 extern "C" {
     /// The entries of `text` ending at each of `ends` (UTF-16 offsets), as an array of strings.
     fn split_vocab(text: &str, ends: &[u32]) -> JsValue;
@@ -64,13 +64,13 @@ fn generated(out: &generate::StepOutput) -> Result<JsValue, JsError> {
 /// Call `free()` when done with it.
 #[wasm_bindgen(js_name = Generator)]
 pub struct JsGenerator {
-    /// `None` only in the placeholder `guard_generator` hands `guard.js` and frees at once.
+    /// `None` only in the placeholder `guard_generator` hands `generator.js` and frees at once.
     inner: RefCell<Option<generate::Generator>>,
 }
 
-#[wasm_bindgen(module = "/src/wasm/guard.js")]
+#[wasm_bindgen(module = "/src/wasm/generator.js")]
 extern "C" {
-    /// Guards the methods of `instance`'s class (see guard.js), then frees `instance`.
+    /// Guards the methods of `instance`'s class (see generator.js), then frees `instance`.
     fn guard_class(instance: JsValue, class_name: &str);
 }
 

@@ -34,7 +34,7 @@ extern "C" {
     fn describe_object(value: &JsValue) -> String;
 }
 
-#[wasm_bindgen(module = "/src/wasm/entries.js")]
+#[wasm_bindgen(module = "/src/wasm/boundary.js")]
 extern "C" {
     /// An object of numbers from the snapshot: its keys joined by U+0000, its values in order.
     type NumberEntries;

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The wasm-bindgen-test suite in headless Chromium, run again only when the suite never started.
 #
-# Why: wasm-bindgen-test-runner serves the test page with tiny_http 0.12, whose task pool can leave
-# a new connection unserved while Chromium's keep-alive connections hold every thread (a waiting
-# thread is counted until it runs, so two connections arriving together can both be queued for
-# it). The page then waits forever for one of its JS modules: seen twice on loaded machines (CI
-# and a clean-clone run, `src/wasm/vocab.js` pending after 300 s, "Loading scripts..."), never
-# with the suite itself at fault (it takes 0.2 s). A run that printed "test result:" is final,
-# pass or fail; only a run that never got that far is tried again, at most three times, each
-# bounded so a hung page costs minutes, not the runner's 300 s page-load limit plus its own.
+# Why: wasm-bindgen-test-runner serves the test page with tiny_http 0.12, whose task pool counts
+# a thread as waiting until it runs, so new connections arriving together beyond the idle threads
+# (four at start, one holding the page's own connection) are queued and, while Chromium's
+# keep-alive connections hold every thread, never served. The page then waits for one of its JS
+# modules for good ("Loading scripts...": `src/wasm/vocab.js` pending after 300 s, in CI and in a
+# clean-clone run). The glue's snippet modules were five; they are three again (boundary.js,
+# columns.js, generator.js; tests/node/glue-imports.test.mjs keeps it so): at load 5–6 the suite
+# hung 4 of 6 times with five, 0 of 12 with three. This run-again is the second line of defence.
+# A run that printed "test result:" is final, pass or fail; only a run that never got that far is
+# tried again, at most three times, each bounded so a hung page costs minutes, not the runner's
+# 300 s page-load limit plus its own.
 set -uo pipefail
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
