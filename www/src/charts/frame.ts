@@ -222,10 +222,13 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("height", (d) => barH(d.ghost ?? 0));
 
     // (placed above, before the bars: a second row of room changes the scale)
+    // written in the bars' order (placed chosen first), so a reader meets them left to right
+    const order = new Map(items.map((d, i) => [d, i]));
     values
       .selectAll<SVGTextElement, PlacedValue>("text")
-      .data(placed, (p) => key(p.d))
+      .data([...placed].sort((a, b) => (order.get(a.d) ?? 0) - (order.get(b.d) ?? 0)), (p) => key(p.d))
       .join("text")
+      .order()
       .attr("class", (p) => `value ${p.d.state}`)
       .attr("text-anchor", "middle")
       .text((p) => p.d.valueText)

@@ -1,6 +1,6 @@
 // English text for links (URL state), the Share / Embed dialog and embed mode (zh twin: share.zh.ts).
 export const shareEn = {
-  "url.notice": "Parts of this link could not be used as written; unless a line says otherwise, the page used its defaults for them:",
+  "url.notice": "Parts of this link could not be used as written; defaults apply unless noted:",
   "url.dismiss": "Dismiss",
   "url.ignored": "{field} = “{value}”: {rule}",
   "url.rule.number": "must be a number from {min} to {max}",

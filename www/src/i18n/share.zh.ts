@@ -2,7 +2,7 @@
 import type { shareEn } from "./share.en";
 
 export const shareZh: Record<keyof typeof shareEn, string> = {
-  "url.notice": "这个链接里有些内容无法按原样使用；除非该行另有说明，页面已对它们改用默认值：",
+  "url.notice": "这个链接里有些内容无法按原样使用；除另有说明外，已改用默认值：",
   "url.dismiss": "知道了",
   "url.ignored": "{field} =「{value}」：{rule}",
   "url.rule.number": "应为 {min} 到 {max} 之间的数",
