@@ -1,16 +1,16 @@
 //! draw.rs's tests: selection ≡ the sorted walk, and the bucket tables' exactness.
 
 use super::*;
+use crate::decode::stages::test_uniforms;
 
-/// A xorshift32 stream of uniforms in [0, 1): test weights without a dependency.
-fn uniform(seed: u32) -> impl FnMut() -> f64 {
-    let mut x = seed;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        f64::from(x) / 4_294_967_296.0
-    }
+/// Each weight's order key (its id the index) and the weights' f64 sum in id order.
+fn keys_and_total(weights: &[f32]) -> (Vec<u64>, f64) {
+    let keys = weights
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| key(w, i as u32))
+        .collect();
+    (keys, weights.iter().map(|&w| f64::from(w)).sum())
 }
 
 /// The reference: sort every key, walk the cumulative weight.
@@ -54,12 +54,7 @@ fn selection_equals_the_sorted_walk_on_flat_and_tied_weights() {
                 .collect::<Vec<_>>(),
             (0..n).map(|i| 1.0 / (1.0 + i as f32)).collect(),
         ] {
-            let keys: Vec<u64> = weights
-                .iter()
-                .enumerate()
-                .map(|(i, &w)| key(w, i as u32))
-                .collect();
-            let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
+            let (keys, z) = keys_and_total(&weights);
             if z == 0.0 {
                 continue;
             }
@@ -85,7 +80,7 @@ fn selection_equals_the_sorted_walk_on_flat_and_tied_weights() {
 /// subnormal and zero weights, one bucket holding everything.
 #[test]
 fn bucket_sums_are_the_f64_sums_in_id_order() {
-    let mut next = uniform(0x2545_f491);
+    let mut next = test_uniforms(0x2545_f491);
     for weights in [
         vec![0.7f32; 70_000],
         (0..70_000)
@@ -101,11 +96,7 @@ fn bucket_sums_are_the_f64_sums_in_id_order() {
             })
             .collect(),
     ] {
-        let keys: Vec<u64> = weights
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| key(w, i as u32))
-            .collect();
+        let (keys, _) = keys_and_total(&weights);
         let (mut want, mut tables) = (vec![0.0f64; BUCKETS], Vec::new());
         for &k in &keys {
             want[(k >> BUCKET_SHIFT) as usize & (BUCKETS - 1)] += key_weight(k);
@@ -125,7 +116,7 @@ fn bucket_sums_are_the_f64_sums_in_id_order() {
 /// wide weights and u from 0 to just below 1.
 #[test]
 fn gated_tables_draw_what_complete_tables_draw() {
-    let mut next = uniform(0x9e37_79b9);
+    let mut next = test_uniforms(0x9e37_79b9);
     let peaked: Vec<f32> = (0..40_000)
         .map(|i| {
             let g = (next() + next() + next() + next() - 2.0) * 3f64.sqrt();
@@ -135,12 +126,7 @@ fn gated_tables_draw_what_complete_tables_draw() {
         .collect();
     let wide: Vec<f32> = (0..9_000).map(|_| (-90.0 * next()).exp() as f32).collect();
     for weights in [peaked, wide, vec![0.25f32; 3_000]] {
-        let keys: Vec<u64> = weights
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| key(w, i as u32))
-            .collect();
-        let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
+        let (keys, z) = keys_and_total(&weights);
         for u in [0.0, 1e-9, 0.2, 0.5, 0.9, 0.999_99, 1.0 - f64::EPSILON / 2.0] {
             let want = inverse_cdf(&mut keys.clone(), &mut Vec::new(), Tallied::No, u, z);
             for g in [gate(u, z, keys.len()), 0, key(0.9, 0)] {
@@ -192,8 +178,7 @@ proptest::proptest! {
             (1.0 - 1e-9)..1.0f64,
         ],
     ) {
-        let keys: Vec<u64> = weights.iter().enumerate().map(|(i, &w)| key(w, i as u32)).collect();
-        let z: f64 = weights.iter().map(|&w| f64::from(w)).sum();
+        let (keys, z) = keys_and_total(&weights);
         proptest::prop_assume!(z > 0.0);
         let got = inverse_cdf(&mut keys.clone(), &mut Vec::new(), Tallied::No, u, z);
         let want = sorted_walk(&keys, u, z);
