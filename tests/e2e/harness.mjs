@@ -62,6 +62,23 @@ export function serveDist(dir = DIST, { maxHeaderSize, handle } = {}) {
   });
 }
 
+/**
+ * A course page on another origin (its own port) whose every request gets `html`: where an author
+ * puts <nexttoken-playground>. Resolves to { url (of /lesson.html), close }.
+ */
+export function serveCoursePage(html) {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(html);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      resolve({ url: `http://127.0.0.1:${port}/lesson.html`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
 export async function launch() {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",

@@ -5,8 +5,7 @@
 // `height="400px"`.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { browserSuite, launch, screenshot, serveDist } from "./harness.mjs";
+import { browserSuite, launch, screenshot, serveCoursePage, serveDist } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li").allInnerTexts();
@@ -119,19 +118,15 @@ describe("<nexttoken-playground> with a long prompt, then another one", () => {
   test("a 1,995-character Chinese prompt (18 KB encoded, over Node's 16 KB request line) opens; a changed attribute opens its own page", async () => {
     const server = await serveDist();
     const prompt = "今天天气很好，".repeat(285);
-    const course = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
+    const course = await serveCoursePage(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
         <script src="${server.url}nexttoken-element.js"></script>
         <nexttoken-playground lang="en" preset="react-zh" prompt="${prompt}"></nexttoken-playground>`);
-    });
-    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
     const browser = await launch();
     try {
       const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
       const errors = [];
       page.on("pageerror", (err) => errors.push(String(err)));
-      await page.goto(`http://127.0.0.1:${course.address().port}/lesson.html`);
+      await page.goto(course.url);
       const frame = page.frameLocator("nexttoken-playground iframe");
       await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
       assert.equal(await frame.getByLabel("Prompt").inputValue(), prompt);
@@ -151,7 +146,7 @@ describe("<nexttoken-playground> with a long prompt, then another one", () => {
     } finally {
       await browser.close();
       await server.close();
-      await new Promise((resolve) => course.close(resolve));
+      await course.close();
     }
   });
 });
@@ -185,20 +180,16 @@ describe("<nexttoken-playground> from a module script tag", () => {
 describe("<nexttoken-playground> attributes a course author gets wrong", () => {
   test("an unknown attribute and an unusable height are named in the frame; height=\"400px\" is 400 px", async () => {
     const server = await serveDist();
-    const course = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
+    const course = await serveCoursePage(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
         <script src="${server.url}nexttoken-element.js"></script>
         <nexttoken-playground id="a" class="demo" data-step="1" aria-label="demo" lang="en" preset="react-zh" temprature="0.5" height="400px"></nexttoken-playground>
         <nexttoken-playground id="b" lang="zh-CN" preset="react-zh" height="tall"></nexttoken-playground>`);
-    });
-    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
     const browser = await launch();
     try {
       const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
       const errors = [];
       page.on("pageerror", (err) => errors.push(String(err)));
-      await page.goto(`http://127.0.0.1:${course.address().port}/lesson.html`);
+      await page.goto(course.url);
       const a = page.frameLocator("#a iframe");
       const b = page.frameLocator("#b iframe");
       await a.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
@@ -213,7 +204,7 @@ describe("<nexttoken-playground> attributes a course author gets wrong", () => {
     } finally {
       await browser.close();
       await server.close();
-      await new Promise((resolve) => course.close(resolve));
+      await course.close();
     }
   });
 });
