@@ -3,7 +3,7 @@ import type { StageTrace } from "../core";
 import { percent } from "../format";
 import { createBarChart, duration, MARGIN, stageItems, textScale } from "./frame";
 import type { BarItem, StepView } from "./frame";
-import { noteBox } from "./value-labels";
+import { lineLabelBox, noteBoxes, overlaps } from "./value-labels";
 import type { Box } from "./value-labels";
 
 /** Also draws epsilon and eta cutoff, whose thresholds are probabilities too. */
@@ -15,10 +15,7 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
   const centre = (d: BarItem): number => (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2;
   /** The line label's box at `dy` from the line, ending at `right` (viewBox units). */
   function labelBox(label: string, cut: number, right: number, dy: number): Box {
-    const size = 11.5 * textScale(svg);
-    // bold: about 0.6 em a character, a Chinese one 1 em
-    const width = [...label].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 1 : 0.6), 0) * size;
-    return { left: right - width, right, top: chart.y(cut) + dy - 0.95 * size, bottom: chart.y(cut) + dy + 0.3 * size };
+    return lineLabelBox(label, right, chart.y(cut) + dy, textScale(svg), "end");
   }
   /**
    * The label's baseline from the line when it ends inside the plot: just above it, unless the notes
@@ -26,12 +23,12 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
    * or below the line clear of them, inside the plot.
    */
   function insideOffset(items: BarItem[], label: string, cut: number, right: number): number {
-    const notes = items.filter((d) => d.note !== null).map((d) => noteBox(d.note ?? "", centre(d), chart.y(d.value), textScale(svg)));
+    const notes = noteBoxes(items, centre, chart.y, textScale(svg));
     const y0 = chart.y(0);
     const free = (dy: number): boolean => {
       const box = labelBox(label, cut, right, dy);
       const inside = box.top >= 0 && box.bottom <= y0;
-      return inside && notes.every((n) => n.right <= box.left || box.right <= n.left || n.bottom <= box.top || box.bottom <= n.top);
+      return inside && !notes.some((n) => overlaps(n, box));
     };
     const tries = Array.from({ length: 60 }, (_, i) => [-4 - 2 * i, 12 + 2 * i]).flat();
     return tries.find(free) ?? -4;

@@ -5,7 +5,7 @@ import type { StageTrace } from "../core";
 import { percent } from "../format";
 import { createBarChart, drawable, duration, MARGIN, stageItems, textScale } from "./frame";
 import type { BarItem, StepView } from "./frame";
-import { noteBox } from "./value-labels";
+import { lineLabelBox, noteBoxes, overlaps } from "./value-labels";
 import type { Box } from "./value-labels";
 
 export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => string): { update(view: StepView, stage: StageTrace): void } {
@@ -28,18 +28,13 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
       // “p = 0.5”): then the nearest place, on either side, clear of the curve and the notes
       const label = lineLabel(p);
       const curveAbove = (totals.at(-1) ?? 1) >= p;
-      const labelBox = (x: number, dy: number, outside: boolean): Box => {
-        const size = 11.5 * textScale(svg);
-        // bold: about 0.6 em a character, a Chinese one 1 em
-        const width = [...label].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 1 : 0.6), 0) * size;
-        const baseline = chart.y(p) + dy;
-        return { left: outside ? x : x - width, right: outside ? x + width : x, top: baseline - 0.95 * size, bottom: baseline + 0.3 * size };
-      };
+      const labelBox = (x: number, dy: number, outside: boolean): Box =>
+        lineLabelBox(label, x, chart.y(p) + dy, textScale(svg), outside ? "start" : "end");
       const free = (box: Box): boolean => {
-        const notes = items.filter((d) => d.note !== null).map((d) => noteBox(d.note ?? "", centre(d), chart.y(d.value), textScale(svg)));
+        const notes = noteBoxes(items, centre, chart.y, textScale(svg));
         const heights = curveBetween(items.map(centre), totals, box.left - 3, box.right + 3).map(chart.y);
         const curveClear = heights.length === 0 || Math.max(...heights) + 2.5 <= box.top || Math.min(...heights) - 2.5 >= box.bottom;
-        return curveClear && notes.every((n) => n.right <= box.left || box.right <= n.left || n.bottom <= box.top || box.bottom <= n.top);
+        return curveClear && !notes.some((n) => overlaps(n, box));
       };
       const place = (): { x: number; dy: number; outside: boolean } => {
         const right = chart.x.range()[1];

@@ -152,6 +152,26 @@ function lowestFree(start: number, bands: readonly Band[], ascent: number, desce
   return baseline;
 }
 
+/** Whether two boxes share any area (touching edges do not). */
+export function overlaps(a: Box, b: Box): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * The box of a threshold line's bold label (11.5 px before `scale`) on `baseline`, starting at `x`
+ * (`start`) or ending there (`end`): about 0.6 em a character, a Chinese one 1 em.
+ */
+export function lineLabelBox(label: string, x: number, baseline: number, scale: number, anchor: "start" | "end"): Box {
+  const size = 11.5 * scale;
+  const width = [...label].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 1 : 0.6), 0) * size;
+  return { left: anchor === "start" ? x : x - width, right: anchor === "start" ? x + width : x, top: baseline - 0.95 * size, bottom: baseline + 0.3 * size };
+}
+
+/** The boxes of the notes on the removed bars among `items`, each over its bar's `centre`. */
+export function noteBoxes(items: readonly BarItem[], centre: (d: BarItem) => number, y: (v: number) => number, scale: number): Box[] {
+  return items.filter((d) => d.note !== null).map((d) => noteBox(d.note ?? "", centre(d), y(d.value), scale));
+}
+
 /** The box of a note written upwards above a removed bar whose top is at `top` (frame.ts: rotated −90° at x + 3.5, 3 above the bar). */
 export function noteBox(note: string, centre: number, top: number, scale: number): Box {
   const size = 11 * scale;
