@@ -6,6 +6,7 @@
 //! (the selection helpers are in select.rs; re-exported here, where the stages look for them).
 
 use super::draw::key_weight;
+use super::select::extend_sorted_by_logit;
 use super::select::{best_of, best_of_all, gathered_max};
 pub(crate) use super::select::{by_logit, extend_sorted};
 use super::softmax::{cached, logit_of, scan, sum_weights, sum_weights_all, Exps, RawKeys};
@@ -166,10 +167,7 @@ impl Work {
 
     /// Makes the logit-sorted prefix at least `n` long.
     pub fn ensure_sorted(&mut self, n: usize) {
-        let processed = &self.processed;
-        self.sorted = extend_sorted(&mut self.kept, self.sorted, n, |&a, &b| {
-            by_logit(processed, a, b)
-        });
+        self.sorted = extend_sorted_by_logit(&self.processed, &mut self.kept, self.sorted, n);
     }
 
     /// The largest processed logit among kept tokens.
