@@ -1,9 +1,11 @@
 //! epsilon_cutoff ε in [0, 1); 0 = off (HF only, EpsilonLogitsWarper): removes tokens with
 //! probability below ε, except the top `min_keep` (and everything tied with the last of them).
 //!
-//! With every token still kept, the test runs as one contiguous pass that marks `removed_by`
-//! (the exps vectorise), then the kept list is compacted in its order: the same test on the
-//! same numbers as per token, so the same kept set in the same order.
+//! With every token still kept, the test runs as one contiguous pass that marks `removed_by`,
+//! then the kept list is compacted in its order: the same test on the same numbers as per token,
+//! so the same kept set in the same order. The pass compares each scaled logit with a narrow band
+//! around ln(cut·z) (`exp_band`) and takes an exp only inside it: p < ε ⟺ l below a threshold,
+//! without an exp pass.
 
 use super::super::candidates::{Work, KEPT};
 use super::super::config::Settings;
@@ -40,10 +42,30 @@ pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8
         .unwrap_or(f32::INFINITY);
     if let (true, Some(lowest)) = (work.all_kept, lowest_passing_weight(z, cut)) {
         let marks = work.removed_by.iter_mut().zip(&work.processed);
-        for (mark, &l) in marks {
-            // `weight(l, max, inv_t) / z >= cut` as a float32 comparison: the loop vectorises.
-            let keep = l >= protected_floor || exp_f32((l - max) * inv_t) >= lowest;
-            *mark = if *mark == KEPT && !keep { stage } else { *mark };
+        if let Some((x_lo, x_hi)) = exp_band(lowest) {
+            // The same test without an exp per token: sure on either side of the band, and
+            // the few scaled logits inside it (usually none) take the exp below.
+            let mut unsure = 0usize;
+            for (mark, &l) in marks {
+                let x = (l - max) * inv_t;
+                let keep = l >= protected_floor || x >= x_hi;
+                unsure += usize::from(!keep && x >= x_lo);
+                *mark = if *mark == KEPT && !keep { stage } else { *mark };
+            }
+            if unsure > 0 {
+                let marks = work.removed_by.iter_mut().zip(&work.processed);
+                for (mark, &l) in marks.filter(|(m, _)| **m == stage) {
+                    if exp_f32((l - max) * inv_t) >= lowest {
+                        *mark = KEPT;
+                    }
+                }
+            }
+        } else {
+            for (mark, &l) in marks {
+                // `weight(l, max, inv_t) / z >= cut` as a float32 comparison: it vectorises.
+                let keep = l >= protected_floor || exp_f32((l - max) * inv_t) >= lowest;
+                *mark = if *mark == KEPT && !keep { stage } else { *mark };
+            }
         }
         work.retain_marked();
         return;
@@ -63,9 +85,78 @@ fn lowest_passing_weight(z: f64, eps: f64) -> Option<f32> {
     super::lowest_passing_f32((eps * z) as f32, |e| f64::from(e) / z >= eps)
 }
 
+/// `exp_f32` is within `EXP_ERROR` of e^x (relative) for x in [`BAND_MIN`, 0].
+const EXP_ERROR: f64 = 1e-6;
+const BAND_MIN: f64 = -86.0;
+/// Half the band's width in x: e^(±1e-3) is about 1000 times `EXP_ERROR` away from 1.
+const BAND: f64 = 1000.0 * EXP_ERROR;
+
+/// Scaled logits (l − max)·inv_t below the first bound have `exp_f32` below `lowest`, those at or
+/// above the second have it at least `lowest`: `exp_f32` need not be monotone to the last bit,
+/// only within `EXP_ERROR` of e^x, which is. None when the band reaches outside [`BAND_MIN`, 0]
+/// (then every token takes its exp).
+fn exp_band(lowest: f32) -> Option<(f32, f32)> {
+    let c = f64::from(lowest).ln();
+    if !(lowest.is_normal() && c - BAND > BAND_MIN && c + BAND < 0.0) {
+        return None;
+    }
+    // Rounded outwards: the float32 bounds hold the f64 ones.
+    let lo = ((c - BAND) as f32).next_down();
+    let hi = ((c + BAND) as f32).next_up();
+    Some((lo, hi))
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::super::softmax::exp_f32;
     use proptest::prelude::*;
+
+    /// `exp_band`'s premise: `exp_f32` is within `EXP_ERROR` of e^x over [`BAND_MIN`, 0], at a
+    /// stride through every float32 there and at the range reduction's steps (x near k·ln2/2).
+    #[test]
+    fn exp_f32_is_within_the_bands_error() {
+        let check = |x: f32| {
+            let want = f64::from(x).exp();
+            let got = f64::from(exp_f32(x));
+            assert!(
+                (got / want - 1.0).abs() <= super::EXP_ERROR,
+                "x {x}: {got} vs {want}"
+            );
+        };
+        let (start, end) = (0.0f32.to_bits(), (super::BAND_MIN as f32).to_bits());
+        let negative_zero = (-0.0f32).to_bits();
+        for bits in (negative_zero..=end).step_by(997).chain([start]) {
+            check(f32::from_bits(bits));
+        }
+        for k in 1..=248 {
+            let step = -(k as f32) * std::f32::consts::LN_2 / 2.0;
+            let mut x = step.next_down().next_down();
+            for _ in 0..5 {
+                check(x);
+                x = x.next_up();
+            }
+        }
+    }
+
+    /// Cuts on each side of the band, at its edges and inside it, against the exp per token.
+    #[test]
+    fn the_band_decides_as_the_exp_does() {
+        for lowest in [1e-30f32, 3e-5, 0.01, 0.3, 0.9] {
+            let (lo, hi) = super::exp_band(lowest).unwrap();
+            assert!(
+                exp_f32(lo) < lowest && exp_f32(hi) >= lowest,
+                "lowest {lowest}"
+            );
+            let (mut below, mut above) = (lo, hi);
+            for _ in 0..1000 {
+                below = below.next_down();
+                above = above.next_up();
+                assert!(exp_f32(below) < lowest && exp_f32(above) >= lowest);
+            }
+        }
+        assert_eq!(super::exp_band(0.9999), None);
+        assert_eq!(super::exp_band(1e-38), None);
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]

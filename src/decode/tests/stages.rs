@@ -175,3 +175,43 @@ fn vllm_raises_tiny_temperatures_to_one_hundredth() {
     .unwrap();
     assert_eq!(greedy.strategy, "greedy");
 }
+
+/// epsilon keeps exactly the tokens with p ≥ ε when thousands of them sit within a few ulps of
+/// the cut (inside the band where the stage takes each token's exp instead of comparing its
+/// scaled logit): every listed candidate kept iff its raw p (= its p before the cut, T = 1) is at
+/// least ε.
+#[test]
+fn epsilon_decides_at_the_cut_as_p_does() {
+    let eps = 1e-4f64;
+    // Token 0 at 0 (the max); 4,000 tokens one ulp apart around ln(ε·z), z ≈ 1 / (1 − 4000·ε).
+    let center = (eps / (1.0 - 4000.0 * eps)).ln() as f32;
+    let mut logits = vec![0.0f32];
+    let mut l = center;
+    for _ in 0..2000 {
+        l = l.next_down();
+    }
+    for _ in 0..4000 {
+        logits.push(l);
+        l = l.next_up();
+    }
+    let config = Config {
+        epsilon_cutoff: Some(eps),
+        trace_top: Some(logits.len() as u32),
+        ..cfg()
+    };
+    let t = step(&logits, &config).unwrap();
+    let kept = t.candidates.iter().filter(|c| c.kept).count();
+    assert!(
+        kept > 1 && kept < logits.len(),
+        "kept {kept}: the cut falls inside"
+    );
+    for c in &t.candidates {
+        assert_eq!(
+            c.kept,
+            c.id == 0 || c.p_raw >= eps,
+            "id {} p_raw {}",
+            c.id,
+            c.p_raw
+        );
+    }
+}
