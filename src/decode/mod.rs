@@ -322,14 +322,15 @@ fn tempers_first(s: &Settings) -> bool {
 
 /// Whether a later pass over the vocabulary can read the exps a pass remembers (softmax/
 /// cached.rs): the early stages change a few logits or remove a few tokens and keep the rest's
-/// exps; typical-p and the dynamic temperature read the exps of their input again. Elsewhere
-/// remembering would cost a store per token for nothing.
+/// exps; typical-p, eta's entropy and the dynamic temperature read the exps of their input
+/// again. Elsewhere remembering would cost a store per token for nothing.
 fn exps_read_again(s: &Settings) -> bool {
     !s.greedy
         && (!s.logit_bias.is_empty()
             || s.min_new_tokens > 0
             || stages::penalties::active(s)
             || s.typical_p < 1.0
+            || s.eta_cutoff > 0.0
             || s.dynatemp_range > 0.0)
 }
 

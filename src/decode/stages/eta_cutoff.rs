@@ -10,7 +10,7 @@
 
 use super::super::candidates::Work;
 use super::super::config::Settings;
-use super::super::softmax::entropy_sum;
+use super::super::softmax::{cached, entropy_sum};
 use super::Applied;
 
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
@@ -23,7 +23,13 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     }
     let (z, max) = work.normaliser();
     let ids = (!work.all_kept).then_some(work.kept.as_slice());
-    let entropy = z.ln() - entropy_sum(&work.processed, ids, max, work.inv_t) / z;
+    // The raw pass's remembered exps when it kept them at this (max, T): the same terms, the
+    // same lanes and order (softmax/cached.rs), without an exp per token.
+    let sum = match work.exps.hit(max, work.inv_t, ids.is_none()) {
+        Some(e) => cached::entropy_sum(&work.processed, e, ids, max, work.inv_t),
+        None => entropy_sum(&work.processed, ids, max, work.inv_t),
+    };
+    let entropy = z.ln() - sum / z;
     let cut = eta.min(eta.sqrt() * (-entropy).exp());
     super::epsilon_cutoff::remove_below(work, s.min_keep, cut, stage);
     Applied {
