@@ -1,15 +1,14 @@
 //! The working set: which tokens are still kept, their processed logits, and who removed the rest.
 //! Scratch buffers live here and are reused across calls, so a loop of steps allocates nothing new.
 //!
-//! Ordering is by selection, never by sorting the whole vocabulary: `ensure_sorted(n)` extends a
-//! sorted prefix only as far as a stage actually walks, and `best(k)` finds the top k in one pass
-//! (the selection helpers are in select.rs; re-exported here, where the stages look for them).
+//! Ordering is by selection, never by sorting the whole vocabulary: ranking.rs extends a sorted
+//! prefix only as far as a stage actually walks and finds the top k in one pass (the selection
+//! helpers are in select.rs; re-exported here, where the stages look for them).
 
 use super::draw::key_weight;
-use super::select::extend_sorted_by_logit;
-use super::select::{best_of, best_of_all, gathered_max};
+use super::select::gathered_max;
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{cached, logit_of, scan, sum_weights, sum_weights_all, Exps, RawKeys};
+use super::softmax::{cached, scan, sum_weights, sum_weights_all, Exps, RawKeys};
 
 /// The final distribution's unnormalised weights by id: in `scratch` (f64), or, when the one-read
 /// first pass wrote them only as order keys in id order, in those keys (the same float32 weight,
@@ -165,11 +164,6 @@ impl Work {
         self.norm = None;
     }
 
-    /// Makes the logit-sorted prefix at least `n` long.
-    pub fn ensure_sorted(&mut self, n: usize) {
-        self.sorted = extend_sorted_by_logit(&self.processed, &mut self.kept, self.sorted, n);
-    }
-
     /// The largest processed logit among kept tokens.
     pub fn max_logit(&mut self) -> f32 {
         if let Some(max) = self.max {
@@ -258,148 +252,5 @@ impl Work {
     /// exactly (the penalties changed only a few logits and the old maximum is not among them).
     pub fn set_max(&mut self, max: f32) {
         self.max = Some(max);
-    }
-
-    /// Keeps exactly the first `n` of the logit order (n ≥ 1).
-    pub fn keep_best(&mut self, stage: u8, n: usize) -> usize {
-        if n >= self.kept.len() {
-            return 0;
-        }
-        if self.sorted >= n {
-            return self.truncate_sorted(stage, n);
-        }
-        let best = self.best(n).to_vec();
-        self.keep_exactly(stage, &best, false, |_, _| false)
-    }
-
-    /// Keeps `kept[..n]`, which the caller has made the n best, in order.
-    pub fn truncate_sorted(&mut self, stage: u8, n: usize) -> usize {
-        let removed = self.kept.len().saturating_sub(n);
-        for &id in self.kept.iter().skip(n) {
-            if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                *slot = stage;
-            }
-        }
-        self.kept.truncate(n);
-        self.sorted = self.sorted.min(n);
-        if removed > 0 {
-            self.kept_changed();
-        }
-        removed
-    }
-
-    /// The k best kept tokens, best first, in one pass with a k-entry heap (O(n + k log k · log n),
-    /// no selection over all n ids). Written into `aux`.
-    pub fn best(&mut self, k: usize) -> &[u32] {
-        let ranked = if self.all_kept {
-            best_of_all(&self.processed, k)
-        } else {
-            let processed = &self.processed;
-            best_of(self.kept.iter().map(|&id| (id, logit_of(processed, id))), k)
-        };
-        self.aux.clear();
-        self.aux.extend(ranked);
-        &self.aux
-    }
-
-    /// Keeps exactly `ids` (given best first, so they become the sorted prefix) plus every kept
-    /// token for which `also` is true; marks the rest with `stage`.
-    pub fn keep_exactly(
-        &mut self,
-        stage: u8,
-        ids: &[u32],
-        also_needed: bool,
-        mut also: impl FnMut(u32, f32) -> bool,
-    ) -> usize {
-        let before = self.kept.len();
-        for &id in ids {
-            if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                *slot = u8::MAX - 1; // temporary "chosen" mark, restored below
-            }
-        }
-        let mut extra = Vec::new();
-        if self.all_kept && !also_needed {
-            // Branch-free select over the u8 array (vectorises): every still-kept id → `stage`.
-            for slot in self.removed_by.iter_mut() {
-                *slot = if *slot == KEPT { stage } else { *slot };
-            }
-        } else if self.all_kept {
-            // Contiguous pass (no gather through `kept`): every still-kept id is a candidate.
-            for (i, (slot, &l)) in self.removed_by.iter_mut().zip(&self.processed).enumerate() {
-                if *slot == KEPT {
-                    if also(i as u32, l) {
-                        extra.push(i as u32);
-                    } else {
-                        *slot = stage;
-                    }
-                }
-            }
-        } else {
-            for &id in &self.kept {
-                let i = id as usize;
-                if let (Some(slot), Some(&l)) = (self.removed_by.get_mut(i), self.processed.get(i))
-                {
-                    if *slot == KEPT {
-                        if also(id, l) {
-                            extra.push(id);
-                        } else {
-                            *slot = stage;
-                        }
-                    }
-                }
-            }
-        }
-        for &id in ids {
-            if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                *slot = KEPT;
-            }
-        }
-        self.kept.clear();
-        self.kept.extend_from_slice(ids);
-        self.kept.extend_from_slice(&extra);
-        self.sorted = ids.len();
-        if self.kept.len() != before {
-            self.kept_changed();
-        }
-        before - self.kept.len()
-    }
-
-    /// How many kept tokens have a processed logit ≥ `cut`.
-    pub fn count_at_least(&self, cut: f32) -> usize {
-        if self.all_kept {
-            self.processed.iter().map(|&l| usize::from(l >= cut)).sum()
-        } else {
-            self.kept
-                .iter()
-                .filter(|&&id| self.processed.get(id as usize).is_some_and(|&l| l >= cut))
-                .count()
-        }
-    }
-
-    /// The kept ids whose processed logit is ≥ `cut`, in id order.
-    pub fn candidates_above(&self, cut: f64) -> Vec<u32> {
-        // Compare in float32 after rounding the cut down, so no token at the boundary is lost.
-        let cut32 = {
-            let c = cut as f32;
-            if f64::from(c) > cut {
-                c.next_down()
-            } else {
-                c
-            }
-        };
-        if self.all_kept {
-            self.processed
-                .iter()
-                .enumerate()
-                .filter(|(_, &l)| l >= cut32)
-                .map(|(i, _)| i as u32)
-                .collect()
-        } else {
-            self.kept
-                .iter()
-                .copied()
-                .filter(|&id| self.processed.get(id as usize).is_some_and(|&l| l >= cut32))
-                .collect()
-        }
     }
 }

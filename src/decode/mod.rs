@@ -21,6 +21,7 @@ mod listing;
 mod parse;
 mod pipeline;
 mod ranges;
+mod ranking;
 mod removal;
 mod resolve;
 mod rest;

@@ -1,0 +1,157 @@
+//! The working set by logit rank (descending, ties by lower id): the sorted prefix extended only
+//! as far as a stage walks, the best k in one pass, keeping exactly a ranked set, and the kept
+//! tokens at or above a logit cut. Each keeps `kept` and the sorted-prefix invariant.
+
+use super::candidates::{Work, KEPT};
+use super::select::{best_of, best_of_all, extend_sorted_by_logit};
+use super::softmax::logit_of;
+
+impl Work {
+    /// Makes the logit-sorted prefix at least `n` long.
+    pub fn ensure_sorted(&mut self, n: usize) {
+        self.sorted = extend_sorted_by_logit(&self.processed, &mut self.kept, self.sorted, n);
+    }
+
+    /// Keeps exactly the first `n` of the logit order (n ≥ 1).
+    pub fn keep_best(&mut self, stage: u8, n: usize) -> usize {
+        if n >= self.kept.len() {
+            return 0;
+        }
+        if self.sorted >= n {
+            return self.truncate_sorted(stage, n);
+        }
+        let best = self.best(n).to_vec();
+        self.keep_exactly(stage, &best, false, |_, _| false)
+    }
+
+    /// Keeps `kept[..n]`, which the caller has made the n best, in order.
+    pub fn truncate_sorted(&mut self, stage: u8, n: usize) -> usize {
+        let removed = self.kept.len().saturating_sub(n);
+        for &id in self.kept.iter().skip(n) {
+            if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                *slot = stage;
+            }
+        }
+        self.kept.truncate(n);
+        self.sorted = self.sorted.min(n);
+        if removed > 0 {
+            self.kept_changed();
+        }
+        removed
+    }
+
+    /// The k best kept tokens, best first, in one pass with a k-entry heap (O(n + k log k · log n),
+    /// no selection over all n ids). Written into `aux`.
+    pub fn best(&mut self, k: usize) -> &[u32] {
+        let ranked = if self.all_kept {
+            best_of_all(&self.processed, k)
+        } else {
+            let processed = &self.processed;
+            best_of(self.kept.iter().map(|&id| (id, logit_of(processed, id))), k)
+        };
+        self.aux.clear();
+        self.aux.extend(ranked);
+        &self.aux
+    }
+
+    /// Keeps exactly `ids` (given best first, so they become the sorted prefix) plus every kept
+    /// token for which `also` is true; marks the rest with `stage`.
+    pub fn keep_exactly(
+        &mut self,
+        stage: u8,
+        ids: &[u32],
+        also_needed: bool,
+        mut also: impl FnMut(u32, f32) -> bool,
+    ) -> usize {
+        let before = self.kept.len();
+        for &id in ids {
+            if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                *slot = u8::MAX - 1; // temporary "chosen" mark, restored below
+            }
+        }
+        let mut extra = Vec::new();
+        if self.all_kept && !also_needed {
+            // Branch-free select over the u8 array (vectorises): every still-kept id → `stage`.
+            for slot in self.removed_by.iter_mut() {
+                *slot = if *slot == KEPT { stage } else { *slot };
+            }
+        } else if self.all_kept {
+            // Contiguous pass (no gather through `kept`): every still-kept id is a candidate.
+            for (i, (slot, &l)) in self.removed_by.iter_mut().zip(&self.processed).enumerate() {
+                if *slot == KEPT {
+                    if also(i as u32, l) {
+                        extra.push(i as u32);
+                    } else {
+                        *slot = stage;
+                    }
+                }
+            }
+        } else {
+            for &id in &self.kept {
+                let i = id as usize;
+                if let (Some(slot), Some(&l)) = (self.removed_by.get_mut(i), self.processed.get(i))
+                {
+                    if *slot == KEPT {
+                        if also(id, l) {
+                            extra.push(id);
+                        } else {
+                            *slot = stage;
+                        }
+                    }
+                }
+            }
+        }
+        for &id in ids {
+            if let Some(slot) = self.removed_by.get_mut(id as usize) {
+                *slot = KEPT;
+            }
+        }
+        self.kept.clear();
+        self.kept.extend_from_slice(ids);
+        self.kept.extend_from_slice(&extra);
+        self.sorted = ids.len();
+        if self.kept.len() != before {
+            self.kept_changed();
+        }
+        before - self.kept.len()
+    }
+
+    /// How many kept tokens have a processed logit ≥ `cut`.
+    pub fn count_at_least(&self, cut: f32) -> usize {
+        if self.all_kept {
+            self.processed.iter().map(|&l| usize::from(l >= cut)).sum()
+        } else {
+            self.kept
+                .iter()
+                .filter(|&&id| self.processed.get(id as usize).is_some_and(|&l| l >= cut))
+                .count()
+        }
+    }
+
+    /// The kept ids whose processed logit is ≥ `cut`, in id order.
+    pub fn candidates_above(&self, cut: f64) -> Vec<u32> {
+        // Compare in float32 after rounding the cut down, so no token at the boundary is lost.
+        let cut32 = {
+            let c = cut as f32;
+            if f64::from(c) > cut {
+                c.next_down()
+            } else {
+                c
+            }
+        };
+        if self.all_kept {
+            self.processed
+                .iter()
+                .enumerate()
+                .filter(|(_, &l)| l >= cut32)
+                .map(|(i, _)| i as u32)
+                .collect()
+        } else {
+            self.kept
+                .iter()
+                .copied()
+                .filter(|&id| self.processed.get(id as usize).is_some_and(|&l| l >= cut32))
+                .collect()
+        }
+    }
+}
