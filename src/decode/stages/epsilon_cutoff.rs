@@ -45,11 +45,11 @@ pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8
         if let Some((x_lo, x_hi)) = exp_band(lowest) {
             // The same test without an exp per token: sure on either side of the band, and
             // the few scaled logits inside it (usually none) take the exp below.
-            let mut unsure = 0usize;
+            let mut unsure = 0u32;
             for (mark, &l) in marks {
                 let x = (l - max) * inv_t;
                 let keep = l >= protected_floor || x >= x_hi;
-                unsure += usize::from(!keep && x >= x_lo);
+                unsure += u32::from(!keep && x >= x_lo);
                 *mark = if *mark == KEPT && !keep { stage } else { *mark };
             }
             if unsure > 0 {
