@@ -27,7 +27,8 @@ const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
 const mapDelete = Map.prototype.delete;
 const weakRefDeref = WeakRef.prototype.deref;
-const guarded = new WeakSet();
+/** Each guarded prototype, and its glue's own free(). */
+const guarded = new WeakMap();
 /** `check`'s answer for free() of a freed instance: nothing to do. */
 const FREED_AGAIN = Symbol("freed again");
 
@@ -150,9 +151,11 @@ function checked(classState, className, method, fn, freeing, name) {
  */
 export function guard_class(instance, className) {
   const proto = getPrototypeOf(instance);
+  const already = guarded.get(proto);
+  // the placeholder's handle is no Generator's own (it is not born): freed by the glue's own free
+  if (already !== undefined) return void apply(already, instance, []);
+  guarded.set(proto, proto.free);
   instance.free();
-  if (guarded.has(proto)) return;
-  guarded.add(proto);
   const classState = { proto, owners: new MapCtor(), running: new MapCtor(), destroy: proto.__destroy_into_raw };
   for (const key of ownKeys(proto)) {
     if (key === "constructor" || (typeof key === "string" && key.startsWith("__"))) continue;

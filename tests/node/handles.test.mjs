@@ -144,3 +144,11 @@ test("a subclass instance works as a Generator", () => {
   gen.free();
   refused(() => gen.text(), /was freed/);
 });
+
+test("guard_generator (exported, run at start) called again does nothing and breaks nothing", () => {
+  const gen = new Generator(weights, tokenizer);
+  assert.equal(api.pkg.guard_generator(), undefined);
+  assert.equal(api.pkg.guard_generator(), undefined);
+  assert.deepEqual(run(gen), fresh);
+  gen.free();
+});
