@@ -1,4 +1,5 @@
-// The Generator's JavaScript half: the guard on its methods, and its vocabulary cut into strings.
+// The Generator's JavaScript half: the guard on its methods, the reading of the arguments only it
+// takes (model bytes, texts; the rest is boundary.js's), and its vocabulary cut into strings.
 // (One module, not two: every snippet is one more request the glue makes at load, see
 // tests/tools/wasm-browser-test.sh.)
 //
@@ -11,7 +12,7 @@
 // placeholder instance at start (`start` in generator.rs); its prototype is guarded in place and
 // the placeholder freed. Every Generator, however made (`new`, `spawn`), shares that prototype.
 
-import { describe } from "./boundary.js";
+import { describe, loneSurrogate, tagOf, thrown, typedArrayLength } from "./boundary.js";
 
 const getPrototypeOf = Object.getPrototypeOf;
 const ownKeys = Reflect.ownKeys;
@@ -184,6 +185,35 @@ export function guard_class(instance, className) {
     enumerable: false,
     configurable: false,
   });
+}
+
+// Arguments only a Generator takes, copied (as boundary.js copies the others) before Rust
+// borrows any state.
+
+const Uint8ArrayCtor = Uint8Array;
+
+/** Model bytes as a fresh Uint8Array, or a message. */
+export function snapshot_bytes(what, value, max) {
+  try {
+    if (tagOf(value) === "Uint8Array") {
+      const length = call.call(typedArrayLength, value);
+      if (length > max) return `${what} must be at most ${max} bytes, got ${length}`;
+      return new Uint8ArrayCtor(value);
+    }
+    return `${what} must be a Uint8Array, got ${describe(value)}`;
+  } catch (error) {
+    return thrown(what, error);
+  }
+}
+
+/**
+ * The index of the first lone surrogate in the string `text` (half of a UTF-16 pair without its
+ * other half), or −1: one native regex search, where reading the string unit by unit from Rust
+ * crossed the boundary once per character (181,000 times for tokenizer.json).
+ */
+export function lone_surrogate_index(text) {
+  const lone = loneSurrogate(text);
+  return lone === null ? -1 : lone.index;
 }
 
 // The vocabulary's JavaScript half: every entry crosses as one string with the UTF-16 offset where
