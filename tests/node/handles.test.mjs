@@ -152,3 +152,25 @@ test("guard_generator (exported, run at start) called again does nothing and bre
   assert.deepEqual(run(gen), fresh);
   gen.free();
 });
+
+test("a getter that re-prompts the same Generator runs before the call touches it: the call acts on the new prompt, as a fresh Generator would", () => {
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("React 是一个用于构建");
+  const token = gen.next({ strategy: "greedy", get seed() { gen.setPrompt(PROMPT); return 1; } }).token;
+  assert.equal(token, fresh.tokens[0]);
+  assert.deepEqual([...gen.tokens()].slice(gen.promptLength), [fresh.tokens[0]]);
+  // a resizable buffer shrunk by an earlier getter is read at its new length; shared memory as its elements
+  const buffer = new ArrayBuffer(16, { maxByteLength: 16 });
+  const history = new Uint32Array(buffer);
+  history.set([3, 1, 4, 1]);
+  const config = { strategy: "greedy", repetition_penalty: 1.3, get seed() { buffer.resize(8); return 1; }, history };
+  const shared = new Uint32Array(new SharedArrayBuffer(8));
+  shared.set([3, 1]);
+  gen.rewind(1);
+  const a = gen.next(config).token;
+  gen.rewind(1);
+  assert.equal(gen.next({ strategy: "greedy", repetition_penalty: 1.3, seed: 1, history: shared }).token, a);
+  gen.rewind(1);
+  assert.equal(gen.next({ strategy: "greedy", repetition_penalty: 1.3, seed: 1, history: [3, 1] }).token, a);
+  gen.free();
+});
