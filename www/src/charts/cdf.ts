@@ -9,9 +9,9 @@ import { tokenLang } from "../token-lang";
 import * as d3 from "d3";
 import type { Candidate, StepResult } from "../core";
 import { percent } from "../format";
-import { duration, viewTips } from "./frame";
+import { duration } from "./frame";
 import { hatch } from "./rest";
-import { rove, setTip, tipName } from "./tooltip";
+import { rove, setTip, tipName, viewTips } from "./tooltip";
 import type { StepView } from "./frame";
 
 const W = 820;
