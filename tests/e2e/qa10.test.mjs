@@ -77,3 +77,36 @@ describe("numbers over the bars: ≥ 11 px in a lesson's column, each near its o
     });
   }
 });
+
+describe("the final strip's numbers (its tokens' shares, u, the axis) are ≥ 11 px in a narrow frame", () => {
+  // (the strip is 820 units wide: in a 360 px embed its text was drawn 4 px tall)
+  const cases = [
+    ["?lang=zh&embed=1&preset=react-zh&top_p=0.9", 360, 600],
+    ["?lang=en&embed=1&preset=capital-zh&temperature=1.2&seed=5", 480, 400],
+    ["?lang=en&embed=1&preset=plugin-zh", 640, 500],
+    ["?lang=zh&embed=1&preset=react-zh&strategy=greedy", 800, 300],
+    ["?lang=zh&preset=react-zh", 390, 844],
+    ["?lang=en&preset=react-zh", 1280, 800],
+  ];
+  for (const [query, width, height] of cases) {
+    test(`${query} at ${width}×${height}`, async () => {
+      const { page, context } = await open(query, { viewport: { width, height } });
+      await page.locator("#step").click();
+      await page.waitForTimeout(50);
+      const texts = await page.evaluate(() => {
+        const svg = document.querySelector("#final svg.chart");
+        const scale = svg.getScreenCTM().a;
+        return [...svg.querySelectorAll("text")]
+          .filter((t) => t.getClientRects().length > 0 && t.textContent.trim() !== "")
+          .map((t) => ({ text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale }));
+      });
+      assert.ok(texts.some((t) => /%/.test(t.text)), "numbers are drawn");
+      assert.deepEqual(texts.filter((t) => t.px < 11 - 0.05).map((t) => `“${t.text}” ${t.px.toFixed(1)} px`), []);
+      if (width === 360) {
+        await page.locator("#final").scrollIntoViewIfNeeded();
+        await screenshot(page, "qa10-embed-360-final.png");
+      }
+      await context.close();
+    });
+  }
+});
