@@ -110,3 +110,27 @@ describe("the final strip's numbers (its tokens' shares, u, the axis) are ≥ 11
     });
   }
 });
+
+describe("a learner with the keyboard only, in an embed", () => {
+  for (const lang of ["en", "zh"]) {
+    test(`${lang}: Step or Play to the end of the text leaves the focus on Reset, not on the page`, async () => {
+      const { page, context } = await open(`?lang=${lang}&embed=1&preset=react-zh&max_new_tokens=3`, { viewport: { width: 360, height: 400 } });
+      const focused = () => page.evaluate(() => `${document.activeElement?.id || document.activeElement?.tagName}${document.activeElement?.disabled ? " (disabled)" : ""}`);
+      await page.locator("#step").focus();
+      for (let i = 0; i < 3; i++) await page.keyboard.press("Enter");
+      await page.locator("#chips li").nth(2).waitFor();
+      // the text is finished: Step is disabled, and the focus was on it (it fell to the page's body)
+      assert.ok(await page.locator("#step").isDisabled());
+      assert.equal(await focused(), "reset");
+      await page.keyboard.press("Enter");
+      assert.equal(await page.locator("#chips li").count(), 0, "Enter resets");
+      // Play to the end, by keyboard: the focus stays on a control too
+      await page.locator("#play").focus();
+      await page.keyboard.press("Enter");
+      await page.locator("#chips li").nth(2).waitFor();
+      await page.waitForFunction(() => document.querySelector("#play").disabled);
+      assert.equal(await focused(), "reset");
+      await context.close();
+    });
+  }
+});
