@@ -27,6 +27,7 @@ import { createShare } from "./views/share";
 import { el } from "./views/controls";
 import { createSettingsDrawer } from "./views/settings-drawer";
 import { installPhoneLayout } from "./views/phone-layout";
+import { installDoubleTapGuard } from "./views/double-tap";
 import { installTips } from "./charts/tooltip";
 import { installModelAbout } from "./views/model-about";
 import { problemText } from "./views/notice";
@@ -108,6 +109,7 @@ const projector = createProjector(actions, {
 });
 const settingsDrawer = createSettingsDrawer();
 installPhoneLayout();
+installDoubleTapGuard();
 // projector mode's own prompt box (the sidebar's is hidden there): Enter applies and steps, as there
 const promptEditor = createPromptEditor({
   prompt: () => pg.state.prompt,
