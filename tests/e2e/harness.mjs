@@ -129,6 +129,14 @@ export async function openPage(
   return { page, context, problems };
 }
 
+/**
+ * The page's own link as `?a=b…`, wherever the page wrote it: after `?`, or after `#` when it is
+ * long (url.ts, linkWithState).
+ */
+export function ownState(page) {
+  return page.evaluate(() => location.search || (location.hash.includes("=") ? `?${location.hash.slice(1)}` : ""));
+}
+
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, name), fullPage: false });

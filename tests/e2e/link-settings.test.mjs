@@ -3,7 +3,7 @@
 // step's charts and numbers made under the settings of that step, not the link's last ones.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, seededRandom } from "./harness.mjs";
+import { browserSuite, seededRandom, ownState } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li");
@@ -43,7 +43,7 @@ describe("a link after settings changed between steps", () => {
     const before = await seen(page);
     assert.ok(before.every((s) => s.chip.endsWith("|false")), "every token was the core's choice");
     assert.match(before[0].charts, /0\.8/, "step 1 made at T 0.8");
-    const link = await page.evaluate(() => location.search);
+    const link = await ownState(page);
     await context.close();
 
     const again = await open(link);
@@ -71,7 +71,7 @@ describe("a link after settings changed between steps", () => {
     const branch = await seen(page);
     await page.locator("#tree button").first().click();
     const first = await seen(page);
-    const link = await page.evaluate(() => location.search);
+    const link = await ownState(page);
     assert.match(link, /[?&]v=3&/);
     assert.match(link, /set=0_0_temperature%3A0\.7/);
     assert.match(link, /&at=0(&|$)/, "the first path was on screen");
@@ -104,7 +104,7 @@ describe("a link after settings changed between steps", () => {
     for (let i = 0; i < 2; i++) await step(page);
     await setField(page, "Temperature", "2");
     await step(page);
-    const link = await page.evaluate(() => location.search);
+    const link = await ownState(page);
     await context.close();
 
     const again = await open(`${link}&projector=1`, { viewport: { width: 1024, height: 768 } });
@@ -147,9 +147,9 @@ describe("a link after settings changed between steps", () => {
     assert.equal(await page.evaluate(() => window.waitedAtReady), true, "the paths not on screen were rebuilt after ready");
     assert.ok(await page.locator("#url-notice").isHidden(), "a link the page can write has no problems");
     const runsOf = (search) => new URLSearchParams(search).getAll("set").sort();
-    assert.deepEqual(runsOf(await page.evaluate(() => location.search)), [...runs].sort(), "the page's own link, paths still waiting");
+    assert.deepEqual(runsOf(await ownState(page)), [...runs].sort(), "the page's own link, paths still waiting");
     await page.waitForFunction(() => [...document.querySelectorAll("#tree li .logp")].every((e) => e.textContent !== "…"), null, { timeout: 60_000 });
-    assert.deepEqual(runsOf(await page.evaluate(() => location.search)), [...runs].sort(), "the page's own link, every path in");
+    assert.deepEqual(runsOf(await ownState(page)), [...runs].sort(), "the page's own link, every path in");
     const chip = (p) => chips(p).evaluateAll((items) => items.map((li) => `${li.textContent}|${li.dataset.forced}|${li.dataset.rank}|${li.querySelector("button")?.title}`));
     const inspect = async (p, steps) => {
       const out = [];

@@ -4,11 +4,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { browserSuite, CSP, DIST, seededRandom as rng } from "./harness.mjs";
+import { browserSuite, CSP, DIST, seededRandom as rng, ownState } from "./harness.mjs";
 
 const open = browserSuite();
 const notice = (page) => page.locator("#url-notice");
-const own = async (page) => new URLSearchParams(await page.evaluate(() => location.search));
+const own = async (page) => new URLSearchParams(await ownState(page));
 
 /**
  * Open a link longer than the test server takes (Node's HTTP server refuses request lines over

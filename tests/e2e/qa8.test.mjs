@@ -5,7 +5,7 @@
 // `height="400px"`.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, launch, screenshot, serveCoursePage, serveDist } from "./harness.mjs";
+import { browserSuite, launch, screenshot, serveCoursePage, serveDist, ownState } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li").allInnerTexts();
@@ -18,7 +18,7 @@ describe("a model link as chat apps, LMSs and editors pass it on", () => {
     const { page, context } = await open("?lang=en");
     await page.getByLabel("Preset").selectOption("plugin-zh");
     for (let i = 0; i < 4; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
-    link = await page.evaluate(() => location.search);
+    link = await ownState(page);
     seen = await chips(page);
     await context.close();
   });
@@ -85,7 +85,7 @@ describe("a long link cut off at 2,000, 4,000 and 8,000 characters", () => {
     const { page, context } = await open(made);
     assert.ok(await notice(page).isHidden(), "the whole link reads cleanly");
     assert.equal(await page.locator("#tree button").count(), 15);
-    whole = await page.evaluate(() => location.search);
+    whole = await ownState(page);
     await context.close();
   });
   const origin = "http://127.0.0.1:12345/";

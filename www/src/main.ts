@@ -14,6 +14,7 @@ import type { LoadProgress } from "./sources/load";
 import { FIRST_VISIT, initialState } from "./state";
 import type { SourceKind } from "./state";
 import { browserLang, holdAddress, readUrl } from "./url";
+import { arrivedQuery } from "./url-arrival";
 import type { UrlRequest } from "./url";
 import type { Actions } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
@@ -43,6 +44,9 @@ const { request: initialUrl, problems: urlProblems } = readUrl(location.search, 
   preset: (id) => findPreset(id) !== undefined,
   lesson: isLessonId,
 });
+// a link holding its state after `#`, opened in a tab already showing the page, changes only the
+// fragment: the browser does not load the page again, so the page does, to read the new link
+addEventListener("hashchange", () => location.reload());
 const initialLang: Lang = initialUrl.lang ?? browserLang();
 // embed mode (?embed=1 or #embed): minimal chrome for an iframe, set before the first paint
 if (initialUrl.embed) document.body.dataset["embed"] = "true";
@@ -330,7 +334,7 @@ async function boot(): Promise<void> {
   await applyScenario(pg, shown, pg.linkProblems, true);
   performance.mark("nexttoken:link");
   // a server link fills in the Server address and waits for Connect: the embedded model meanwhile
-  if (serverLink) server.holdLink(fromLink, initialUrl.server, initialUrl.api ?? null, new URLSearchParams(location.search));
+  if (serverLink) server.holdLink(fromLink, initialUrl.server, initialUrl.api ?? null, new URLSearchParams(arrivedQuery(location.search, location.hash)));
   el("url-notice").hidden = pg.linkProblems.length === 0;
   showNotice();
   if (initialUrl.projector) projector.set(true);

@@ -101,14 +101,14 @@ const KNOWN: ReadonlySet<string> = new Set([
 /** Fields a link may repeat; of any other field given twice, the last is read (and the rest named). */
 const LISTS: ReadonlySet<string> = new Set(["stop", "branch", "table", "set"]);
 
-/** Reads `?a=b…` (and `#embed`) field by field. `knownPreset`/`knownLesson` validate ids. */
+/** Reads `?a=b…` (or the same after `#`, and `#embed`) field by field. `knownPreset`/`knownLesson` validate ids. */
 export function readUrl(
   search: string,
   hash: string,
   known: { preset(id: string): boolean; lesson(id: string): boolean },
 ): { request: UrlRequest; problems: UrlProblem[] } {
   const request: UrlRequest = { params: {}, projector: false, embed: false };
-  if (search.length > MAX_LINK_CHARS) {
+  if (search.length + hash.length > MAX_LINK_CHARS) {
     return { request, problems: [{ field: "", value: "", rule: { kind: "linkTooLong", max: MAX_LINK_CHARS } }] };
   }
   // one pass over the query (URLSearchParams.get scans every entry: per key, that is quadratic)
@@ -389,13 +389,29 @@ export function holdAddress(query: URLSearchParams): void {
   held = stateOf(query);
 }
 
+/**
+ * A query longer than this is written after `#` instead of `?`. The fragment never reaches the
+ * server, so no request-line limit can turn a shared link into the server's error page: IIS
+ * refuses a query over 2,048 characters, nginx and Apache a request line over 8 KB, and a link
+ * with a few dozen generated paths is 24 KB. Short links keep `?` (what people expect to see).
+ */
+export const QUERY_IN_FRAGMENT_AFTER = 2000;
+
+/** `base` (its query and fragment replaced) carrying `query`: after `?`, or after `#` when long. */
+export function linkWithState(base: string | URL, query: URLSearchParams): URL {
+  const url = new URL(base);
+  const text = query.toString();
+  const long = text.length > QUERY_IN_FRAGMENT_AFTER;
+  url.search = long ? "" : text;
+  url.hash = long ? text : "";
+  return url;
+}
+
 /** Keep the address bar in step with the page (no history entry per change). */
 export function writeUrl(query: URLSearchParams): void {
   if (held !== null && stateOf(query) === held) return;
   held = null;
-  const url = new URL(location.href);
-  url.search = query.toString();
-  url.hash = "";
+  const url = linkWithState(location.href, query);
   if (url.href !== location.href) history.replaceState(null, "", url);
 }
 

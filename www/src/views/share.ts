@@ -2,6 +2,7 @@
 // reproducing the page's current state (the same query the address bar holds). Plain text only.
 import { elementAttributes, IFRAME_ALLOW, IFRAME_SANDBOX } from "../element-attributes";
 import { t } from "../i18n/index";
+import { linkWithState } from "../url";
 import { el } from "./controls";
 
 export interface ShareInput {
@@ -42,11 +43,11 @@ function pageUrl(): URL {
 export function shareSnippets(input: ShareInput, withTokens: boolean): { link: string; iframe: string; element: string } {
   const query = new URLSearchParams(input.query);
   if (!withTokens) for (const key of ["path", "branch", "at", "stopped", "step", "set"]) query.delete(key);
-  const link = new URL(pageUrl());
-  link.search = query.toString();
-  const embed = new URL(link);
-  embed.searchParams.set("embed", "1");
-  embed.searchParams.delete("projector");
+  const link = linkWithState(pageUrl(), query);
+  const framed = new URLSearchParams(query);
+  framed.set("embed", "1");
+  framed.delete("projector");
+  const embed = linkWithState(pageUrl(), framed);
   const iframe =
     `<iframe src="${attr(embed.href)}" title="${attr(`nexttoken: ${input.title}`)}" ` +
     `width="100%" height="640" style="border:0;max-width:100%" loading="lazy" sandbox="${IFRAME_SANDBOX}" allow="${IFRAME_ALLOW}"></iframe>`;
