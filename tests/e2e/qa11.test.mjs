@@ -178,3 +178,25 @@ describe("double taps and double clicks", () => {
     await context.close();
   });
 });
+
+describe("a phone's on-screen keyboard in the prompt box", () => {
+  test("Return writes a new line (there is no Shift+Enter on it), the hint says so (zh, en), and Step reads the two lines", async () => {
+    const { page, context, problems } = await open("?lang=zh", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    assert.equal(await page.locator("#prompt-keys").textContent(), "换行键：换行 · 点「单步」：用这个提示词生成一步");
+    const box = page.locator("#prompt");
+    await box.tap();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText("第一行");
+    await page.keyboard.press("Enter");
+    await page.keyboard.insertText("第二行");
+    assert.equal(await box.inputValue(), "第一行\n第二行");
+    assert.equal(await page.locator("#chips li").count(), 0);
+    await page.locator("#step").tap();
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+    assert.equal(await page.locator("#prompt-echo").textContent(), "第一行\n第二行");
+    await page.getByRole("button", { name: "English" }).tap();
+    assert.equal(await page.locator("#prompt-keys").textContent(), "Return: new line · Step: the next token from this prompt");
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+});
