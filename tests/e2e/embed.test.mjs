@@ -3,8 +3,7 @@
 // from a course page on another origin that includes only the built script.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { browserSuite, launch, openPage, screenshot, serveDist } from "./harness.mjs";
+import { browserSuite, launch, openPage, screenshot, serveCoursePage, serveDist } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li");
@@ -71,14 +70,10 @@ describe("embedding", () => {
   test("<nexttoken-playground> on a page of another origin, from the built script alone", async () => {
     const server = await serveDist();
     // the course page: another origin (another port) that includes only the built script
-    const course = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title><h1>第三章</h1>
+    const course = await serveCoursePage(`<!doctype html><meta charset="utf-8"><title>Lesson</title><h1>第三章</h1>
         <script src="${server.url}nexttoken-element.js"></script>
         <nexttoken-playground lang="zh" preset="react-zh" strategy="greedy" top-p="0.5" seed="3" height="700"></nexttoken-playground>`);
-    });
-    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
-    const courseUrl = `http://127.0.0.1:${course.address().port}/lesson.html`;
+    const courseUrl = course.url;
     const browser = await launch();
     try {
       const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
@@ -107,7 +102,7 @@ describe("embedding", () => {
     } finally {
       await browser.close();
       await server.close();
-      await new Promise((resolve) => course.close(resolve));
+      await course.close();
     }
   });
 
@@ -115,12 +110,8 @@ describe("embedding", () => {
     const server = await serveDist();
     // a course page on another origin: /<n> serves the n-th element snippet
     const snippets = [];
-    const course = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>${snippets[Number(req.url.slice(1))] ?? ""}`);
-    });
-    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
-    const courseUrl = `http://127.0.0.1:${course.address().port}/`;
+    const course = await serveCoursePage((path) => `<!doctype html><meta charset="utf-8"><title>Lesson</title>${snippets[Number(path.slice(1))] ?? ""}`);
+    const courseUrl = new URL("/", course.url).href;
     const browser = await launch();
     /** What a page shows, as the page itself writes it: its own link (modes aside), chips, paths. */
     const stateOf = async (frame) => ({
@@ -192,20 +183,16 @@ describe("embedding", () => {
     } finally {
       await browser.close();
       await server.close();
-      await new Promise((resolve) => course.close(resolve));
+      await course.close();
     }
   });
 
   test("the element's iframe is sandboxed and the page inside still works: clipboard, full page link", async () => {
     const server = await serveDist();
-    const course = createServer((req, res) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
+    const course = await serveCoursePage(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
         <script src="${server.url}nexttoken-element.js"></script>
         <nexttoken-playground lang="en" preset="capital-zh" strategy="greedy"></nexttoken-playground>`);
-    });
-    await new Promise((resolve) => course.listen(0, "127.0.0.1", resolve));
-    const courseUrl = `http://127.0.0.1:${course.address().port}/`;
+    const courseUrl = new URL("/", course.url).href;
     const browser = await launch();
     try {
       const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -247,7 +234,7 @@ describe("embedding", () => {
     } finally {
       await browser.close();
       await server.close();
-      await new Promise((resolve) => course.close(resolve));
+      await course.close();
     }
   });
 });

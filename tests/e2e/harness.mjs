@@ -63,13 +63,14 @@ export function serveDist(dir = DIST, { maxHeaderSize, handle } = {}) {
 }
 
 /**
- * A course page on another origin (its own port) whose every request gets `html`: where an author
- * puts <nexttoken-playground>. Resolves to { url (of /lesson.html), close }.
+ * A course page on another origin (its own port) whose every request gets `html` (or `html(path)`,
+ * for several pages on one server): where an author puts <nexttoken-playground>. Resolves to
+ * { url (of /lesson.html), close }.
  */
 export function serveCoursePage(html) {
   const server = createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(html);
+    res.end(typeof html === "function" ? html(new URL(req.url ?? "/", "http://x").pathname) : html);
   });
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {

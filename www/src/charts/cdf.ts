@@ -9,11 +9,12 @@ import { tokenLang } from "../token-lang";
 import * as d3 from "d3";
 import type { Candidate, StepResult } from "../core";
 import { percent } from "../format";
-import { duration, viewTips } from "./frame";
+import { duration } from "./frame";
 import { hatch } from "./rest";
-import { rove, setTip, tipName } from "./tooltip";
+import { rove, setTip, tipName, viewTips } from "./tooltip";
 import type { StepView } from "./frame";
 
+/** The viewBox's width as designed; a strip drawn narrower than W·11/10 px gets a narrower viewBox (`stripWidth`). */
 const W = 820;
 const H = 104;
 const M = { top: 30, right: 14, bottom: 24, left: 14 };
@@ -59,6 +60,17 @@ function headEnd(bands: readonly Band[]): number {
 export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { update(view: StepView): void } {
   // dimensions and margins
   const svg = d3.select(svgNode).attr("viewBox", `0 0 ${W} ${H}`).attr("class", "chart cdf");
+  let width = W;
+  let drawn: StepView | null = null;
+  // a narrow box (a 360 px embed, a phone) drew the 820-unit strip's numbers 4 px tall: there the
+  // viewBox narrows with the box, so its smallest text (the 10-unit axis) is 11 px on screen
+  new ResizeObserver(() => {
+    const next = stripWidth(svgNode);
+    if (next === null || Math.abs(next - width) < 2) return;
+    width = next;
+    svg.attr("viewBox", `0 0 ${width} ${H}`);
+    if (drawn !== null) update(drawn);
+  }).observe(svgNode);
   const stripTop = M.top;
   const stripH = H - M.top - M.bottom;
 
@@ -85,107 +97,117 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
   const boxStatus = vocabRest.append("text").attr("class", "vocab-rest-status").attr("text-anchor", "middle").attr("y", stripTop + stripH / 2 + 13);
   const boxTitle = vocabRest.append("title");
 
-  return {
-    update(view) {
-      const ms = duration();
-      const r = view.result;
-      const data = bandsOf(r.candidates);
-      const key = (d: Band): string => String(d.c.id);
+  return { update };
 
-      // a server's top N: the strip gives room to the rest of the vocabulary's box on its right
-      const outside = texts.vocabRest(r);
-      x.range([M.left, outside === null ? W - M.right : W - M.right - BOX - BOX_GAP]);
-      axis.call(d3.axisBottom(x).ticks(4).tickFormat(d3.format(".0%")).tickSizeOuter(0));
-      vocabRest.attr("display", outside === null ? "none" : null);
-      if (outside !== null) {
-        const left = W - M.right - BOX;
-        boxRect.attr("x", left);
-        boxHatch
-          .selectAll("line")
-          .data(hatch(left, stripTop, BOX, stripH, 7))
-          .join("line")
-          .attr("class", "rest-hatch")
-          .attr("x1", (d) => d.x1)
-          .attr("y1", (d) => d.y1)
-          .attr("x2", (d) => d.x2)
-          .attr("y2", (d) => d.y2);
-        boxLabel.attr("x", left + BOX / 2).text(outside.label);
-        boxStatus.attr("x", left + BOX / 2).text(outside.status);
-        boxTitle.text(outside.name);
-        vocabRest.attr("aria-label", outside.name);
-      }
+  function update(view: StepView): void {
+    drawn = view;
+    const ms = duration();
+    const r = view.result;
+    const data = bandsOf(r.candidates);
+    const key = (d: Band): string => String(d.c.id);
 
-      // the kept tokens the trace does not list, as one band from the head's end to 1
-      const restFrom = headEnd(data);
-      const hasRest = r.unlisted_kept_count > 0 && restFrom < 1;
-      rest.attr("display", hasRest ? null : "none");
-      if (hasRest) {
-        restRect.attr("x", x(restFrom)).attr("width", Math.max(0, x(1) - x(restFrom)));
-        restTitle.text(texts.restTitle(r.unlisted_kept_count, r.unlisted_mass));
-        // the label sits in the widest stretch of the rest band not covered by a listed band
-        const gap = widestGap(restFrom, data.filter((d) => d.from >= restFrom - 1e-12));
-        const label = texts.rest(r.unlisted_kept_count, r.unlisted_mass);
-        const fits = x(gap.to) - x(gap.from) > textWidth(label) + 6;
-        restText.attr("display", fits ? null : "none").attr("x", (x(gap.from) + x(gap.to)) / 2).text(label);
-      }
+    // a server's top N: the strip gives room to the rest of the vocabulary's box on its right
+    const outside = texts.vocabRest(r);
+    const box = Math.min(BOX, Math.round(width * 0.3));
+    x.range([M.left, outside === null ? width - M.right : width - M.right - box - BOX_GAP]);
+    axis.call(d3.axisBottom(x).ticks(4).tickFormat(d3.format(".0%")).tickSizeOuter(0));
+    vocabRest.attr("display", outside === null ? "none" : null);
+    if (outside !== null) {
+      const left = width - M.right - box;
+      boxRect.attr("x", left);
+      boxHatch
+        .selectAll("line")
+        .data(hatch(left, stripTop, box, stripH, 7))
+        .join("line")
+        .attr("class", "rest-hatch")
+        .attr("x1", (d) => d.x1)
+        .attr("y1", (d) => d.y1)
+        .attr("x2", (d) => d.x2)
+        .attr("y2", (d) => d.y2);
+      boxRect.attr("width", box);
+      boxLabel.attr("x", left + box / 2).text(outside.label);
+      boxStatus.attr("x", left + box / 2).text(outside.status);
+      boxTitle.text(outside.name);
+      vocabRest.attr("aria-label", outside.name);
+    }
 
-      bands
-        .selectAll<SVGRectElement, Band>("rect")
-        .data(data, key)
-        .join((enter) => enter.append("rect").attr("x", (d) => x(d.from)).attr("width", 0))
-        .attr("class", (d, i) => `band ${d.c.id === view.chosenId ? "chosen" : i % 2 === 0 ? "even" : "odd"}`)
-        .attr("y", stripTop)
-        .attr("height", stripH)
-        .on("click", (_e, d) => view.onForce(d.c.id))
-        .transition()
-        .duration(ms)
-        .attr("x", (d) => span(d, view.chosenId, x).x)
-        .attr("width", (d) => span(d, view.chosenId, x).width);
-      // hover or focus shows a band's numbers (charts/tooltip.ts); Enter forces it like a click
-      const tips = viewTips(view);
-      const bandNodes = bands.selectAll<SVGRectElement, Band>("rect");
-      bandNodes.each(function (d) {
-        setTip(this, () => tips(d.c.id));
-      });
-      // a band is a tab stop that Enter forces: a button with its numbers as its name, as the bars
-      // (without them a screen reader announced the focused band with no name at all)
-      bandNodes.attr("role", "button").attr("aria-label", (d) => {
-        const data = tips(d.c.id);
-        return data === null ? view.forceName(d.c.id) : tipName(data);
-      });
-      bandNodes.on("keydown", (event: KeyboardEvent, d) => {
-        if (event.key !== "Enter" && event.key !== " ") return;
-        event.preventDefault();
-        view.onForce(d.c.id);
-      });
-      rove(bandNodes.nodes(), data.findIndex((d) => d.c.id === view.chosenId));
-      // a band's token is written inside it when there is room
-      labels
-        .selectAll<SVGTextElement, Band>("text")
-        .data(data.filter((d) => x(d.to) - x(d.from) > textWidth(`${view.label(d.c.id)} ${percent(d.c.p)}`) + 6), key)
-        .join("text")
-        .attr("class", (d) => (d.c.id === view.chosenId ? "chosen" : ""))
-        .attr("text-anchor", "middle")
-        .attr("y", stripTop + stripH / 2 + 4)
-        .text((d) => `${view.label(d.c.id)} ${percent(d.c.p)}`)
-        .attr("lang", (d) => tokenLang(view.label(d.c.id)))
-        .transition()
-        .duration(ms)
-        .attr("x", (d) => (x(d.from) + x(d.to)) / 2);
-      // the random number u, or the argmax under greedy (both mark the core's pick, even if forced)
-      const chosen = data.find((d) => d.c.id === r.token);
-      const at = r.u ?? (chosen === undefined ? null : (chosen.from + chosen.to) / 2);
-      marker.attr("display", at === null ? "none" : null).classed("greedy", r.u === null);
-      if (at !== null) {
-        marker.transition().duration(ms).attr("transform", `translate(${x(at)},0)`);
-        uText
-          .attr("text-anchor", at < 0.1 ? "start" : at > 0.9 ? "end" : "middle")
-          .text(r.u === null ? texts.argmax : texts.u(r.u));
-      }
-      const name = texts.name(view.label(r.token), chosen ?? null, r.u);
-      svg.attr("aria-label", outside === null ? name : `${name}${texts.sentenceEnd}${outside.name}`);
-    },
-  };
+    // the kept tokens the trace does not list, as one band from the head's end to 1
+    const restFrom = headEnd(data);
+    const hasRest = r.unlisted_kept_count > 0 && restFrom < 1;
+    rest.attr("display", hasRest ? null : "none");
+    if (hasRest) {
+      restRect.attr("x", x(restFrom)).attr("width", Math.max(0, x(1) - x(restFrom)));
+      restTitle.text(texts.restTitle(r.unlisted_kept_count, r.unlisted_mass));
+      // the label sits in the widest stretch of the rest band not covered by a listed band
+      const gap = widestGap(restFrom, data.filter((d) => d.from >= restFrom - 1e-12));
+      const label = texts.rest(r.unlisted_kept_count, r.unlisted_mass);
+      const fits = x(gap.to) - x(gap.from) > textWidth(label) + 6;
+      restText.attr("display", fits ? null : "none").attr("x", (x(gap.from) + x(gap.to)) / 2).text(label);
+    }
+
+    bands
+      .selectAll<SVGRectElement, Band>("rect")
+      .data(data, key)
+      .join((enter) => enter.append("rect").attr("x", (d) => x(d.from)).attr("width", 0))
+      .attr("class", (d, i) => `band ${d.c.id === view.chosenId ? "chosen" : i % 2 === 0 ? "even" : "odd"}`)
+      .attr("y", stripTop)
+      .attr("height", stripH)
+      .on("click", (_e, d) => view.onForce(d.c.id))
+      .transition()
+      .duration(ms)
+      .attr("x", (d) => span(d, view.chosenId, x).x)
+      .attr("width", (d) => span(d, view.chosenId, x).width);
+    // hover or focus shows a band's numbers (charts/tooltip.ts); Enter forces it like a click
+    const tips = viewTips(view);
+    const bandNodes = bands.selectAll<SVGRectElement, Band>("rect");
+    bandNodes.each(function (d) {
+      setTip(this, () => tips(d.c.id));
+    });
+    // a band is a tab stop that Enter forces: a button with its numbers as its name, as the bars
+    // (without them a screen reader announced the focused band with no name at all)
+    bandNodes.attr("role", "button").attr("aria-label", (d) => {
+      const data = tips(d.c.id);
+      return data === null ? view.forceName(d.c.id) : tipName(data);
+    });
+    bandNodes.on("keydown", (event: KeyboardEvent, d) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      view.onForce(d.c.id);
+    });
+    rove(bandNodes.nodes(), data.findIndex((d) => d.c.id === view.chosenId));
+    // a band's token is written inside it when there is room
+    labels
+      .selectAll<SVGTextElement, Band>("text")
+      .data(data.filter((d) => x(d.to) - x(d.from) > textWidth(`${view.label(d.c.id)} ${percent(d.c.p)}`) + 6), key)
+      .join("text")
+      .attr("class", (d) => (d.c.id === view.chosenId ? "chosen" : ""))
+      .attr("text-anchor", "middle")
+      .attr("y", stripTop + stripH / 2 + 4)
+      .text((d) => `${view.label(d.c.id)} ${percent(d.c.p)}`)
+      .attr("lang", (d) => tokenLang(view.label(d.c.id)))
+      .transition()
+      .duration(ms)
+      .attr("x", (d) => (x(d.from) + x(d.to)) / 2);
+    // the random number u, or the argmax under greedy (both mark the core's pick, even if forced)
+    const chosen = data.find((d) => d.c.id === r.token);
+    const at = r.u ?? (chosen === undefined ? null : (chosen.from + chosen.to) / 2);
+    marker.attr("display", at === null ? "none" : null).classed("greedy", r.u === null);
+    if (at !== null) {
+      marker.transition().duration(ms).attr("transform", `translate(${x(at)},0)`);
+      uText
+        .attr("text-anchor", at < 0.1 ? "start" : at > 0.9 ? "end" : "middle")
+        .text(r.u === null ? texts.argmax : texts.u(r.u));
+    }
+    const name = texts.name(view.label(r.token), chosen ?? null, r.u);
+    svg.attr("aria-label", outside === null ? name : `${name}${texts.sentenceEnd}${outside.name}`);
+  }
+}
+
+/** The viewBox width for the strip's box: W, or 10/11 of its width in px when that is less (projector mode sizes its text with --pj-k instead); null while hidden. */
+function stripWidth(svg: SVGSVGElement): number | null {
+  const px = svg.getBoundingClientRect().width;
+  if (px <= 0) return null;
+  return document.body.dataset["projector"] === "true" ? W : Math.min(W, Math.round((px * 10) / 11));
 }
 
 /** A band's rectangle; the chosen one is never thinner than MIN_CHOSEN, so it shows at any p. */

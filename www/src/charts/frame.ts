@@ -7,10 +7,10 @@ import "d3-transition";
 import type { Candidate, StageName, StageTrace, StepResult } from "../core";
 import { drawRestMarks, REST_ID } from "./rest";
 import type { RestTexts } from "./rest";
-import { rove, setTip, tipName } from "./tooltip";
-import type { TipData } from "./tooltip";
+import { rove, setTip, tipName, viewTips } from "./tooltip";
 import { placeValues, valueRoom } from "./value-labels";
 import type { Box, PlacedValue } from "./value-labels";
+import { valueScale, watchValueScale } from "./value-scale";
 
 export const WIDTH = 400;
 export const HEIGHT = 172;
@@ -64,6 +64,8 @@ export interface BarChartOptions {
   /** Bars are named for their action, “Force …” (the softmax chart, the keyboard's way to force);
    * every chart's bars can be clicked, focused and arrowed through, and name their numbers otherwise. */
   focusable: boolean;
+  /** A filter's chart (top-k, top-p, min-p): every kept bar's number is written, if need be far up with a leader line. */
+  filter?: boolean;
 }
 
 export interface BarChart {
@@ -144,12 +146,17 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const annotations = svg.append("g").attr("class", "annotations");
   // the numbers over the bars and the notes on removed bars are drawn above the curves and lines,
   // each with a halo (CSS): a line crossing them passes behind, and they stay legible
+  const leaders = svg.append("g").attr("class", "leaders");
   const values = svg.append("g").attr("class", "values");
   const notes = svg.append("g").attr("class", "notes");
   const restMarks = svg.append("g").attr("class", "rest-marks");
   const hits = svg.append("g").attr("class", "hits");
 
+  let drawn: Parameters<typeof update> | null = null;
+  watchValueScale(svgNode, () => drawn !== null && update(...drawn));
+
   function update(items: BarItem[], view: StepView, extras: PlotExtras = {}): void {
+    drawn = [items, view, extras];
     const { yMax, lines = [], curve: clearCurve } = extras;
     const ms = duration();
     const key = (d: BarItem): string => String(d.id);
@@ -164,7 +171,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     // headroom for the number over the tallest bar, clear of a curve at its top (top-p's running
     // total reaches 100% with it): a 100% bar's number is written above the bar, never inside it,
     // however large projector mode draws it (--pj-k)
-    const room = valueRoom(textScale(svgNode), clearCurve !== undefined);
+    const room = valueRoom(valueScale(svgNode), clearCurve !== undefined);
     y.range([innerBottom, MARGIN.top]);
     // (with a curve, over the curve's top too: the first bar's number goes above the curve, which
     // starts on that bar's top and rises across the number)
@@ -184,7 +191,8 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
         lines,
         curve: clearCurve,
         avoid: extras.avoid?.() ?? [],
-        scale: textScale(svgNode),
+        scale: valueScale(svgNode),
+        filter: options.filter === true,
       });
     let placed = place();
     const unwritten = (): boolean => items.some((d) => (d.state === "kept" || d.state === "chosen") && d.note === null && !placed.some((p) => p.d === d));
@@ -236,6 +244,15 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .duration(ms)
       .attr("x", (p) => p.x)
       .attr("y", (p) => p.y);
+    leaders
+      .selectAll<SVGLineElement, PlacedValue>("line")
+      .data(placed.filter((p) => p.leader !== null), (p) => key(p.d))
+      .join("line")
+      .attr("class", (p) => `leader ${p.d.state}`)
+      .attr("x1", (p) => p.leader?.x1 ?? 0)
+      .attr("y1", (p) => p.leader?.y1 ?? 0)
+      .attr("x2", (p) => p.leader?.x2 ?? 0)
+      .attr("y2", (p) => p.leader?.y2 ?? 0);
 
     // removed bars say which stage removed them, written upwards above the bar
     notes
@@ -328,23 +345,6 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   }
 
   return { x, y, annotations, update };
-}
-
-/** What each token of a step's trace shows on hover or focus, by id (null if not listed). */
-export function viewTips(view: StepView): (id: number) => TipData | null {
-  const byId = new Map(view.result.candidates.map((c) => [c.id, c]));
-  return (id) => {
-    const candidate = byId.get(id);
-    if (candidate === undefined) return null;
-    const chosen = id === view.chosenId;
-    return {
-      candidate,
-      label: view.label(id),
-      vocabSize: view.result.vocab_size,
-      chosen,
-      forced: chosen && id !== view.result.token,
-    };
-  };
 }
 
 /** Candidates worth drawing: listed ones with a finite input logit. */

@@ -8,7 +8,7 @@ import type { Box } from "./value-labels";
 
 /** Also draws epsilon and eta cutoff, whose thresholds are probabilities too. */
 export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number) => string): { update(view: StepView, stage: StageTrace): void } {
-  const chart = createBarChart(svg, { signed: false, focusable: false });
+  const chart = createBarChart(svg, { signed: false, focusable: false, filter: true });
   const threshold = chart.annotations.append("g").attr("class", "threshold");
   const rule = threshold.append("line").attr("x1", MARGIN.left);
   const text = threshold.append("text").attr("text-anchor", "end").attr("y", -4);

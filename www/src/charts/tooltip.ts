@@ -4,6 +4,7 @@
 // focus that moves between a chart's bars. It computes nothing: every number is a trace field.
 import { langText } from "../token-lang";
 import type { Candidate } from "../core";
+import type { StepView } from "./frame";
 import { grouped, num, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 
@@ -216,4 +217,21 @@ export function installTips(): void {
   });
   // placed in page coordinates, so it scrolls with the element it describes
   document.addEventListener("keydown", onKey);
+}
+
+/** What each token of a step's trace shows on hover or focus, by id (null if not listed). */
+export function viewTips(view: StepView): (id: number) => TipData | null {
+  const byId = new Map(view.result.candidates.map((c) => [c.id, c]));
+  return (id) => {
+    const candidate = byId.get(id);
+    if (candidate === undefined) return null;
+    const chosen = id === view.chosenId;
+    return {
+      candidate,
+      label: view.label(id),
+      vocabSize: view.result.vocab_size,
+      chosen,
+      forced: chosen && id !== view.result.token,
+    };
+  };
 }

@@ -5,7 +5,7 @@ import { createBarChart, duration, MARGIN, HEIGHT, stageItems } from "./frame";
 import type { StepView } from "./frame";
 
 export function createTopKChart(svg: SVGSVGElement, cutLabel: (k: number) => string): { update(view: StepView, stage: StageTrace): void } {
-  const chart = createBarChart(svg, { signed: false, focusable: false });
+  const chart = createBarChart(svg, { signed: false, focusable: false, filter: true });
   const cut = chart.annotations.append("g").attr("class", "cut");
   cut.append("line").attr("y1", MARGIN.top - 6).attr("y2", HEIGHT - MARGIN.bottom);
   const text = cut.append("text").attr("y", MARGIN.top - 8).attr("text-anchor", "end");

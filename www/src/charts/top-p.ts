@@ -9,7 +9,7 @@ import { lineLabelBox, noteBoxes, overlaps } from "./value-labels";
 import type { Box } from "./value-labels";
 
 export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => string): { update(view: StepView, stage: StageTrace): void } {
-  const chart = createBarChart(svg, { signed: false, focusable: false });
+  const chart = createBarChart(svg, { signed: false, focusable: false, filter: true });
   const curve = chart.annotations.append("path").attr("class", "cum-curve");
   const dots = chart.annotations.append("g").attr("class", "cum-dots");
   const threshold = chart.annotations.append("g").attr("class", "threshold");

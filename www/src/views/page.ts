@@ -150,11 +150,17 @@ export function createPage(
 
     // a prompt the source cannot read leaves nothing to step; nor do logits still on their way
     const blocked = pg.blocked() || pg.waiting;
+    const focused = document.activeElement;
     el<HTMLButtonElement>("step").disabled = finished || state.playing || blocked;
     const playButton = el<HTMLButtonElement>("play");
     playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
     playButton.disabled = (finished || blocked) && !state.playing;
     el<HTMLButtonElement>("stop").disabled = finished;
+    // the focused Step or Play, disabled by the end of the text, dropped the keyboard's focus to the
+    // page (Enter did nothing, a screen reader said nothing): it goes to Play (still playing) or Reset
+    if (focused instanceof HTMLButtonElement && focused.disabled && (focused.id === "step" || focused.id === "play")) {
+      (playButton.disabled ? el<HTMLButtonElement>("reset") : playButton).focus({ preventScroll: true });
+    }
     showUndoReset();
     say(el("stop-reason"), state.stopReason === null ? "" : stopText(state.stopReason));
     el("generated").dataset["finished"] = String(finished);
