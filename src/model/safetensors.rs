@@ -116,8 +116,9 @@ pub fn f16_to_f32(h: u16) -> f32 {
 
 /// Refuses tensors whose `data_offsets` overlap: shared bytes would let a small file describe
 /// many large tensors (every layer reading one range), and safetensors forbids it. Entries with
-/// malformed offsets are left to [`SafeTensors::tensor`], which names the problem.
-fn check_disjoint(entries: &[(String, Json)]) -> Result<(), LoadError> {
+/// malformed offsets, or past the data (`data_len`), are left to [`SafeTensors::tensor`], which
+/// names that problem rather than an overlap it causes.
+fn check_disjoint(entries: &[(String, Json)], data_len: u64) -> Result<(), LoadError> {
     let mut ranges: Vec<(u64, u64, &str)> = entries
         .iter()
         .filter_map(|(name, e)| {
@@ -127,7 +128,7 @@ fn check_disjoint(entries: &[(String, Json)]) -> Result<(), LoadError> {
                 _ => None,
             }
         })
-        .filter(|(s, e, _)| s < e)
+        .filter(|(s, e, _)| s < e && *e <= data_len)
         .collect();
     ranges.sort_unstable();
     for pair in ranges.windows(2) {
@@ -185,7 +186,7 @@ impl<'a> SafeTensors<'a> {
                 entries.push((k, v));
             }
         }
-        check_disjoint(&entries)?;
+        check_disjoint(&entries, got - needed)?;
         Ok(SafeTensors {
             entries,
             metadata,
@@ -238,13 +239,16 @@ impl<'a> SafeTensors<'a> {
         let (start, end) = match (offs[0].as_u64(), offs[1].as_u64()) {
             (Some(s), Some(e)) if s <= e && e <= self.data.len() as u64 => (s as usize, e as usize),
             _ => {
+                let show = |j: &Json| j.as_u64().map_or_else(|| "?".to_owned(), |v| v.to_string());
                 return Err(tensor_err(
                     name,
                     format!(
-                        "data_offsets must satisfy start ≤ end ≤ {} (the data size)",
+                        "data_offsets [{}, {}] must satisfy start ≤ end ≤ {} (the data size)",
+                        show(&offs[0]),
+                        show(&offs[1]),
                         self.data.len()
                     ),
-                ))
+                ));
             }
         };
         let numel = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));

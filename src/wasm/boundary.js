@@ -1,22 +1,15 @@
 // The boundary's JavaScript half. Every object a caller hands the wasm exports (logits, a config,
-// model bytes, a list of stop sequences) is read and copied HERE, inside try/catch, before Rust
-// borrows any state. Rust then reads only what these functions return — fresh typed arrays,
-// primitives, and null-prototype objects and arrays of primitives — which cannot run user code.
-//
-// So a throwing getter, a Proxy trap, a detached buffer, a view of the module's own memory or a
-// getter that calls back into the module becomes an ordinary Error message, and no JavaScript
-// exception ever unwinds through wasm frames (that would leave a RefCell borrowed and leak the
-// wasm shadow stack, killing the instance). Each function returns its copy, or a string: the
-// message of the Error the caller will see.
+// stop sequences; the Generator's model bytes and texts in generator.js) is copied HERE, inside try/catch, before Rust borrows any state;
+// Rust reads only the copies (fresh typed arrays, primitives, null-prototype objects and arrays),
+// which run no user code. So a throwing getter, a Proxy trap, a detached buffer or a getter that
+// calls back in becomes an Error message, and no exception unwinds through wasm frames (that
+// would leave a RefCell borrowed and the shadow stack leaked). Each function returns its copy,
+// or a string: the message of the Error the caller will see.
 
-// An object of numbers (a logit_bias, most configs), as `snapshot_tree` hands it to Rust: its keys
-// joined by KEY_SEPARATOR, in order, and its values in one Float64Array, which read.rs `value_of`
-// reads in two calls instead of about eight per entry. (Here, not in a module of its own: every
-// snippet is one more request the glue makes at load, see tests/tools/wasm-browser-test.sh.)
-
-/** What joins the keys; an object with a key holding it goes the general way. */
+// An object of numbers (a logit_bias, most configs) as `snapshot_tree` hands it to Rust: its keys
+// joined by KEY_SEPARATOR (a key holding it goes the general way), its values in one Float64Array,
+// which read.rs `value_of` reads in two calls instead of about eight per entry.
 const KEY_SEPARATOR = "\u0000";
-
 export class NumberEntries {
   constructor(keys, numbers) {
     this.keys = keys;
@@ -27,15 +20,17 @@ export class NumberEntries {
 // Intrinsics captured once, so a caller cannot redirect them by patching prototypes later.
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
 const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag).get;
-const typedArrayLength = Object.getOwnPropertyDescriptor(TypedArray, "length").get;
+export const typedArrayLength = Object.getOwnPropertyDescriptor(TypedArray, "length").get;
 const isArray = Array.isArray;
 const Float32ArrayCtor = Float32Array;
 const Float64ArrayCtor = Float64Array;
-const Uint8ArrayCtor = Uint8Array;
 const createObject = Object.create;
 const NumberCtor = Number;
 const BigIntCtor = BigInt;
 const regexExec = RegExp.prototype.exec;
+const stringIncludes = String.prototype.includes;
+const arrayJoin = Array.prototype.join;
+const call = Function.prototype.call;
 // a UTF-16 surrogate without its pair: Rust would read it as U+FFFD, so a stop sequence "\uD800"
 // would silently stop at any replacement character the model writes
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -64,7 +59,6 @@ const BRANDS = [
 if (typeof SharedArrayBuffer === "function") {
   BRANDS.push(["SharedArrayBuffer", Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get]);
 }
-const call = Function.prototype.call;
 // Wrapped primitives (`new Number(0.7)`, `Object(1n)`): read as objects they were silently empty
 // settings, or a String's characters read as keys "0", "1", …. Checked only for an object with no
 // keys or index keys, so a plain config pays nothing for them.
@@ -82,8 +76,8 @@ const ObjectPrototype = Object.prototype;
 
 /** The name of a built-in object that is not a plain object (a Map, a Date…), or undefined. */
 function brandOf(value, brands = BRANDS) {
-  // A plain object fails every check, each with a TypeError: without a stack trace to capture
-  // (V8) they cost a tenth as much. They were two thirds of a small `step`'s time (a config each).
+  // A plain object fails every check with a TypeError: without a stack trace (V8) they cost a
+  // tenth as much; they were two thirds of a small `step`'s time.
   const limit = ErrorCtor.stackTraceLimit;
   ErrorCtor.stackTraceLimit = 0;
   try {
@@ -102,7 +96,7 @@ function brandOf(value, brands = BRANDS) {
 }
 
 /** The built-in name of a typed array ("Float32Array"), or undefined for anything else. */
-function tagOf(value) {
+export function tagOf(value) {
   return typedArrayTag.call(value);
 }
 
@@ -163,7 +157,7 @@ function hole(index) {
 }
 
 /** The message of whatever a caller's code threw (it may itself be hostile). */
-function thrown(what, error) {
+export function thrown(what, error) {
   let text;
   try {
     text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -183,14 +177,9 @@ function checkedLength(what, length, max, unit) {
   return length;
 }
 
-/**
- * The index of the first lone surrogate in the string `text` (half of a UTF-16 pair without its
- * other half), or −1: one native regex search, where reading the string unit by unit from Rust
- * crossed the boundary once per character (181,000 times for tokenizer.json).
- */
-export function lone_surrogate_index(text) {
-  const lone = call.call(regexExec, LONE_SURROGATE, text);
-  return lone === null ? -1 : lone.index;
+/** The first lone surrogate's regex match in `text`, or null. */
+export function loneSurrogate(text) {
+  return call.call(regexExec, LONE_SURROGATE, text);
 }
 
 /**
@@ -223,20 +212,6 @@ export function snapshot_logits(value, max) {
     return `logits must be a Float32Array or an array of numbers, got ${describe(value)}`;
   } catch (error) {
     return thrown("logits", error);
-  }
-}
-
-/** Model bytes as a fresh Uint8Array, or a message. */
-export function snapshot_bytes(what, value, max) {
-  try {
-    if (tagOf(value) === "Uint8Array") {
-      const length = typedArrayLength.call(value);
-      if (length > max) return `${what} must be at most ${max} bytes, got ${length}`;
-      return new Uint8ArrayCtor(value);
-    }
-    return `${what} must be a Uint8Array, got ${describe(value)}`;
-  } catch (error) {
-    return thrown(what, error);
   }
 }
 
@@ -295,19 +270,15 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
           fail(`${path} must be a string of at most ${maxString} characters, got ${v.length} characters`);
         }
         {
-          const lone = call.call(regexExec, LONE_SURROGATE, v);
-          if (lone !== null) {
-            const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
-            fail(`${path} must be well-formed Unicode text, got a lone surrogate U+${unit} at index ${lone.index}`);
-          }
+          const lone = loneSurrogate(v);
+          if (lone !== null) fail(`${path} must be well-formed Unicode text, got a lone surrogate U+${lone[0].charCodeAt(0).toString(16).toUpperCase()} at index ${lone.index}`);
         }
         return v;
       case "undefined":
         return given ? null : other("undefined");
       case "bigint":
-        // An integer written as a BigInt (seed: 5n) is that number, range-checked by Rust like any
-        // other; one no number holds exactly is past every setting's range, refused by Rust with
-        // the key's range rather than rounded.
+        // A BigInt (seed: 5n) is its number, range-checked by Rust; one no number holds exactly
+        // is past every range, refused by Rust with the key's range rather than rounded.
         if (depth > 0 && BigIntCtor(NumberCtor(v)) === v) return NumberCtor(v);
         return other(depth > 0 ? `${describe(v)}, which no number holds exactly` : describe(v));
       case "object":
@@ -322,10 +293,9 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     if (isArray(v) || (tag !== undefined && !tag.startsWith("Big"))) {
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
       if (typeof length === "string") fail(length);
-      // A list of numbers (a history, token ids) becomes one Float64Array, which Rust copies in
-      // one call instead of reading each element across the boundary (read.rs `numbers`). Each
-      // element is still read once, counted and checked as `copy` would; at the first one that
-      // is not a number, the numbers read so far and the rest go the general way.
+      // A list of numbers (a history) becomes one Float64Array, copied by Rust in one call. Each
+      // element is read once, counted and checked as `copy` would; from the first that is not a
+      // number on, the list goes the general way.
       const numbers = new Float64ArrayCtor(length);
       let i = 0;
       let item;
@@ -357,10 +327,9 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       keys.push(key);
       if (keys.length > maxItems) fail(`${path} must have at most ${maxItems} keys, got more`);
     }
-    // A Map, Date… keeps its entries out of its properties: refused by name rather than read as
-    // empty settings. An object literal with keys cannot be one unless re-prototyped by hand (then
-    // its own properties are what is read), so it skips the failing brand checks: they were a
-    // sixth of a small `step`'s time.
+    // A Map, Date… keeps its entries out of its properties: refused by name, not read as empty
+    // settings. An object literal with keys (and its own prototype) cannot be one, so it skips
+    // the brand checks, a sixth of a small `step`'s time.
     if (keys.length === 0 || getPrototypeOf(v) !== ObjectPrototype) {
       const brand = brandOf(v);
       if (brand !== undefined) return other(`${describe(v)} (its entries are not properties)`);
@@ -370,11 +339,9 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     }
     const wrapped = keys.length === 0 || keys[0] === "0" ? brandOf(v, WRAPPERS) : undefined;
     if (wrapped !== undefined) return other(`a ${wrapped} object (a wrapped primitive: pass the ${wrapped.toLowerCase()} itself)`);
-    // An object whose values are numbers (a logit_bias, most configs) becomes one NumberEntries:
-    // its keys in one string, its values in one Float64Array, which Rust reads in two calls
-    // instead of about eight per entry (read.rs `value_of`). Each value is still read once,
-    // counted and checked as `copy` would; at the first one that is not a number (or a key
-    // holding the separator), the entries read so far and the rest go the general way.
+    // An object of numbers becomes one NumberEntries, each value read once, counted and checked
+    // as `copy` would; from the first that is not a number (or a key holding the separator) on,
+    // the object goes the general way.
     const numbers = new Float64ArrayCtor(keys.length);
     let i = 0;
     let item;
@@ -412,8 +379,6 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
 
 let lastKnown = "";
 let lastKnownKeys = [];
-const stringIncludes = String.prototype.includes;
-const arrayJoin = Array.prototype.join;
 
 /** A limit the snapshot itself enforces (as opposed to an exception from the caller's code). */
 class Refusal {

@@ -1,4 +1,5 @@
-// The Generator's JavaScript half: the guard on its methods, and its vocabulary cut into strings.
+// The Generator's JavaScript half: the guard on its methods, the reading of the arguments only it
+// takes (model bytes, texts; the rest is boundary.js's), and its vocabulary cut into strings.
 // (One module, not two: every snippet is one more request the glue makes at load, see
 // tests/tools/wasm-browser-test.sh.)
 //
@@ -11,7 +12,7 @@
 // placeholder instance at start (`start` in generator.rs); its prototype is guarded in place and
 // the placeholder freed. Every Generator, however made (`new`, `spawn`), shares that prototype.
 
-import { describe } from "./boundary.js";
+import { describe, loneSurrogate, tagOf, thrown, typedArrayLength } from "./boundary.js";
 
 const getPrototypeOf = Object.getPrototypeOf;
 const ownKeys = Reflect.ownKeys;
@@ -21,9 +22,45 @@ const hasOwn = Object.prototype.hasOwnProperty;
 const isPrototypeOf = Object.prototype.isPrototypeOf;
 const apply = Reflect.apply;
 const ErrorCtor = Error;
-const guarded = new WeakSet();
-/** `refusal`'s answer for free() of a freed instance: nothing to do. */
+const MapCtor = Map;
+const WeakRefCtor = WeakRef;
+const mapGet = Map.prototype.get;
+const mapSet = Map.prototype.set;
+const mapDelete = Map.prototype.delete;
+const weakRefDeref = WeakRef.prototype.deref;
+/** Each guarded prototype, and its glue's own free(). */
+const guarded = new WeakMap();
+/** `check`'s answer for free() of a freed instance: nothing to do. */
 const FREED_AGAIN = Symbol("freed again");
+
+// Which handles are genuine. wasm-bindgen's glue hands Rust whatever number `this.__wbg_ptr`
+// holds, and Rust takes it as the address of a Generator: a forged one read and wrote arbitrary
+// memory or trapped, and a live one copied into a stranger and freed there left the Generator on
+// freed memory. So the guard keeps, per class, each handle wasm-bindgen set on an object it made
+// (and that object, weakly), and calls the glue only with a handle in that list, on a stand-in
+// object holding it: whatever `this` does when read again, the call gets that handle.
+//
+// An object made by the glue gets its handle by assignment (`this.__wbg_ptr = ptr` in the
+// constructor, `obj.__wbg_ptr = ptr` in `__wrap`), which the accessor installed on the prototype
+// sees, since the object has no own `__wbg_ptr` yet. Rust calls `generator_born` last thing
+// before it returns a new Generator, so the next such assignment is the glue's and no other:
+// nothing of the caller's runs in between (`__wrap` is made read-only so that it stays the
+// glue's). The accessor then makes `__wbg_ptr` the plain own property it always was.
+let born = false;
+
+/** Rust: the next handle assigned on an instance is a Generator wasm-bindgen just made. */
+export function generator_born() {
+  born = true;
+}
+
+/** The number `self.__wbg_ptr` holds (read once, a trap or getter that throws gives undefined). */
+function handleOf(self) {
+  try {
+    return self.__wbg_ptr;
+  } catch (_) {
+    return undefined;
+  }
+}
 
 /** Whether `self` is an instance of `proto`'s class, read without letting a Proxy trap escape. */
 function isInstance(proto, self) {
@@ -34,19 +71,18 @@ function isInstance(proto, self) {
   }
 }
 
-/** The refusal for `Class.method` called on `self`, FREED_AGAIN, or undefined if the call may go on. */
-function refusal(proto, className, method, self, freedIsFine) {
+/**
+ * The check for `Class.method` called on `self`: `{ ptr, owner }` if the call may go on (a live
+ * handle and the object the glue made for it), FREED_AGAIN, or the refusal's message.
+ */
+function check(classState, className, method, self, freedIsFine) {
+  const { proto, owners } = classState;
   if (!isInstance(proto, self)) {
     const example = className === "Generator" ? "const g = new Generator(weights, tokenizerJson)" : `const x = new ${className}(…)`;
     const name = className === "Generator" ? "g" : "x";
     return `${className}.${method}: called on ${describe(self)}, which is not a ${className}; call it on one (${example}; ${name}.${method}…)`;
   }
-  let ptr;
-  try {
-    ptr = self.__wbg_ptr;
-  } catch (_) {
-    ptr = undefined;
-  }
+  const ptr = handleOf(self);
   if (ptr === 0) {
     if (freedIsFine) return FREED_AGAIN;
     const again = className === "Generator" ? "new Generator(weights, tokenizerJson), or spawn() on a live one" : `new ${className}(…)`;
@@ -55,18 +91,55 @@ function refusal(proto, className, method, self, freedIsFine) {
   if (typeof ptr !== "number" || !Number.isInteger(ptr) || ptr < 0) {
     return `${className}.${method}: called on ${describe(self)}, which is not a ${className}; its wasm handle is ${describe(ptr)}`;
   }
-  return undefined;
+  const ref = apply(mapGet, owners, [ptr]);
+  const owner = ref === undefined ? undefined : apply(weakRefDeref, ref, []);
+  if (owner === undefined) {
+    return `${className}.${method}: called on ${describe(self)}, which is not a ${className}; its wasm handle ${ptr} is no live ${className}'s (made by hand, or kept after free())`;
+  }
+  return { ptr, owner };
 }
 
-/** `fn` behind the check, with the same name and length. */
-function checked(proto, className, method, fn, freedIsFine, name) {
+/**
+ * `fn` behind the check, with the same name and length, called on a stand-in holding the checked
+ * handle. `free` (and Symbol.dispose) unhooks the object the glue made for the handle, so that
+ * its FinalizationRegistry entry goes too, and is refused while a call on the handle runs.
+ */
+function checked(classState, className, method, fn, freeing, name) {
+  const { owners, running } = classState;
   const wrapper = {
     [name](...args) {
-      const refused = refusal(proto, className, method, this, freedIsFine);
+      const found = check(classState, className, method, this, freeing);
       // free() of a freed instance does nothing, as disposing twice should
-      if (refused === FREED_AGAIN) return undefined;
-      if (refused !== undefined) throw new ErrorCtor(refused);
-      return apply(fn, this, args);
+      if (found === FREED_AGAIN) return undefined;
+      if (typeof found === "string") throw new ErrorCtor(found);
+      const { ptr, owner } = found;
+      const busy = apply(mapGet, running, [ptr]);
+      if (freeing) {
+        if (busy !== undefined) {
+          throw new ErrorCtor(`${className}.${method}: this ${className}'s ${busy} is running (free() was called from inside its argument?); call free() after it returns`);
+        }
+        const own = describeProperty(owner, "__wbg_ptr");
+        if (own === undefined || !own.writable) {
+          throw new ErrorCtor(`${className}.${method}: this ${className} is frozen (Object.freeze), so it cannot be marked freed; it is freed when it is garbage-collected`);
+        }
+        const destroy = classState.destroy;
+        const stand = {
+          __proto__: null,
+          __destroy_into_raw() {
+            apply(destroy, owner, []);
+            apply(mapDelete, owners, [ptr]);
+            return ptr;
+          },
+        };
+        return apply(fn, stand, args);
+      }
+      if (busy === undefined) apply(mapSet, running, [ptr, method]);
+      try {
+        return apply(fn, { __proto__: null, __wbg_ptr: ptr }, args);
+      } finally {
+        if (busy === undefined) apply(mapDelete, running, [ptr]);
+        born = false;
+      }
     },
   }[name];
   defineProperty(wrapper, "length", { value: fn.length });
@@ -79,23 +152,68 @@ function checked(proto, className, method, fn, freedIsFine, name) {
  */
 export function guard_class(instance, className) {
   const proto = getPrototypeOf(instance);
+  const already = guarded.get(proto);
+  // the placeholder's handle is no Generator's own (it is not born): freed by the glue's own free
+  if (already !== undefined) return void apply(already, instance, []);
+  guarded.set(proto, proto.free);
   instance.free();
-  if (guarded.has(proto)) return;
-  guarded.add(proto);
+  const classState = { proto, owners: new MapCtor(), running: new MapCtor(), destroy: proto.__destroy_into_raw };
   for (const key of ownKeys(proto)) {
     if (key === "constructor" || (typeof key === "string" && key.startsWith("__"))) continue;
     const property = describeProperty(proto, key);
     const label = typeof key === "symbol" ? `[${key.description}]` : key;
     const freeing = key === "free" || key === Symbol.dispose;
     if (typeof property.value === "function") {
-      property.value = checked(proto, className, label, property.value, freeing, typeof key === "symbol" ? property.value.name : key);
+      property.value = checked(classState, className, label, property.value, freeing, typeof key === "symbol" ? property.value.name : key);
     } else if (typeof property.get === "function") {
-      property.get = checked(proto, className, label, property.get, false, `get ${key}`);
+      property.get = checked(classState, className, label, property.get, false, `get ${key}`);
     } else {
       continue;
     }
     defineProperty(proto, key, property);
   }
+  const Class = proto.constructor;
+  defineProperty(Class, "__wrap", { value: Class.__wrap, writable: false, configurable: false });
+  defineProperty(proto, "__wbg_ptr", {
+    get: undefined,
+    set(ptr) {
+      const genuine = born;
+      born = false;
+      defineProperty(this, "__wbg_ptr", { value: ptr, writable: true, enumerable: true, configurable: true });
+      if (genuine && typeof ptr === "number" && ptr > 0) apply(mapSet, classState.owners, [ptr, new WeakRefCtor(this)]);
+    },
+    enumerable: false,
+    configurable: false,
+  });
+}
+
+// Arguments only a Generator takes, copied (as boundary.js copies the others) before Rust
+// borrows any state.
+
+const Uint8ArrayCtor = Uint8Array;
+
+/** Model bytes as a fresh Uint8Array, or a message. */
+export function snapshot_bytes(what, value, max) {
+  try {
+    if (tagOf(value) === "Uint8Array") {
+      const length = call.call(typedArrayLength, value);
+      if (length > max) return `${what} must be at most ${max} bytes, got ${length}`;
+      return new Uint8ArrayCtor(value);
+    }
+    return `${what} must be a Uint8Array, got ${describe(value)}`;
+  } catch (error) {
+    return thrown(what, error);
+  }
+}
+
+/**
+ * The index of the first lone surrogate in the string `text` (half of a UTF-16 pair without its
+ * other half), or −1: one native regex search, where reading the string unit by unit from Rust
+ * crossed the boundary once per character (181,000 times for tokenizer.json).
+ */
+export function lone_surrogate_index(text) {
+  const lone = loneSurrogate(text);
+  return lone === null ? -1 : lone.index;
 }
 
 // The vocabulary's JavaScript half: every entry crosses as one string with the UTF-16 offset where

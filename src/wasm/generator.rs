@@ -72,6 +72,9 @@ pub struct JsGenerator {
 extern "C" {
     /// Guards the methods of `instance`'s class (see generator.js), then frees `instance`.
     fn guard_class(instance: JsValue, class_name: &str);
+    /// The next handle the glue assigns is a Generator it just made (see generator.js): called
+    /// last thing before a new Generator is returned, so no caller's code runs in between.
+    fn generator_born();
 }
 
 /// At instantiation: a call on a freed Generator, or on something that is not one, gets an Error
@@ -86,7 +89,9 @@ fn guard_generator() {
 }
 
 impl JsGenerator {
+    /// A Generator about to be handed to JavaScript: nothing may fail after this.
     fn new_over(inner: generate::Generator) -> JsGenerator {
+        generator_born();
         JsGenerator {
             inner: RefCell::new(Some(inner)),
         }

@@ -1,8 +1,8 @@
 //! Reading JavaScript arguments without running JavaScript while Rust state is borrowed.
 //!
-//! Objects go through `boundary.js` (a copy made inside try/catch; an exception there becomes a
-//! message); primitives are read with wasm-bindgen's `typeof` intrinsics, which run no user code.
-//! Nothing here borrows any state.
+//! Objects go through `boundary.js` (model bytes and texts: `generator.js`), a copy made inside
+//! try/catch (an exception there becomes a message); primitives are read with wasm-bindgen's
+//! `typeof` intrinsics, which run no user code. Nothing here borrows any state.
 
 use crate::decode::limits::{MAX_HISTORY, MAX_LOGITS};
 use crate::decode::{Config, StepError, Value, KEYS};
@@ -19,8 +19,6 @@ extern "C" {
     #[wasm_bindgen(catch)]
     fn snapshot_logits(value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch)]
-    fn snapshot_bytes(what: &str, value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch)]
     fn snapshot_tree(
         what: &str,
         value: &JsValue,
@@ -30,8 +28,15 @@ extern "C" {
         max_total: u32,
         max_string: u32,
     ) -> Result<JsValue, JsValue>;
-    fn lone_surrogate_index(text: &JsString) -> i32;
     fn describe_object(value: &JsValue) -> String;
+}
+
+// The arguments only a Generator takes (generator.js, which the guard already makes a snippet).
+#[wasm_bindgen(module = "/src/wasm/generator.js")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn snapshot_bytes(what: &str, value: &JsValue, max: u32) -> Result<JsValue, JsValue>;
+    fn lone_surrogate_index(text: &JsString) -> i32;
 }
 
 #[wasm_bindgen(module = "/src/wasm/boundary.js")]

@@ -17,5 +17,5 @@ export async function freshInstance() {
   instances += 1;
   const mod = await import(`../../www/pkg/nexttoken.js?instance=${instances}`);
   const instanceWasm = mod.initSync({ module: compiled });
-  return { step: mod.step, logSumExp: mod.logSumExp, Generator: mod.Generator, wasm: instanceWasm };
+  return { step: mod.step, logSumExp: mod.logSumExp, Generator: mod.Generator, wasm: instanceWasm, pkg: mod };
 }
