@@ -103,9 +103,10 @@ export async function launch() {
 export async function openPage(
   browser,
   baseUrl,
-  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true, locale = "en-US", watchRequests = true } = {},
+  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true, locale = "en-US", watchRequests = true, hasTouch = false, isMobile = false } = {},
 ) {
-  const context = await browser.newContext({ viewport, reducedMotion, locale });
+  // (`hasTouch`/`isMobile`: a phone or tablet that taps, with touch events and a mobile viewport)
+  const context = await browser.newContext({ viewport, reducedMotion, locale, hasTouch, isMobile });
   const page = await context.newPage();
   const problems = { console: [], foreign: [] };
   const origin = new URL(baseUrl).origin;

@@ -28,6 +28,8 @@ import { createShare } from "./views/share";
 import { el } from "./views/controls";
 import { createSettingsDrawer } from "./views/settings-drawer";
 import { installPhoneLayout } from "./views/phone-layout";
+import { installDoubleTapGuard } from "./views/double-tap";
+import { installTouchKeys, touchOnly } from "./views/touch-keys";
 import { installTips } from "./charts/tooltip";
 import { installModelAbout } from "./views/model-about";
 import { problemText } from "./views/notice";
@@ -112,6 +114,8 @@ const projector = createProjector(actions, {
 });
 const settingsDrawer = createSettingsDrawer();
 installPhoneLayout();
+installDoubleTapGuard();
+installTouchKeys();
 // projector mode's own prompt box (the sidebar's is hidden there): Enter applies and steps, as there
 const promptEditor = createPromptEditor({
   prompt: () => pg.state.prompt,
@@ -185,9 +189,9 @@ function wire(): void {
   });
   // Enter asks for the next token, as a chat box sends: a changed prompt is applied first (the text
   // starts over from it), then one step. Shift+Enter writes a new line; Enter that confirms an input
-  // method's candidate (拼音) only confirms it.
+  // method's candidate (拼音) only confirms it; a phone's Return writes a new line (touch-keys.ts).
   prompt.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229 || touchOnly()) return;
     event.preventDefault();
     if (prompt.value !== pg.state.prompt) pg.dispatch({ type: "setPrompt", prompt: prompt.value });
     pg.dispatch({ type: "step" });

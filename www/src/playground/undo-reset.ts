@@ -8,7 +8,8 @@ import { apply, snapshot } from "./scenarios";
 export function userReset(pg: Playground): void {
   const before = snapshot(pg);
   pg.reset();
-  pg.beforeReset = before.path.length > 0 || before.branches.length > 0 ? before : null;
+  // a Reset with nothing left to clear (a double tap, R twice) keeps the first one's Undo
+  if (before.path.length > 0 || before.branches.length > 0) pg.beforeReset = before;
   pg.notify();
 }
 

@@ -3,8 +3,9 @@
 import type { Engine } from "../core";
 import { num } from "../format";
 import { t } from "../i18n/index";
-import { FIRST_VISIT } from "../state";
+import { FIRST_VISIT, PARAM_LIMITS } from "../state";
 import type { Params } from "../state";
+import { numberField } from "./number-field";
 
 type NumericKey = "temperature" | "top_k" | "top_p" | "min_p" | "typical_p" | "repetition_penalty" | "frequency_penalty" | "presence_penalty";
 
@@ -46,22 +47,10 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
   el<HTMLSelectElement>("engine").addEventListener("change", (event) => {
     handlers.onParams({ engine: (event.target as HTMLSelectElement).value as Engine });
   });
-  const seed = el<HTMLInputElement>("seed");
-  seed.addEventListener("change", () => {
-    const value = Number(seed.value);
-    if (Number.isInteger(value) && value >= 0 && value <= 0xffffffff) handlers.onParams({ seed: value });
-  });
+  const seed = numberField(el<HTMLInputElement>("seed"), PARAM_LIMITS.seed, (value) => handlers.onParams({ seed: value }));
   el<HTMLButtonElement>("new-seed").addEventListener("click", handlers.onNewSeed);
-  const maxNew = el<HTMLInputElement>("max-new");
-  maxNew.addEventListener("change", () => {
-    const value = Number(maxNew.value);
-    if (Number.isInteger(value) && value >= 1) handlers.onParams({ max_new_tokens: value });
-  });
-  const minNew = el<HTMLInputElement>("min-new");
-  minNew.addEventListener("change", () => {
-    const value = Number(minNew.value);
-    if (Number.isInteger(value) && value >= 0 && value <= 512) handlers.onParams({ min_new_tokens: value });
-  });
+  const maxNew = numberField(el<HTMLInputElement>("max-new"), PARAM_LIMITS.max_new_tokens, (value) => handlers.onParams({ max_new_tokens: value }));
+  const minNew = numberField(el<HTMLInputElement>("min-new"), PARAM_LIMITS.min_new_tokens, (value) => handlers.onParams({ min_new_tokens: value }));
   el<HTMLTextAreaElement>("stop-seqs").addEventListener("change", (event) => {
     const lines = (event.target as HTMLTextAreaElement).value.split("\n").filter((line) => line !== "");
     handlers.onParams({ stop: lines });
@@ -81,13 +70,13 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
       el("greedy-note").hidden = !greedy;
       for (const id of WARPERS) el(id).closest(".field")?.toggleAttribute("data-skipped", greedy);
       el<HTMLSelectElement>("engine").value = params.engine;
-      if (document.activeElement !== seed) seed.value = String(params.seed);
+      seed.render(params.seed);
       // why this seed: shown while the first-visit seed is in use
       const seedNote = el<HTMLParagraphElement>("seed-note");
       seedNote.hidden = params.seed !== FIRST_VISIT.seed;
       seedNote.textContent = t("seed.firstVisit", { seed: FIRST_VISIT.seed, n: FIRST_VISIT.draws, below: FIRST_VISIT.below });
-      if (document.activeElement !== maxNew) maxNew.value = String(params.max_new_tokens);
-      if (document.activeElement !== minNew) minNew.value = String(params.min_new_tokens);
+      maxNew.render(params.max_new_tokens);
+      minNew.render(params.min_new_tokens);
       const stops = el<HTMLTextAreaElement>("stop-seqs");
       if (document.activeElement !== stops) stops.value = params.stop.join("\n");
     },

@@ -3,7 +3,13 @@
 import { visible } from "../format";
 import { lang, t } from "../i18n/index";
 import type { TableRow } from "../sources/manual";
+import { MAX_LOGIT } from "../url";
 import { el } from "./controls";
+import { numberField, readNumber, inRange } from "./number-field";
+import type { NumberField } from "./number-field";
+
+/** A logit a table row (and so a link) can hold. */
+const LOGIT_RULE = { min: -MAX_LOGIT, max: MAX_LOGIT, integer: false };
 
 export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
   render(rows: TableRow[], eos: string, editable: boolean): void;
@@ -12,11 +18,21 @@ export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
   const newToken = el<HTMLInputElement>("new-token");
   const newLogit = el<HTMLInputElement>("new-logit");
   let current: TableRow[] = [];
+  // the new row's logit: refused in words like the rows' (Add reads what the box accepted)
+  let newValue = 0;
+  const newField = numberField(newLogit, LOGIT_RULE, (value) => {
+    newValue = value;
+    newField.render(value);
+  });
+  newField.render(newValue);
+  const fields = new WeakMap<HTMLInputElement, NumberField>();
 
   el<HTMLButtonElement>("add-row").addEventListener("click", () => {
     const token = newToken.value;
-    const logit = Number(newLogit.value);
-    if (token === "" || !Number.isFinite(logit)) return;
+    const typed = readNumber(newLogit.value, LOGIT_RULE);
+    if (!inRange(typed, LOGIT_RULE)) newLogit.dispatchEvent(new Event("change"));
+    const logit = inRange(typed, LOGIT_RULE) ? typed : null;
+    if (token === "" || logit === null) return;
     const rows = current.filter((row) => row.token !== token);
     rows.push({ token, logit });
     newToken.value = "";
@@ -33,7 +49,7 @@ export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
       if (sameTokens) {
         rows.forEach((row, i) => {
           const input = body.rows[i]?.querySelector("input");
-          if (input && document.activeElement !== input) input.value = String(row.logit);
+          if (input) fields.get(input)?.render(row.logit);
           if (input) input.disabled = !editable;
         });
         return;
@@ -52,17 +68,12 @@ export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
           }
           const logitCell = document.createElement("td");
           const input = document.createElement("input");
-          input.type = "number";
-          input.step = "0.1";
-          input.value = String(row.logit);
           input.disabled = !editable;
           input.setAttribute("aria-label", t("table.logitOf", { token: visible(row.token) }));
-          input.addEventListener("change", () => {
-            const logit = Number(input.value);
-            if (!Number.isFinite(logit) || input.value === "") return;
-            handlers.onRows(current.map((r, j) => (j === i ? { ...r, logit } : r)));
-          });
           logitCell.append(input);
+          const field = numberField(input, LOGIT_RULE, (logit) => handlers.onRows(current.map((r, j) => (j === i ? { ...r, logit } : r))));
+          field.render(row.logit);
+          fields.set(input, field);
           const removeCell = document.createElement("td");
           const remove = document.createElement("button");
           remove.type = "button";

@@ -1,0 +1,202 @@
+// QA pass 11, in Chromium: a learner on their own device, typing into every control. A number box
+// takes what they meant (full-width digits, a comma decimal, 1e3) or says in words, in their
+// language, which field and what range, keeping their text and the last valid value; a phone's
+// tap targets are at least 24 × 24 CSS px.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { browserSuite } from "./harness.mjs";
+
+const open = browserSuite();
+const param = (page, key) => page.evaluate((k) => new URLSearchParams(location.search).get(k), key);
+
+/** Type `text` into the box as a keyboard or an IME does (no `fill` shortcut), then leave it. */
+async function typeInto(page, id, text) {
+  const box = page.locator(`#${id}`);
+  await box.click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.press("Backspace");
+  if (text !== "") await page.keyboard.insertText(text);
+  await page.keyboard.press("Tab");
+}
+
+describe("the number boxes (seed, max new tokens, min new tokens, a logit)", () => {
+  test("take a comma decimal, full-width digits, an IME's 。 and 1e3 as the number they look like", async () => {
+    const { page, context, problems } = await open("?lang=en&seed=5");
+    await typeInto(page, "max-new", "１２"); // a Chinese IME's full-width digits
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("max_new_tokens") === "12");
+    assert.equal(await page.locator("#max-new").inputValue(), "12");
+    await typeInto(page, "seed", "1e3");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("seed") === "1000");
+    await typeInto(page, "seed", "1,000"); // a thousands group in a whole-number box
+    assert.equal(await param(page, "seed"), "1000");
+    assert.equal(await page.locator("#seed-error").isVisible(), false);
+    // the hand-made table's logits: 0,7 and ０。７ are 0.7, never 7
+    await page.locator("#source").selectOption("manual");
+    const logit = page.locator("#logit-table tbody input").first();
+    for (const typed of ["0,7", "０。７", "-2,5"]) {
+      await logit.click();
+      await page.keyboard.press("Control+a");
+      await page.keyboard.insertText(typed);
+      await page.keyboard.press("Tab");
+      const want = typed.startsWith("-") ? "-2.5" : "0.7";
+      assert.equal(await logit.inputValue(), want, typed);
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+
+  test("refuse what is out of range in words naming the field and the range, keep the text and the last valid value", async () => {
+    const { page, context, problems } = await open("?lang=en&seed=5&max_new_tokens=16");
+    const cases = [
+      ["max-new", "999", /^Max new tokens: enter a whole number from 1 to 512 \(you typed “999”\)\. Still using 16\.$/],
+      ["max-new", "", /^Max new tokens: the box is empty; enter a whole number from 1 to 512\. Still using 16\.$/],
+      ["max-new", "0,7", /^Max new tokens: enter a whole number from 1 to 512 \(you typed “0,7”\)/],
+      ["seed", "-3", /^Seed: enter a whole number from 0 to 4294967295 \(you typed “-3”\)\. Still using 5\.$/],
+      ["seed", "", /^Seed: the box is empty; enter a whole number from 0 to 4294967295\. Still using 5\.$/],
+      ["seed", ".7", /^Seed: enter a whole number/],
+      ["min-new", "7.5", /^Min new tokens: enter a whole number from 0 to 512 \(you typed “7\.5”\)\. Still using 0\.$/],
+    ];
+    for (const [id, typed, message] of cases) {
+      await typeInto(page, id, typed);
+      const error = page.locator(`#${id}-error`);
+      assert.ok(await error.isVisible(), `${id} ${JSON.stringify(typed)}: no message`);
+      assert.match(await error.textContent(), message);
+      assert.equal(await page.locator(`#${id}`).getAttribute("aria-invalid"), "");
+      assert.match(await page.locator(`#${id}`).getAttribute("aria-describedby"), new RegExp(`${id}-error`));
+      // the typed text stays, also after a step re-renders the page; nothing else moved
+      await page.getByRole("button", { name: "Step", exact: true }).click();
+      assert.equal(await page.locator(`#${id}`).inputValue(), typed, `${id} ${JSON.stringify(typed)}`);
+      assert.equal(await param(page, "seed"), "5");
+      assert.equal(await param(page, "max_new_tokens"), "16");
+      assert.equal(await param(page, "min_new_tokens") ?? "0", "0");
+      // in the other language too
+      await page.getByRole("button", { name: "切换到中文" }).click();
+      assert.match(await error.textContent(), /：(请输入|输入框是空的).*(整数).*仍在使用/);
+      await page.getByRole("button", { name: "Switch to English" }).click();
+      // a valid number clears it
+      await typeInto(page, id, id === "seed" ? "5" : id === "max-new" ? "16" : "0");
+      assert.equal(await error.isVisible(), false);
+      assert.equal(await page.locator(`#${id}`).getAttribute("aria-invalid"), null);
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+
+  test("a lesson that sets the field replaces a refused entry (the new value is what is in use)", async () => {
+    const { page, context } = await open("?lang=zh");
+    await typeInto(page, "max-new", "999");
+    assert.match(await page.locator("#max-new-error").textContent(), /^最大生成长度：请输入 1 到 512 之间的整数（你输入的是「999」）。仍在使用 \d+。$/);
+    await page.locator("#lesson-list button").first().click();
+    await page.waitForFunction(() => document.querySelector("#max-new").value !== "999");
+    assert.equal(await page.locator("#max-new-error").isVisible(), false);
+    assert.equal(await page.locator("#max-new").inputValue(), await param(page, "max_new_tokens") ?? "16");
+    await context.close();
+  });
+
+  test("arrow keys still step a whole-number box by one, within its range", async () => {
+    const { page, context } = await open("?lang=en&max_new_tokens=511");
+    await page.locator("#max-new").focus();
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    assert.equal(await page.locator("#max-new").inputValue(), "512");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("max_new_tokens") === "512");
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("max_new_tokens") === "511");
+    await context.close();
+  });
+});
+
+describe("a phone (390 × 844, touch)", () => {
+  for (const source of ["model", "manual"]) test(`every visible control the learner taps is at least 24 × 24 CSS px (${source})`, async () => {
+    const { page, context } = await open(`?lang=en&source=${source}`, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    await page.getByRole("button", { name: "Step", exact: true }).tap();
+    await page.locator("#params-h").scrollIntoViewIfNeeded();
+    await page.locator("details:has(#typical-p) > summary").tap();
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll("button, input, select, textarea, summary")]
+        .filter((e) => e.checkVisibility())
+        .map((e) => [e.id || e.className || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+        .filter(([, b]) => b.width < 24 || b.height < 24)
+        .map(([name, b]) => `${name} ${b.width.toFixed(0)}×${b.height.toFixed(0)}`),
+    );
+    assert.deepEqual(small, []);
+    await context.close();
+  });
+});
+
+describe("double taps and double clicks", () => {
+  const chips = (page) => page.locator("#chips li").count();
+  /** The two clicks Chromium sends for a double tap on `selector` (checked by hand: detail 1, then 2, pointerType "touch"). */
+  const doubleTap = (page, selector, details = [1, 2]) =>
+    page.locator(selector).evaluate((target, details) => {
+      for (const detail of details) target.dispatchEvent(new PointerEvent("click", { bubbles: true, cancelable: true, composed: true, detail, pointerType: "touch" }));
+    }, details);
+
+  test("a double tap on Step adds one token; a real tap pair far apart adds two; a mouse's double click still steps twice", async () => {
+    const { page, context, problems } = await open("?lang=en", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    await doubleTap(page, "#step");
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length >= 1);
+    await page.waitForTimeout(300);
+    assert.equal(await chips(page), 1);
+    // Play double-tapped: it plays (not started and stopped at once)
+    await doubleTap(page, "#play");
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length >= 3);
+    await page.locator("#stop").tap();
+    await page.locator("#reset").tap();
+    // four fast taps (Chromium counts detail 1 … 4) are two double taps: two tokens
+    await doubleTap(page, "#step", [1, 2, 3, 4]);
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length >= 2);
+    await page.waitForTimeout(300);
+    assert.equal(await chips(page), 2);
+    const before = await chips(page);
+    await page.locator("#step").tap();
+    await page.waitForTimeout(400); // (past the double-tap time: a separate press)
+    await page.locator("#step").tap();
+    await page.waitForFunction((n) => document.querySelectorAll("#chips li").length === n + 2, before);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+    const desk = await open("?lang=en");
+    await desk.page.locator("#step").dblclick();
+    await desk.page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+    await desk.context.close();
+  });
+
+  test("Reset pressed twice (a double click, R twice) still offers Undo reset, and Undo brings the tokens back", async () => {
+    const { page, context, problems } = await open("?lang=en");
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
+    const path = new URLSearchParams(await page.evaluate(() => location.search)).get("path");
+    await page.locator("#reset").dblclick();
+    assert.equal(await chips(page), 0);
+    assert.ok(await page.locator("#reset-undo").isVisible(), "Undo reset is gone after a double click on Reset");
+    await page.locator("#generated").click();
+    await page.keyboard.press("r");
+    assert.ok(await page.locator("#reset-undo").isVisible(), "Undo reset is gone after R");
+    await page.locator("#reset-undo").click();
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 3);
+    assert.equal(new URLSearchParams(await page.evaluate(() => location.search)).get("path"), path);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+});
+
+describe("a phone's on-screen keyboard in the prompt box", () => {
+  test("Return writes a new line (there is no Shift+Enter on it), the hint says so (zh, en), and Step reads the two lines", async () => {
+    const { page, context, problems } = await open("?lang=zh", { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    assert.equal(await page.locator("#prompt-keys").textContent(), "换行键：换行 · 点「单步」：用这个提示词生成一步");
+    const box = page.locator("#prompt");
+    await box.tap();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText("第一行");
+    await page.keyboard.press("Enter");
+    await page.keyboard.insertText("第二行");
+    assert.equal(await box.inputValue(), "第一行\n第二行");
+    assert.equal(await page.locator("#chips li").count(), 0);
+    await page.locator("#step").tap();
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+    assert.equal(await page.locator("#prompt-echo").textContent(), "第一行\n第二行");
+    await page.getByRole("button", { name: "English" }).tap();
+    assert.equal(await page.locator("#prompt-keys").textContent(), "Return: new line · Step: the next token from this prompt");
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+});
