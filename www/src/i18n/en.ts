@@ -15,7 +15,7 @@ import { qa2En } from "./qa2.en";
 import { qa3En } from "./qa3.en";
 import { qa4En } from "./qa4.en";
 import { qa5En } from "./qa5.en";
-import { qa11En } from "./qa11.en";
+import { inputEn } from "./input.en";
 import { etaEn } from "./eta.en";
 import { serverRestEn } from "./server-rest.en";
 import { teachEn } from "./teach.en";
@@ -178,7 +178,7 @@ export const en = {
   ...qa3En,
   ...qa4En,
   ...qa5En,
-  ...qa11En,
+  ...inputEn,
   ...etaEn,
   ...teachEn,
   ...promptEosEn,

@@ -15,7 +15,7 @@ import { qa2Zh } from "./qa2.zh";
 import { qa3Zh } from "./qa3.zh";
 import { qa4Zh } from "./qa4.zh";
 import { qa5Zh } from "./qa5.zh";
-import { qa11Zh } from "./qa11.zh";
+import { inputZh } from "./input.zh";
 import { etaZh } from "./eta.zh";
 import { serverRestZh } from "./server-rest.zh";
 import { teachZh } from "./teach.zh";
@@ -179,7 +179,7 @@ export const zh: Record<MessageKey, string> = {
   ...qa3Zh,
   ...qa4Zh,
   ...qa5Zh,
-  ...qa11Zh,
+  ...inputZh,
   ...etaZh,
   ...teachZh,
   ...promptEosZh,

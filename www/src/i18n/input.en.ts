@@ -1,5 +1,5 @@
-// English text for the eleventh QA pass's fixes (zh twin: qa11.zh.ts): a number box's refusal, a phone's prompt keys.
-export const qa11En = {
+// English text for what a learner types: a number box's refusal, a touch screen's prompt keys (zh twin: input.zh.ts).
+export const inputEn = {
   "number.rule.whole": "a whole number from {min} to {max}",
   "number.rule.decimal": "a number from {min} to {max}",
   "number.refused": "{field}: enter {rule} (you typed “{got}”). Still using {kept}.",

@@ -1,7 +1,7 @@
-// 第十一轮 QA 修复的中文文本（英文见 qa11.en.ts）：数字输入框拒收时的说明，手机上提示词框的按键。
-import type { qa11En } from "./qa11.en";
+// 学习者输入时的中文文本（英文见 input.en.ts）：数字输入框拒收时的说明，触屏上提示词框的按键。
+import type { inputEn } from "./input.en";
 
-export const qa11Zh: Record<keyof typeof qa11En, string> = {
+export const inputZh: Record<keyof typeof inputEn, string> = {
   "number.rule.whole": "{min} 到 {max} 之间的整数",
   "number.rule.decimal": "{min} 到 {max} 之间的数",
   "number.refused": "{field}：请输入 {rule}（你输入的是「{got}」）。仍在使用 {kept}。",
