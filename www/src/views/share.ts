@@ -2,7 +2,7 @@
 // reproducing the page's current state (the same query the address bar holds). Plain text only.
 import { elementAttributes, IFRAME_ALLOW, IFRAME_SANDBOX } from "../element-attributes";
 import { t } from "../i18n/index";
-import { linkWithState } from "../url";
+import { linkWithState } from "../address";
 import { el } from "./controls";
 
 export interface ShareInput {

@@ -1,0 +1,107 @@
+//! select.rs's tests: each fast selection ≡ a full sort by the same order.
+use super::*;
+use proptest::strategy::Strategy as _;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, failure_persistence: None, ..Default::default() })]
+
+    /// The best removed tokens as a full sort by (raw logit desc, id asc) lists them, for a
+    /// short list (heap), a long one (selection) and all of them (radix): ties, ±0, −inf.
+    #[test]
+    fn best_removed_equals_a_full_sort(
+        values in proptest::collection::vec(proptest::prop_oneof![
+            -40.0f32..40.0,
+            (0u8..5).prop_map(|q| f32::from(q) - 2.0),
+            proptest::strategy::Just(-0.0f32),
+            proptest::strategy::Just(0.0f32),
+            proptest::strategy::Just(f32::NEG_INFINITY),
+            proptest::strategy::Just(f32::MAX),
+            proptest::strategy::Just(-f32::MAX),
+        ], 1..1500),
+        marks in proptest::collection::vec(0u8..3, 1500),
+        k_pick in 0usize..4,
+    ) {
+        let n = values.len();
+        let removed_by: Vec<u8> = marks.iter().take(n).map(|&m| if m == 0 { KEPT } else { m }).collect();
+        let mut want: Vec<u32> = (0..n as u32).filter(|&id| removed_by[id as usize] != KEPT).collect();
+        want.sort_by(|&a, &b| values[b as usize].total_cmp(&values[a as usize]).then(a.cmp(&b)));
+        let k = match k_pick { 0 => 10, 1 => 300.min(n), 2 => want.len(), _ => n + 5 };
+        want.truncate(k);
+        proptest::prop_assert_eq!(best_removed(&values, &removed_by, k), want);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, failure_persistence: None, ..Default::default() })]
+
+    /// Extending a sorted prefix by one (the cutoffs' `min_keep` 1) leaves the ids in the
+    /// order the comparator's selection leaves them, and so does any other extension: ties,
+    /// a tied top, ±0, −inf, ids in order (contiguous logits) or shuffled, a prefix already sorted.
+    #[test]
+    fn a_block_of_one_is_the_comparators_selection(
+        values in proptest::collection::vec(proptest::prop_oneof![
+            -40.0f32..40.0,
+            (0u8..3).prop_map(|q| f32::from(q) - 1.0),
+            proptest::strategy::Just(-0.0f32),
+            proptest::strategy::Just(0.0f32),
+            proptest::strategy::Just(f32::NEG_INFINITY),
+            proptest::strategy::Just(41.0f32),
+        ], 1..600),
+        shuffle in 0u64..u64::MAX,
+        shuffled in proptest::bool::ANY,
+        sorted_pick in 0usize..3,
+        block in 1usize..4,
+    ) {
+        let n = values.len();
+        let mut ids: Vec<u32> = (0..n as u32).collect();
+        let mut state = shuffle | 1;
+        for i in (1..n).rev().filter(|_| shuffled) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ids.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let cmp = |a: &u32, b: &u32| by_logit(&values, *a, *b);
+        let sorted = [0, 1, n / 2][sorted_pick].min(n);
+        let sorted = extend_sorted(&mut ids, 0, sorted, cmp);
+        let (mut fast, mut slow) = (ids.clone(), ids);
+        let want = sorted + block;
+        let got = extend_sorted_by_logit(&values, &mut fast, sorted, want);
+        proptest::prop_assert_eq!(got, extend_sorted(&mut slow, sorted, want, cmp));
+        proptest::prop_assert_eq!(fast, slow);
+    }
+}
+
+/// The lane maximum is the in-order fold's value, down to the sign of a zero.
+#[test]
+fn gathered_max_is_the_in_order_fold() {
+    let fold = |p: &[f32], ids: &[u32]| {
+        ids.iter()
+            .map(|&id| p[id as usize])
+            .fold(f32::NEG_INFINITY, larger)
+    };
+    let peaked: Vec<f32> = (0..1000).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+    // In order the first zero is +0; a fold of the remainder (the last, −0) before the lanes
+    // would give −0.
+    let zeros = [
+        0.0f32,
+        -0.0,
+        -3.0,
+        -0.0,
+        f32::NEG_INFINITY,
+        0.0,
+        -1.0,
+        -0.0,
+        -0.0,
+    ];
+    for p in [&peaked[..], &zeros[..]] {
+        for skip in [1usize, 2, 3] {
+            let ids: Vec<u32> = (0..p.len() as u32)
+                .filter(|i| *i as usize % skip == 0)
+                .collect();
+            let (got, want) = (gathered_max(p, &ids), fold(p, &ids));
+            assert_eq!(got.to_bits(), want.to_bits(), "skip {skip}");
+        }
+    }
+    assert_eq!(gathered_max(&zeros, &[]), f32::NEG_INFINITY);
+}
