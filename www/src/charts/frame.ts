@@ -116,6 +116,16 @@ export function barState(c: Candidate, stage: string | null, view: StepView): Ba
  */
 const unmeasured = new Map<SVGSVGElement, () => DOMRect | undefined>();
 
+/** Each chart's tallest viewBox outside projector mode: held, so Step does not move the page under it. */
+const tallest = new WeakMap<SVGSVGElement, number>();
+
+/** A chart's viewBox at least `height` high, and never lower than it has been (labels vary in length). */
+function holdHeight(svgNode: SVGSVGElement, height: number): void {
+  const held = Math.max(height, tallest.get(svgNode) ?? HEIGHT);
+  tallest.set(svgNode, held);
+  svgNode.setAttribute("viewBox", `0 0 ${WIDTH} ${held}`);
+}
+
 /** Size each chart drawn since the last call to its labels: every read first (one layout), then every write. */
 export function measureCharts(): void {
   const pending = [...unmeasured];
@@ -123,8 +133,7 @@ export function measureCharts(): void {
   const hangs = pending.map(([, measure]) => measure());
   pending.forEach(([svgNode], i) => {
     const hang = hangs[i];
-    const viewHeight = hang === undefined || hang.height === 0 ? HEIGHT : Math.max(HEIGHT, Math.ceil(hang.y + hang.height + 2));
-    svgNode.setAttribute("viewBox", `0 0 ${WIDTH} ${viewHeight}`);
+    holdHeight(svgNode, hang === undefined || hang.height === 0 ? HEIGHT : Math.ceil(hang.y + hang.height + 2));
   });
 }
 
@@ -287,12 +296,14 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     // rotated labels hang below the plot: the viewBox grows to hold them, so they never run into the
     // caption under the chart (projector mode sizes its chart box for them instead); measured
     // with every other chart's (`measureCharts`)
-    if (crowded && !document.body.matches('[data-projector="true"]')) {
+    const projector = document.body.matches('[data-projector="true"]');
+    if (crowded && !projector) {
       if (unmeasured.size === 0) queueMicrotask(measureCharts);
       unmeasured.set(svgNode, () => labels.node()?.getBBox());
     } else {
       unmeasured.delete(svgNode);
-      svg.attr("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+      if (projector) tallest.delete(svgNode);
+      holdHeight(svgNode, HEIGHT);
     }
     yAxis
       .transition()

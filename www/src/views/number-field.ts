@@ -32,6 +32,9 @@ export interface NumberField {
   render(value: number): void;
 }
 
+/** Boxes without an id so far (a table's logits): each error's id is numbered. */
+let unnamed = 0;
+
 /**
  * Reads `input` on change (leaving the box, Enter): a number in `rule` goes to `accept`; anything
  * else is named under the box. ArrowUp/ArrowDown step by 1 (whole numbers) or 0.1, as the number box did.
@@ -42,7 +45,7 @@ export function numberField(input: HTMLInputElement, rule: NumberRule, accept: (
   input.autocomplete = "off";
   input.spellcheck = false;
   const error = document.createElement("p");
-  error.id = `${input.id || `n${Math.random().toString(36).slice(2)}`}-error`;
+  error.id = `${input.id || `number-field-${++unnamed}`}-error`;
   error.className = "field-error";
   error.setAttribute("role", "alert");
   error.hidden = true;
