@@ -107,7 +107,7 @@ export const en = {
   "inspector.kept": "Kept",
   "inspector.keptValue": "{k} of {n}",
   "inspector.chosen": "Chosen",
-  "inspector.forceHint": "Click any bar to force that token at this step.",
+  "inspector.forceHint": "Click or tap any bar to force that token at this step.",
   "inspector.force": "Force “{token}”",
   "stage.off": "off",
   "stage.removedN": "removed {n}",
