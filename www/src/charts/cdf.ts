@@ -10,7 +10,7 @@ import * as d3 from "d3";
 import type { Candidate, StepResult } from "../core";
 import { percent } from "../format";
 import { duration } from "./frame";
-import { hatch } from "./rest";
+import { drawHatch, hatch } from "./rest";
 import { rove, setTip, tipName, viewTips } from "./tooltip";
 import type { StepView } from "./frame";
 
@@ -115,15 +115,7 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
     if (outside !== null) {
       const left = width - M.right - box;
       boxRect.attr("x", left);
-      boxHatch
-        .selectAll("line")
-        .data(hatch(left, stripTop, box, stripH, 7))
-        .join("line")
-        .attr("class", "rest-hatch")
-        .attr("x1", (d) => d.x1)
-        .attr("y1", (d) => d.y1)
-        .attr("x2", (d) => d.x2)
-        .attr("y2", (d) => d.y2);
+      drawHatch(boxHatch, hatch(left, stripTop, box, stripH, 7));
       boxRect.attr("width", box);
       boxLabel.attr("x", left + box / 2).text(outside.label);
       boxStatus.attr("x", left + box / 2).text(outside.status);

@@ -33,16 +33,7 @@ export function drawRestMarks(
   at: { x: number; width: number; y: (v: number) => number; y0: number },
 ): void {
   const top = item === undefined ? at.y0 : at.y(item.value);
-  const lines = item === undefined ? [] : hatch(at.x, top, at.width, at.y0 - top, 5);
-  layer
-    .selectAll<SVGLineElement, Segment>("line")
-    .data(lines)
-    .join("line")
-    .attr("class", "rest-hatch")
-    .attr("x1", (d) => d.x1)
-    .attr("y1", (d) => d.y1)
-    .attr("x2", (d) => d.x2)
-    .attr("y2", (d) => d.y2);
+  drawHatch(layer, item === undefined ? [] : hatch(at.x, top, at.width, at.y0 - top, 5));
   // over the bar; beside it (to the left, over the shortest bars) when the bar reaches the top
   const beside = top < 32;
   layer
@@ -61,6 +52,19 @@ interface Segment {
   y1: number;
   x2: number;
   y2: number;
+}
+
+/** `lines` as the rest's hatch in `layer` (its bar's, or its box's in the final strip). */
+export function drawHatch(layer: d3.Selection<SVGGElement, unknown, null, undefined>, lines: Segment[]): void {
+  layer
+    .selectAll<SVGLineElement, Segment>("line")
+    .data(lines)
+    .join("line")
+    .attr("class", "rest-hatch")
+    .attr("x1", (d) => d.x1)
+    .attr("y1", (d) => d.y1)
+    .attr("x2", (d) => d.x2)
+    .attr("y2", (d) => d.y2);
 }
 
 /** 45° lines every `gap` units across the rectangle (x, y, w, h), clipped to it. */
