@@ -10,16 +10,12 @@ import { textEn } from "./text.en";
 import { stripEn } from "./strip.en";
 import { linkEn } from "./link.en";
 import { serverLessonsEn } from "./server-lessons.en";
-import { qaEn } from "./qa.en";
-import { qa2En } from "./qa2.en";
-import { qa3En } from "./qa3.en";
-import { qa4En } from "./qa4.en";
-import { qa5En } from "./qa5.en";
 import { inputEn } from "./input.en";
 import { etaEn } from "./eta.en";
 import { serverRestEn } from "./server-rest.en";
 import { teachEn } from "./teach.en";
-import { promptEosEn } from "./prompt-eos.en";
+import { promptEn } from "./prompt.en";
+import { serverLinkEn } from "./server-link.en";
 import { modelAboutEn } from "./model-about.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
@@ -173,15 +169,11 @@ export const en = {
   ...stripEn,
   ...classroomEn,
   ...inspectEn,
-  ...qaEn,
-  ...qa2En,
-  ...qa3En,
-  ...qa4En,
-  ...qa5En,
   ...inputEn,
   ...etaEn,
   ...teachEn,
-  ...promptEosEn,
+  ...promptEn,
+  ...serverLinkEn,
   ...modelAboutEn,
 } as const;
 

@@ -1,4 +1,5 @@
-// English text for reading links beyond single fields: absurd links and long notices (zh twin: link.zh.ts).
+// English text for reading links beyond single fields: absurd links, long notices, a step's own
+// settings (zh twin: link.zh.ts).
 export const linkEn = {
   "url.linkTooLong": "this link is longer than {max} characters, so none of it was used",
   "url.more": "and {count} more parts of the link could not be used either",
@@ -7,4 +8,6 @@ export const linkEn = {
   "url.rule.repeated": "given more than once; the last value, “{used}”, was used",
   "url.rule.cut": "the link was cut off here on its way (it is shorter than the page wrote it): this field and everything after it are missing; ask for the whole link",
   "url.rule.cutTokens": "the link was cut off here on its way (it is shorter than the page wrote it): the first {kept} tokens were used, the rest and everything after them are missing; ask for the whole link",
+  "url.projectorList": "The list is shown outside projector mode (P).",
+  "url.rule.settings": "must be a path, a token and settings like 0_3_temperature:0.8,seed:7 (keys a step reads, each in its range; each place once)",
 } as const;

@@ -1,4 +1,4 @@
-// 中文：读取链接时整体层面的提示（过长的链接、过长的问题列表），键与 link.en.ts 相同。
+// 中文：读取链接时整体层面的提示（过长的链接、过长的问题列表、每一步自己的设置），键与 link.en.ts 相同。
 import type { linkEn } from "./link.en";
 
 export const linkZh: Record<keyof typeof linkEn, string> = {
@@ -9,4 +9,6 @@ export const linkZh: Record<keyof typeof linkEn, string> = {
   "url.rule.repeated": "出现了不止一次；使用的是最后一个值「{used}」",
   "url.rule.cut": "链接在转发途中从这里被截断了（比页面写出时短）：这一项及其后的内容都丢失了，请索取完整链接",
   "url.rule.cutTokens": "链接在转发途中从这里被截断了（比页面写出时短）：已使用前 {kept} 个 Token，其余部分及其后的内容都丢失了，请索取完整链接",
+  "url.projectorList": "具体列表在投影模式之外显示（按 P）。",
+  "url.rule.settings": "应为路径、词元序号和设置，如 0_3_temperature:0.8,seed:7（只含单步读取的参数，且都在范围内；同一位置只写一次）",
 };

@@ -10,16 +10,12 @@ import { textZh } from "./text.zh";
 import { stripZh } from "./strip.zh";
 import { linkZh } from "./link.zh";
 import { serverLessonsZh } from "./server-lessons.zh";
-import { qaZh } from "./qa.zh";
-import { qa2Zh } from "./qa2.zh";
-import { qa3Zh } from "./qa3.zh";
-import { qa4Zh } from "./qa4.zh";
-import { qa5Zh } from "./qa5.zh";
 import { inputZh } from "./input.zh";
 import { etaZh } from "./eta.zh";
 import { serverRestZh } from "./server-rest.zh";
 import { teachZh } from "./teach.zh";
-import { promptEosZh } from "./prompt-eos.zh";
+import { promptZh } from "./prompt.zh";
+import { serverLinkZh } from "./server-link.zh";
 import { modelAboutZh } from "./model-about.zh";
 
 export const zh: Record<MessageKey, string> = {
@@ -174,14 +170,10 @@ export const zh: Record<MessageKey, string> = {
   ...stripZh,
   ...classroomZh,
   ...inspectZh,
-  ...qaZh,
-  ...qa2Zh,
-  ...qa3Zh,
-  ...qa4Zh,
-  ...qa5Zh,
   ...inputZh,
   ...etaZh,
   ...teachZh,
-  ...promptEosZh,
+  ...promptZh,
+  ...serverLinkZh,
   ...modelAboutZh,
 };
