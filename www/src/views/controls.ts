@@ -62,7 +62,10 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
         const input = el<HTMLInputElement>(id);
         const text = String(params[key]);
         if (input.value !== text && document.activeElement !== input) input.value = text;
-        el<HTMLOutputElement>(`${id}-out`).textContent = num(params[key], digits);
+        // an <output> is a live region: written only when its value changed, not on every step
+        const out = el<HTMLOutputElement>(`${id}-out`);
+        const shown = num(params[key], digits);
+        if (out.textContent !== shown) out.textContent = shown;
       }
       el<HTMLSelectElement>("strategy").value = params.strategy;
       // greedy decides before the warpers (HF skips them): their sliders are dimmed, still settable

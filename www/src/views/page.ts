@@ -24,6 +24,7 @@ import type { ServerPanel } from "./server-panel";
 import { createSample } from "./sample";
 import { createTable } from "./table";
 import { createTokens } from "./tokens";
+import { createStepAnnouncer } from "./step-announcer";
 import { createTree } from "./tree";
 import { markPrompt, promptErrorText } from "./prompt-error";
 import { undoOffered } from "../playground/undo-reset";
@@ -65,6 +66,7 @@ export function createPage(
     },
   });
   const tokens = createTokens({ onInspect: (index) => pg.dispatch({ type: "inspect", index }) });
+  const announcer = createStepAnnouncer(el("stop-reason").parentElement ?? document.body);
   const table = createTable({ onRows: (rows) => pg.dispatch({ type: "setRows", rows }) });
   const force = (id: number): void => pg.dispatch({ type: "force", id });
   const inspector = createInspector({ onForce: force, onBackToNext: () => pg.dispatch({ type: "inspectNext" }) });
@@ -128,6 +130,7 @@ export function createPage(
     document.body.dataset["source"] = chosen;
     serverPanel.render(state.source === "server" && preview?.ok && state.viewing === null ? preview.result.rest : null, state.source === "server" && pg.sourceLost);
     tokens.render(state, (entry) => chipDisplay(source, entry), pg.blocked());
+    announcer.render(state, label);
     tipChips(state.path, label);
     if (source instanceof ManualSource) table.render(source.currentRows(), source.preset.eos, !finished);
     tree.render(state, (entry) => entryText(source, entry));

@@ -1,0 +1,126 @@
+// A blind learner with a screen reader, in Chromium: what the live regions say. Each Step (and a
+// keyboard Force) is one polite sentence naming the chosen token, its probability and the draw u
+// that chose it, and what the stages removed; nothing else on the page announces itself on a step
+// (the plain text and the sliders' values were live regions rewritten every step: nine regions
+// spoke per Step, none of them the draw). A Chinese token keeps lang="zh-CN" on the English page.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { browserSuite } from "./harness.mjs";
+
+const open = browserSuite();
+
+/** Records, from now on, every live region whose content changes (what a screen reader would speak). */
+function watchLive(page) {
+  return page.evaluate(() => {
+    window.spoken = [];
+    // a live region: an explicit aria-live other than "off", or a role that is live by default
+    // (status, alert, log; an <output> is a status) without aria-live="off"
+    const liveOf = (node) => {
+      for (let n = node; n !== null; n = n.parentElement) {
+        const live = n.getAttribute("aria-live");
+        if (live === "off") return null;
+        if (live === "polite" || live === "assertive") return n;
+        if (["status", "alert", "log"].includes(n.getAttribute("role") ?? "") || n.tagName === "OUTPUT") return n;
+      }
+      return null;
+    };
+    new MutationObserver((records) => {
+      const changed = new Set();
+      for (const r of records) {
+        const region = liveOf(r.target.nodeType === 1 ? r.target : r.target.parentElement);
+        if (region !== null) changed.add(region);
+      }
+      // (an emptied or hidden region says nothing)
+      for (const region of changed) if (region.textContent.trim() !== "" && region.closest("[hidden]") === null) window.spoken.push({ id: region.id || region.className, text: region.textContent.trim(), html: region.innerHTML });
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** What the live regions said since `watchLive` (or the last call), each region once per batch of changes. */
+async function spoken(page) {
+  await page.waitForTimeout(300);
+  return page.evaluate(() => window.spoken.splice(0));
+}
+
+/** The newest chip's title, naming its token and p ("JavaScript: p = 18.1%. Click …" / "超集：p = …"). */
+function lastChip(page) {
+  return page.locator("#chips li:last-child button").getAttribute("title");
+}
+
+describe("a step is one polite announcement: token, p and u", () => {
+  for (const lang of ["en", "zh"]) {
+    test(`${lang}: three Steps by keyboard, three sentences, nothing else speaks`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}`);
+      try {
+        await watchLive(page);
+        await page.locator("#step").focus();
+        for (let n = 1; n <= 3; n++) {
+          await page.keyboard.press("Enter");
+          await page.waitForFunction((k) => document.querySelectorAll("#chips li").length === k, n);
+          const said = await spoken(page);
+          assert.equal(said.length, 1, `step ${n}: one region speaks, not ${said.length}: ${JSON.stringify(said.map((s) => `${s.id}: ${s.text.slice(0, 80)}`))}`);
+          const [{ text }] = said;
+          const title = await lastChip(page);
+          const p = /p = ([\d.<]+%)/.exec(title)?.[1];
+          assert.ok(p !== undefined, title);
+          assert.ok(text.includes(`p ${p}`), `step ${n}: the chosen token's p ${p} in “${text}”`);
+          assert.match(text, /u = 0\.\d{3}/, `step ${n}: the draw u in “${text}”`);
+          assert.ok(text.includes(lang === "en" ? `Step ${n}:` : `第 ${n} 步`), text);
+          // the token, as the chip's title names it (its leading space is ␣ in the charts' labels)
+          const token = /^(.*?)[:：] ?p = /.exec(title)?.[1]?.trim();
+          assert.ok(token && text.includes(token), `step ${n}: token ${token} in “${text}”`);
+          // what the stages removed (top-p 0.9 is on by default), and what was kept
+          assert.match(text, lang === "en" ? /Removed: top-p [\d,]+\. Kept \d+ of 8000\./ : /移除：top-p [\d,]+ 个。保留 \d+ \/ 8000。/, text);
+        }
+        // the region is polite (never interrupts) and in the page's language
+        const region = page.locator("#step-announcement");
+        assert.equal(await region.getAttribute("aria-live"), "polite");
+        assert.equal(await page.evaluate(() => document.documentElement.lang), lang === "zh" ? "zh-CN" : "en");
+        assert.deepEqual(problems.console, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test("en: a Chinese token is read in Chinese inside the English sentence", async () => {
+    const { page, context } = await open("?lang=en&preset=capital-zh");
+    try {
+      await watchLive(page);
+      await page.locator("#step").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      const said = await spoken(page);
+      assert.equal(said.length, 1, JSON.stringify(said));
+      assert.match(said[0].html, /“<span lang="zh-CN">[^<]*\p{Script=Han}[^<]*<\/span>”/u, said[0].html);
+      assert.match(said[0].text, /^Step 1: /);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("en: greedy says so (no draw); a Force from the keyboard says forced", async () => {
+    const { page, context } = await open("?lang=en&strategy=greedy");
+    try {
+      await watchLive(page);
+      await page.locator("#step").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      let said = await spoken(page);
+      assert.equal(said.length, 1, JSON.stringify(said));
+      assert.match(said[0].text, /^Step 1: “.+”, p [\d.]+%.*greedy: the most likely token, no draw\./, said[0].text);
+      assert.doesNotMatch(said[0].text, /u = /);
+      // the softmax chart's bars force their token: Tab to the chart, arrow to the second bar, Enter
+      const bars = page.locator('#stages figure[data-stage="softmax"] rect.hit');
+      await bars.first().focus();
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+      said = await spoken(page);
+      assert.equal(said.length, 1, JSON.stringify(said));
+      assert.match(said[0].text, /^Step 2: “.+” forced, p /, said[0].text);
+    } finally {
+      await context.close();
+    }
+  });
+});

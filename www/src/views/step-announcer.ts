@@ -1,0 +1,52 @@
+// What a screen reader hears after a step: one polite sentence per new token — which token, its
+// probability, the draw u that chose it (or greedy, or forced), and what each stage removed. The
+// charts and the inspector change too, but they are not live regions: this sentence is the only
+// announcement a step makes (the plain text and the sliders' values are not re-announced).
+import { percent, STAGE_NAMES } from "../format";
+import { t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
+import type { AppState, PathEntry } from "../state";
+import { langText } from "../token-lang";
+import { keptText } from "./rest-text";
+
+export function createStepAnnouncer(host: HTMLElement): { render(state: AppState, label: (id: number) => string): void } {
+  const region = document.createElement("p");
+  region.id = "step-announcement";
+  region.className = "visually-hidden";
+  region.setAttribute("role", "status");
+  region.setAttribute("aria-live", "polite");
+  host.append(region);
+  let last: PathEntry | undefined;
+  let length = 0;
+
+  return {
+    render(state, label) {
+      const entry = state.path[state.path.length - 1];
+      // one new token at the end (Step, Play, Force): announced; a reset, a replayed link or
+      // lesson, a switch of paths: not (each says so itself, or the user chose it)
+      const added = entry !== undefined && entry !== last && (state.path.length === length + 1 || entry.forced);
+      last = entry;
+      length = state.path.length;
+      if (entry === undefined) region.replaceChildren();
+      else if (added) region.replaceChildren(...sentence(entry, state.path.length, label(entry.id)));
+    },
+  };
+}
+
+/** The sentence for `entry`, the `n`th token, with the token in its own language. */
+function sentence(entry: PathEntry, n: number, token: string): Array<Node | string> {
+  const r = entry.result;
+  const c = entry.chosen;
+  const raw = Math.abs(c.p - c.p_raw) >= 5e-4 ? t("announce.raw", { p: percent(c.p_raw) }) : "";
+  const key: MessageKey = entry.forced ? "announce.forced" : r.u === null ? "announce.greedy" : "announce.step";
+  const text = t(key, { n, token: "\u0000", p: percent(c.p), raw, u: r.u === null ? "" : r.u.toFixed(3) });
+  const [quoteBefore = "", quoteAfter = ""] = t("announce.token", { token: "\u0000" }).split("\u0000");
+  const [before = "", after = ""] = text.split("\u0000");
+  const cuts = r.stages
+    .filter((s) => s.active && s.removed_count > 0)
+    .map((s) => t("announce.cut", { stage: STAGE_NAMES[s.name], n: s.removed_count.toLocaleString("en-US") }))
+    .join(t("announce.join"));
+  const whole = r.candidates.some((x) => x.removed_by === "logits") ? r.candidates.filter((x) => x.removed_by !== "logits").length : r.vocab_size;
+  const removed = cuts === "" ? "" : t("announce.cuts", { cuts });
+  return [before, quoteBefore, langText(token), quoteAfter, after, removed, t("announce.kept", { kept: keptText(r, whole) })];
+}
