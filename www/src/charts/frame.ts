@@ -277,7 +277,8 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       });
 
     // axes: token labels under the bars (rotated when crowded), values on the left
-    const k = textScale(svgNode);
+    // (the labels grow with the numbers: projector mode's --pj-k, a narrow chart's --value-k)
+    const k = valueScale(svgNode);
     const labelOf = (id: number): string => (id === REST_ID ? (view.rest?.tick ?? "") : view.label(id));
     const widest = (d3.max(items, (d) => labelWidth(labelOf(d.id))) ?? 0) * k;
     const crowded = items.length > 1 && widest > x.step() - 3;
@@ -361,12 +362,6 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 /** Candidates worth drawing: listed ones with a finite input logit. */
 export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
   return view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, 16);
-}
-
-/** How much larger than designed the chart's text is drawn (projector mode sets --pj-k, views/projector.ts). */
-export function textScale(svg: SVGSVGElement): number {
-  const k = Number(svg.style.getPropertyValue("--pj-k"));
-  return Number.isFinite(k) && k > 1 ? k : 1;
 }
 
 /** Rough rendered width of a label in viewBox units (CJK characters are about twice as wide). */

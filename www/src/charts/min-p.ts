@@ -1,7 +1,8 @@
 // Min-p: the input distribution with a horizontal line at min_p × p(top); tokens below it are removed.
 import type { StageTrace } from "../core";
 import { percent } from "../format";
-import { createBarChart, duration, MARGIN, stageItems, textScale } from "./frame";
+import { createBarChart, duration, MARGIN, stageItems } from "./frame";
+import { valueScale } from "./value-scale";
 import type { BarItem, StepView } from "./frame";
 import { lineLabelBox, noteBoxes, overlaps } from "./value-labels";
 import type { Box } from "./value-labels";
@@ -15,7 +16,7 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
   const centre = (d: BarItem): number => (chart.x(String(d.id)) ?? 0) + chart.x.bandwidth() / 2;
   /** The line label's box at `dy` from the line, ending at `right` (viewBox units). */
   function labelBox(label: string, cut: number, right: number, dy: number): Box {
-    return lineLabelBox(label, right, chart.y(cut) + dy, textScale(svg), "end");
+    return lineLabelBox(label, right, chart.y(cut) + dy, valueScale(svg), "end");
   }
   /**
    * The label's baseline from the line when it ends inside the plot: just above it, unless the notes
@@ -23,7 +24,7 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
    * or below the line clear of them, inside the plot.
    */
   function insideOffset(items: BarItem[], label: string, cut: number, right: number): number {
-    const notes = noteBoxes(items, centre, chart.y, textScale(svg));
+    const notes = noteBoxes(items, centre, chart.y, valueScale(svg));
     const y0 = chart.y(0);
     const free = (dy: number): boolean => {
       const box = labelBox(label, cut, right, dy);

@@ -3,7 +3,8 @@
 import * as d3 from "d3";
 import type { StageTrace } from "../core";
 import { percent } from "../format";
-import { createBarChart, drawable, duration, MARGIN, stageItems, textScale } from "./frame";
+import { createBarChart, drawable, duration, MARGIN, stageItems } from "./frame";
+import { valueScale } from "./value-scale";
 import type { BarItem, StepView } from "./frame";
 import { lineLabelBox, noteBoxes, overlaps } from "./value-labels";
 import type { Box } from "./value-labels";
@@ -29,9 +30,9 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
       const label = lineLabel(p);
       const curveAbove = (totals.at(-1) ?? 1) >= p;
       const labelBox = (x: number, dy: number, outside: boolean): Box =>
-        lineLabelBox(label, x, chart.y(p) + dy, textScale(svg), outside ? "start" : "end");
+        lineLabelBox(label, x, chart.y(p) + dy, valueScale(svg), outside ? "start" : "end");
       const free = (box: Box): boolean => {
-        const notes = noteBoxes(items, centre, chart.y, textScale(svg));
+        const notes = noteBoxes(items, centre, chart.y, valueScale(svg));
         const heights = curveBetween(items.map(centre), totals, box.left - 3, box.right + 3).map(chart.y);
         const curveClear = heights.length === 0 || Math.max(...heights) + 2.5 <= box.top || Math.min(...heights) - 2.5 >= box.bottom;
         return curveClear && !notes.some((n) => overlaps(n, box));
