@@ -4,7 +4,7 @@
 // stay readable in forced colours (Windows high contrast) and at 400 % zoom (320 CSS px, WCAG 1.4.10).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, screenshot } from "./harness.mjs";
+import { browserSuite, installWcag, screenshot } from "./harness.mjs";
 
 const open = browserSuite();
 
@@ -39,6 +39,80 @@ describe("a 360 × 740 phone: chart text ≥ 11 px", () => {
         // nothing wider than the phone
         assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), "no sideways scroll");
         assert.deepEqual(problems.console, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
+
+/**
+ * In forced colours, against the chart's own background: every chart text under 4.5:1, every bar,
+ * the removed bars' dashed outline, the u line and its marker under 3:1 (WCAG 1.4.11), and the u
+ * line against the chosen band it crosses; as problems in words.
+ */
+function forcedProblems() {
+  const { parse, ratio, backdrop } = window.wcag;
+  const problems = [];
+  const colour = (c) => parse(c)?.slice(0, 3) ?? null;
+  const check = (what, fg, bg, min) => {
+    const f = colour(fg);
+    if (f === null || parse(fg)[3] === 0) return problems.push(`${what}: no colour (${fg})`);
+    const r = ratio(f, bg);
+    if (r < min) problems.push(`${what}: ${r.toFixed(2)}:1 (${fg})`);
+  };
+  for (const svg of document.querySelectorAll("#stages figure:not([hidden]) svg.chart, #final svg.chart")) {
+    const bg = backdrop(svg);
+    const chart = svg.closest("figure")?.dataset.stage ?? "final";
+    for (const text of svg.querySelectorAll("text")) {
+      if (text.getClientRects().length === 0 || text.textContent.trim() === "") continue;
+      check(`${chart} text “${text.textContent}”`, getComputedStyle(text).fill, bg, 4.5);
+    }
+    for (const bar of svg.querySelectorAll(".bars rect")) {
+      const s = getComputedStyle(bar);
+      const cls = bar.getAttribute("class");
+      if (cls.includes("removed-here")) check(`${chart} ${cls} outline`, s.stroke, bg, 3);
+      else check(`${chart} ${cls}`, s.fill, bg, 3);
+    }
+    for (const line of svg.querySelectorAll(".u-marker line, .u-marker path")) {
+      const s = getComputedStyle(line);
+      const paint = line.tagName === "line" ? s.stroke : s.fill;
+      check(`u marker ${line.tagName}`, paint, bg, 3);
+      const band = svg.querySelector(".band.chosen");
+      if (band !== null && line.tagName === "line") check("u line over the chosen band", paint, colour(getComputedStyle(band).fill), 3);
+    }
+  }
+  return problems;
+}
+
+describe("forced colours (Windows high contrast): the charts keep their contrast", () => {
+  for (const scheme of ["dark", "light"]) {
+    test(`${scheme} system colours: text 4.5:1, bars, u line and focus ring 3:1`, async () => {
+      const { page, context } = await open("?lang=en&top_k=5&top_p=0.95");
+      try {
+        await page.emulateMedia({ forcedColors: "active", colorScheme: scheme });
+        await page.locator("#step").click();
+        await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+        await page.waitForTimeout(400);
+        await installWcag(page);
+        const problems = await page.evaluate(forcedProblems);
+        assert.deepEqual(problems.slice(0, 12), [], `${problems.length} problems`);
+        // the keyboard's focus on a bar: a ring of 3:1 at least 2 px wide
+        const bar = page.locator('#stages figure[data-stage="top_k"] rect.hit').first();
+        await page.keyboard.press("Tab"); // (the keyboard's focus, so :focus-visible)
+        await bar.focus();
+        const ring = await bar.evaluate((el) => {
+          const s = getComputedStyle(el);
+          return { ratio: window.wcag.ratio(window.wcag.parse(s.stroke).slice(0, 3), window.wcag.backdrop(el.ownerSVGElement)), width: parseFloat(s.strokeWidth) };
+        });
+        assert.ok(ring.ratio >= 3 && ring.width >= 2, `focus ring ${JSON.stringify(ring)}`);
+        // the Sample N legend's swatches are still there (a background would be painted over)
+        const swatch = await page.evaluate(() => {
+          const s = getComputedStyle(document.querySelector(".swatch.observed"));
+          return window.wcag.ratio(window.wcag.parse(s.backgroundColor).slice(0, 3), window.wcag.backdrop(document.querySelector(".legend")));
+        });
+        assert.ok(swatch >= 3, `observed swatch ${swatch.toFixed(2)}:1`);
+        await screenshot(page, `forced-colours-${scheme}.png`);
       } finally {
         await context.close();
       }
