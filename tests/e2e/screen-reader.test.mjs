@@ -57,6 +57,8 @@ describe("a step is one polite announcement: token, p and u", () => {
         for (let n = 1; n <= 3; n++) {
           await page.keyboard.press("Enter");
           await page.waitForFunction((k) => document.querySelectorAll("#chips li").length === k, n);
+          // (a Step soon after the last sentence waits its turn: at most one sentence per 0.7 s)
+          await page.waitForFunction((k) => /^(Step |第 )/.test(document.querySelector("#step-announcement")?.textContent ?? "") && document.querySelector("#step-announcement").textContent.includes(String(k)), n);
           const said = await spoken(page);
           assert.equal(said.length, 1, `step ${n}: one region speaks, not ${said.length}: ${JSON.stringify(said.map((s) => `${s.id}: ${s.text.slice(0, 80)}`))}`);
           const [{ text }] = said;
@@ -116,6 +118,7 @@ describe("a step is one polite announcement: token, p and u", () => {
       await page.keyboard.press("ArrowRight");
       await page.keyboard.press("Enter");
       await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+      await page.waitForFunction(() => document.querySelector("#step-announcement")?.textContent.startsWith("Step 2:"));
       said = await spoken(page);
       assert.equal(said.length, 1, JSON.stringify(said));
       assert.match(said[0].text, /^Step 2: “.+” forced, p /, said[0].text);
@@ -123,4 +126,23 @@ describe("a step is one polite announcement: token, p and u", () => {
       await context.close();
     }
   });
+});
+
+test("en: Play at full speed is not a flood: a few sentences, the last one the last token's", async () => {
+  const { page, context } = await open("?lang=en&max_new_tokens=16&min_new_tokens=16");
+  try {
+    await watchLive(page);
+    await page.locator("#speed").focus();
+    await page.keyboard.press("End");
+    await page.locator("#play").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 16, null, { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelector("#step-announcement")?.textContent.startsWith("Step 16:"));
+    const said = (await spoken(page)).filter((s) => s.id === "step-announcement");
+    const elapsed = await page.evaluate(() => performance.now());
+    assert.ok(said.length >= 2 && said.length <= 6, `${said.length} sentences for 16 tokens: ${said.map((s) => s.text.slice(0, 12)).join(" | ")} (${elapsed.toFixed(0)} ms)`);
+    assert.match(said.at(-1).text, /^Step 16: /);
+  } finally {
+    await context.close();
+  }
 });

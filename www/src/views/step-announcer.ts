@@ -1,13 +1,18 @@
 // What a screen reader hears after a step: one polite sentence per new token — which token, its
 // probability, the draw u that chose it (or greedy, or forced), and what each stage removed. The
 // charts and the inspector change too, but they are not live regions: this sentence is the only
-// announcement a step makes (the plain text and the sliders' values are not re-announced).
+// announcement a step makes (the plain text and the sliders' values are not re-announced). Tokens
+// that come faster than a sentence can be heard (Play at speed, a lesson running to the end) are
+// not queued one by one: the first is said at once, then at most one sentence per `GAP_MS`, the
+// newest token's.
 import { percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import type { AppState, PathEntry } from "../state";
 import { langText } from "../token-lang";
 import { keptText } from "./rest-text";
+
+const GAP_MS = 700;
 
 export function createStepAnnouncer(host: HTMLElement): { render(state: AppState, label: (id: number) => string): void } {
   const region = document.createElement("p");
@@ -18,6 +23,14 @@ export function createStepAnnouncer(host: HTMLElement): { render(state: AppState
   host.append(region);
   let last: PathEntry | undefined;
   let length = 0;
+  let saidAt = -Infinity;
+  let pending: Array<Node | string> | null = null;
+  let timer = 0;
+  const say = (words: Array<Node | string>): void => {
+    pending = null;
+    saidAt = performance.now();
+    region.replaceChildren(...words);
+  };
 
   return {
     render(state, label) {
@@ -27,8 +40,18 @@ export function createStepAnnouncer(host: HTMLElement): { render(state: AppState
       const added = entry !== undefined && entry !== last && (state.path.length === length + 1 || entry.forced);
       last = entry;
       length = state.path.length;
-      if (entry === undefined) region.replaceChildren();
-      else if (added) region.replaceChildren(...sentence(entry, state.path.length, label(entry.id)));
+      if (entry === undefined) {
+        window.clearTimeout(timer);
+        pending = null;
+        region.replaceChildren();
+      } else if (added) {
+        const words = sentence(entry, state.path.length, label(entry.id));
+        const wait = saidAt + GAP_MS - performance.now();
+        if (wait <= 0 && pending === null) return say(words);
+        // (the newest token's sentence replaces one still waiting)
+        if (pending === null) timer = window.setTimeout(() => pending !== null && say(pending), Math.max(0, wait));
+        pending = words;
+      }
     },
   };
 }
