@@ -146,3 +146,41 @@ test("en: Play at full speed is not a flood: a few sentences, the last one the l
     await context.close();
   }
 });
+
+describe("each chart has a text alternative with the numbers that matter", () => {
+  for (const lang of ["en", "zh"]) {
+    test(`${lang}: top few, what each filter kept and removed; no run of axis words; figures named by their title`, async () => {
+      const { page, context } = await open(`?lang=${lang}&top_k=5`);
+      try {
+        await page.locator("#step").click();
+        await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+        const charts = await page.evaluate(() =>
+          [...document.querySelectorAll("#stages figure[data-stage]:not([hidden])")].map((fig) => {
+            const svg = fig.querySelector("svg");
+            const described = (svg.getAttribute("aria-describedby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+            // the tokens under the bars, as the chart labels them, in bar order
+            const labels = [...fig.querySelectorAll(".axis-x text")].map((t) => t.textContent);
+            const removed = /(?:removed|移除) ([\d,]+)/.exec(fig.querySelector(".stage-status").textContent)?.[1];
+            return { stage: fig.dataset.stage, described, labels, removed, figureName: document.getElementById(fig.getAttribute("aria-labelledby") ?? "")?.textContent ?? null };
+          }),
+        );
+        assert.deepEqual(charts.map((c) => c.stage), ["logits", "softmax", "temperature", "top_k", "top_p"]);
+        for (const c of charts) {
+          assert.ok(c.described.length > 20 && c.described.length < 260, `${c.stage}: a short description, “${c.described}”`);
+          // the top token with its number, and the two after it
+          assert.match(c.described, new RegExp(`${c.labels[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} -?[\\d.]+%?`), `${c.stage}: “${c.described}”`);
+          assert.equal(c.described.split(/, |，/).length >= 3, true, `${c.stage}: three named: “${c.described}”`);
+          assert.ok(c.figureName !== null && !c.figureName.includes("SVG"), `${c.stage} figure named “${c.figureName}”`);
+        }
+        const topK = charts.find((c) => c.stage === "top_k");
+        assert.match(topK.described, lang === "en" ? /^Kept 5: .*\. Removed 7,995, the most likely of them: / : /^保留 5 个：.*。 ?移除 7,995 个，其中最可能的：/, topK.described);
+        // a screen reader meets the bars (named buttons), not the axis, labels and numbers as words
+        const tree = await page.locator('#stages figure[data-stage="top_p"]').ariaSnapshot();
+        assert.doesNotMatch(tree, /- text: .*(%|✕)/, tree);
+        assert.match(tree, /button "[“「].+[”」][:：] ?(rank|排名)/, tree);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

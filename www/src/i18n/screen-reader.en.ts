@@ -1,5 +1,6 @@
-// English text a screen reader hears after each step (views/step-announcer.ts; zh twin:
-// screen-reader.zh.ts). {token} is the chosen token, marked with its own language.
+// English text a screen reader hears after each step (views/step-announcer.ts) and as each chart's
+// description (views/chart-summary.ts); zh twin: screen-reader.zh.ts. In a step's sentence {token}
+// is the chosen token, marked with its own language.
 export const screenReaderEn = {
   "announce.step": "Step {n}: {token}, p {p}{raw}, drawn by u = {u}.",
   "announce.greedy": "Step {n}: {token}, p {p}{raw}, greedy: the most likely token, no draw.",
@@ -10,4 +11,12 @@ export const screenReaderEn = {
   "announce.cut": "{stage} {n}",
   "announce.join": ", ",
   "announce.kept": " Kept {kept}.",
+  "summary.item": "{token} {value}",
+  "summary.logits": "Highest scores: {top}.",
+  "summary.softmax": "Most likely: {top}.",
+  "summary.temperature": "After T = {t}: {top}.",
+  "summary.kept": "Kept {n}: {top}.",
+  "summary.removed": "Removed {n}, the most likely of them: {top}.",
+  "summary.removedCount": "Removed {n}.",
+  "summary.removedNone": "Nothing removed.",
 } as const;

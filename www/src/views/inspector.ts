@@ -16,6 +16,7 @@ import { grouped, num, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import { el } from "./controls";
+import { chartSummary } from "./chart-summary";
 import { entropyText, keptText, restTexts, stageRestNote, stripRest } from "./rest-text";
 
 type PanelKind = "logits" | "softmax" | StageName;
@@ -24,6 +25,8 @@ interface Panel {
   figure: HTMLElement;
   status: HTMLElement;
   explain: HTMLElement;
+  /** The chart's text alternative (chart-summary.ts), its description. */
+  summary: HTMLElement;
   svg: SVGSVGElement;
   update(view: StepView, stage: StageTrace | null): void;
 }
@@ -85,9 +88,19 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     const explain = document.createElement("p");
     explain.className = "explain";
     explain.id = `explain-${kind}`;
-    svg.setAttribute("aria-labelledby", explain.id);
-    figure.append(caption, svg, explain);
-    const made: Panel = { figure, status, explain, svg, update: chartFor(kind, svg) };
+    // named by its title alone (the figcaption also holds "Save as SVG"); the chart is described
+    // by its summary, read once before it (the visible explanation follows it)
+    title.id = `title-${kind}`;
+    figure.setAttribute("aria-labelledby", title.id);
+    svg.setAttribute("aria-labelledby", title.id);
+    const summary = document.createElement("p");
+    summary.className = "visually-hidden";
+    summary.id = `summary-${kind}`;
+    svg.setAttribute("aria-describedby", summary.id);
+    figure.append(caption, summary, svg, explain);
+    const made: Panel = { figure, status, explain, summary, svg, update: chartFor(kind, svg) };
+    // the axes, labels and numbers are read from the summary and the bars, not as a run of words
+    for (const layer of svg.children) if (!layer.classList.contains("hits")) layer.setAttribute("aria-hidden", "true");
     panels.set(kind, made);
     return made;
   }
@@ -215,6 +228,7 @@ function fillPanel(p: Panel, kind: PanelKind, stage: StageTrace | null, view: St
   const listed = stage !== null && active ? stageRestNote(view.result, stage.name) : "";
   if (listed !== "") p.explain.textContent += ` ${listed}`;
   if (active) p.update(view, stage);
+  p.summary.textContent = active ? chartSummary(kind, stage, view) : "";
 }
 
 function status(stage: StageTrace): string {
