@@ -184,3 +184,35 @@ describe("each chart has a text alternative with the numbers that matter", () =>
     });
   }
 });
+
+/** Visible text holding Chinese with no lang="zh…" around it (read in an English voice), on the page. */
+function unmarkedChinese() {
+  const out = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!/\p{Script=Han}/u.test(n.textContent)) continue;
+    const el = n.parentElement;
+    if (el.closest("[hidden], script, style, option, textarea, [aria-hidden=true]")) continue;
+    if (!(el.closest("[lang]")?.getAttribute("lang") ?? "").startsWith("zh")) out.add(`${el.tagName}#${el.id}.${el.className}: ${n.textContent.trim().slice(0, 40)}`);
+  }
+  return [...out];
+}
+
+test("en: Chinese in the English page (lessons' tokens, chart summaries, the strip's why, the model card) is marked zh-CN", async () => {
+  const { page, context } = await open("?lang=en&preset=capital-zh");
+  try {
+    await page.locator("#step").click();
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+    assert.deepEqual(await page.evaluate(unmarkedChinese), [], "the page after a Step");
+    for (const lesson of ["Exp. 1", "Myth 1", "Quiz"]) {
+      await page.getByRole("button", { name: lesson, exact: true }).click();
+      await page.waitForFunction(() => document.querySelector("#lesson-title") !== null);
+      await page.waitForTimeout(800);
+      assert.deepEqual(await page.evaluate(unmarkedChinese), [], lesson);
+    }
+    // (the page itself stays English)
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "en");
+  } finally {
+    await context.close();
+  }
+});

@@ -25,3 +25,33 @@ export function langText(text: string): Node {
   span.textContent = text;
   return span;
 }
+
+/** A run of Chinese: Han characters with the CJK punctuation and full-width forms between them. */
+const HAN_RUN = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]*\p{Script=Han}[\p{Script=Han}\u3000-\u303f\uff00-\uffef]*/gu;
+
+/**
+ * On the English page, every run of Chinese in `root`'s text that no element marks yet put in a
+ * <span lang="zh-CN"> (a lesson's 「用户 (user)」, a sentence quoting a token), so a screen reader
+ * reads it in a Chinese voice. The text itself is unchanged.
+ */
+export function markHanRuns(root: Node): void {
+  if (document.documentElement.lang.startsWith("zh")) return;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const found: Text[] = [];
+  for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) {
+    const parent = n.parentElement;
+    if (!(n instanceof Text) || parent === null || !HAN.test(n.data) || parent.closest("[lang^='zh'], textarea, option, script, style") !== null) continue;
+    found.push(n);
+  }
+  for (const text of found) {
+    const parts: Array<Node | string> = [];
+    let at = 0;
+    for (const m of text.data.matchAll(HAN_RUN)) {
+      parts.push(text.data.slice(at, m.index));
+      parts.push(langText(m[0]));
+      at = m.index + m[0].length;
+    }
+    parts.push(text.data.slice(at));
+    text.replaceWith(...parts.filter((p) => p !== ""));
+  }
+}

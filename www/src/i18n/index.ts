@@ -2,6 +2,7 @@
 import { en } from "./en";
 import type { MessageKey } from "./en";
 import { zh } from "./zh";
+import { markHanRuns } from "../token-lang";
 
 export type Lang = "en" | "zh";
 export type { MessageKey };
@@ -38,6 +39,8 @@ export function translateDocument(root: ParentNode = document): void {
     el.setAttribute("aria-label", t(el.dataset["i18nLabel"] as MessageKey));
   }
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
+  // (the English text naming a Chinese source: its Chinese read in a Chinese voice)
+  for (const el of root.querySelectorAll<HTMLElement>("[data-i18n]")) markHanRuns(el);
   // the language button is written in the other language (中文 / English): a screen reader reads
   // it in that language's voice only if it says so
   document.getElementById("lang-toggle")?.setAttribute("lang", current === "zh" ? "en" : "zh-CN");

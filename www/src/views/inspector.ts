@@ -1,6 +1,6 @@
 // The step inspector: one panel per stage in the order the engine applies them, then the final
 // 0–1 strip with the draw. It owns the panels' DOM; each chart draws only its own <svg>.
-import { langText } from "../token-lang";
+import { langText, markHanRuns } from "../token-lang";
 import { createCdfChart } from "../charts/cdf";
 import { measureCharts } from "../charts/frame";
 import type { StepView } from "../charts/frame";
@@ -173,6 +173,7 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
       // a server's top N: the rest of the vocabulary is never drawn, and the strip says why
       const rest = stripRest(r);
       el("final-explain").textContent = rest === null ? why : `${why} ${rest.why}`;
+      markHanRuns(el("final-explain"));
     },
   };
 }
@@ -229,6 +230,7 @@ function fillPanel(p: Panel, kind: PanelKind, stage: StageTrace | null, view: St
   if (listed !== "") p.explain.textContent += ` ${listed}`;
   if (active) p.update(view, stage);
   p.summary.textContent = active ? chartSummary(kind, stage, view) : "";
+  markHanRuns(p.summary);
 }
 
 function status(stage: StageTrace): string {

@@ -12,6 +12,7 @@ import { button, h } from "../lessons/kit";
 import type { Lesson, LessonEnv } from "../lessons/kit";
 import { greedyNotAlwaysBest, logitsNotProbabilities, noPlan, paramsDoNotFixFacts, temperatureNotSmarter, topKIsNotTopP } from "../lessons/myths";
 import { selfTest } from "../lessons/quiz";
+import { markHanRuns } from "../token-lang";
 import { el } from "./controls";
 import { lessonServer } from "./lesson-server";
 
@@ -76,7 +77,10 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     actions,
     highlight,
     run: (task) => enqueue(task, false),
-    update: () => update?.(),
+    update: () => {
+      update?.();
+      markHanRuns(body);
+    },
   };
 
   function enqueue(task: () => Promise<void> | void, always: boolean): void {
@@ -185,6 +189,8 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
       if (id !== null) open(id);
     });
     update?.();
+    // (a lesson's Chinese prompts, tokens and glosses, on the English page)
+    markHanRuns(body);
   }
 
   select.addEventListener("change", () => {
