@@ -88,11 +88,9 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     const explain = document.createElement("p");
     explain.className = "explain";
     explain.id = `explain-${kind}`;
-    // named by its title alone (the figcaption also holds "Save as SVG"); the chart is described
-    // by its summary, read once before it (the visible explanation follows it)
-    title.id = `title-${kind}`;
-    figure.setAttribute("aria-labelledby", title.id);
-    svg.setAttribute("aria-labelledby", title.id);
+    svg.setAttribute("aria-labelledby", explain.id);
+    // described by its summary, the numbers that matter (not named by the title: a name holding
+    // "Temperature" would also answer to the Temperature slider's label)
     const summary = document.createElement("p");
     summary.className = "visually-hidden";
     summary.id = `summary-${kind}`;
