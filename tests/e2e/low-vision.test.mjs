@@ -47,9 +47,10 @@ describe("a 360 × 740 phone: chart text ≥ 11 px", () => {
 });
 
 /**
- * In forced colours, against the chart's own background: every chart text under 4.5:1, every bar,
- * the removed bars' dashed outline, the u line and its marker under 3:1 (WCAG 1.4.11), and the u
- * line against the chosen band it crosses; as problems in words.
+ * In forced colours, against the chart's own background: every chart text under 4.5:1, every bar
+ * (or its outline when it is filled with the background), the removed bars' dashed outline, the u
+ * line and its marker under 3:1 (WCAG 1.4.11), the chosen bar's fill against a kept bar's, and the
+ * u line against the chosen band it crosses; as problems in words.
  */
 function forcedProblems() {
   const { parse, ratio, backdrop } = window.wcag;
@@ -71,9 +72,15 @@ function forcedProblems() {
     for (const bar of svg.querySelectorAll(".bars rect")) {
       const s = getComputedStyle(bar);
       const cls = bar.getAttribute("class");
-      if (cls.includes("removed-here")) check(`${chart} ${cls} outline`, s.stroke, bg, 3);
+      // (a bar filled with the background is drawn by its outline)
+      const filled = colour(s.fill) !== null && ratio(colour(s.fill), bg) >= 1.5;
+      if (cls.includes("removed-here") || !filled) check(`${chart} ${cls} outline`, s.stroke, bg, 3);
       else check(`${chart} ${cls}`, s.fill, bg, 3);
     }
+    // the chosen bar stands out from a kept one (not by hue alone: 3:1 between their fills)
+    const chosen = svg.querySelector(".bars rect.chosen");
+    const kept = svg.querySelector(".bars rect.kept");
+    if (chosen !== null && kept !== null) check(`${chart} chosen bar against a kept bar`, getComputedStyle(chosen).fill, colour(getComputedStyle(kept).fill), 3);
     for (const line of svg.querySelectorAll(".u-marker line, .u-marker path")) {
       const s = getComputedStyle(line);
       const paint = line.tagName === "line" ? s.stroke : s.fill;
