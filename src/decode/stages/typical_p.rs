@@ -246,9 +246,9 @@ fn items_where(
         for (group, chunk) in scores.chunks(8).enumerate() {
             // Eight at a time past groups with no score in `near` (a vectorised test).
             if let Some((low, high)) = near {
-                let any = chunk
-                    .iter()
-                    .fold(false, |any, &sc| any | (!(sc < low) & !(sc >= high)));
+                let any = chunk.iter().fold(false, |any, &sc| {
+                    any | ((sc >= low) & (sc < high)) | sc.is_nan()
+                });
                 if !any {
                     continue;
                 }
