@@ -50,4 +50,16 @@ export const serverEn = {
   "server.error.bad_response": "The answer from {url} is not in a shape this page knows: {detail}.",
   "server.error.timeout":
     "No answer from {url} in time. A long prompt on a large model can take a while on a CPU: try again, or shorten the prompt.",
+  "server.error.loading":
+    "The server at {url} is still loading its model, or is busy (HTTP 503: {detail}). Wait until it is ready (llama-server prints “server is listening”), then click Connect again.",
+  "server.error.no_model":
+    "The server at {url} answers, but has no model loaded. Load one first (Ollama: ollama pull qwen2.5:0.5b; LM Studio: load a model in its Developer tab), then click Connect again.",
+  "server.error.cut_off":
+    "The server at {url} closed the connection before its answer was complete: it stopped or restarted. Start it again, then click Step (your text is kept).",
+  "server.error.too_large":
+    "The answer from {url} was more than {detail}, larger than any this page asks for: it was not read. Check that the address is the model server, or lower “Candidates per step”.",
+  "server.error.model_changed":
+    "The server at {url} now serves another model than the one you connected to ({detail}): its tokens no longer match the ones on the page. Click Connect again to start over with it.",
+  "server.error.mixed_content":
+    "This page was opened over https, and the browser blocks it from reaching a plain-http server ({url}) that is not on this computer. Run the server on this computer and connect to http://127.0.0.1:{port} (or forward its port: ssh -N -L {port}:127.0.0.1:{port} your-gpu-server), or serve the model over https.",
 };

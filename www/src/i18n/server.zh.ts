@@ -50,4 +50,16 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.error.http": "{url} 上的服务返回了 HTTP {status}：{detail}",
   "server.error.bad_response": "{url} 的应答格式这个页面不认识：{detail}。",
   "server.error.timeout": "{url} 没有及时应答。大模型在 CPU 上处理长提示词可能要一段时间：请重试，或者缩短提示词。",
+  "server.error.loading":
+    "{url} 上的服务还在加载模型，或者正忙（HTTP 503：{detail}）。请等它准备好（llama-server 会打印 “server is listening”），然后再点击「连接」。",
+  "server.error.no_model":
+    "{url} 上的服务有应答，但没有加载模型。请先加载一个（Ollama：ollama pull qwen2.5:0.5b；LM Studio：在 Developer 页加载模型），然后再点击「连接」。",
+  "server.error.cut_off":
+    "{url} 上的服务在应答完成之前关闭了连接：它停止或重启了。请重新启动它，然后点击「单步」（已生成的文本会保留）。",
+  "server.error.too_large":
+    "{url} 的应答超过 {detail}，比这个页面请求的任何应答都大，所以没有读取。请检查地址是不是模型服务，或者调低「每步候选数」。",
+  "server.error.model_changed":
+    "{url} 上的服务换了模型，不再是你连接时的那个（{detail}）：它的 Token 和页面上的对不上了。请点击「连接」重新连接，用新模型重新开始。",
+  "server.error.mixed_content":
+    "这个页面是用 https 打开的，浏览器不允许它访问不在本机上的普通 http 服务（{url}）。请在本机运行服务并连接 http://127.0.0.1:{port}（或者转发它的端口：ssh -N -L {port}:127.0.0.1:{port} 你的GPU服务器），或者用 https 提供模型服务。",
 };

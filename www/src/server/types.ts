@@ -68,7 +68,13 @@ export type ServerErrorCode =
   | "too_old" // the server answers without log-probabilities (or without ids where needed)
   | "http" // another HTTP status
   | "bad_response" // not the JSON shape of any supported API
-  | "timeout";
+  | "timeout"
+  | "loading" // HTTP 503: the model is still loading (llama.cpp) or the server is busy
+  | "no_model" // the server lists no model (Ollama or LM Studio with none loaded)
+  | "cut_off" // the connection closed before the answer was complete
+  | "too_large" // an answer larger than any this page asks for
+  | "model_changed" // the answers are another model's than the one connected (ids, name, token text)
+  | "mixed_content"; // an https page may not reach a plain-http server other than this computer
 
 export interface ServerErrorInfo {
   code: ServerErrorCode;

@@ -9,6 +9,7 @@ import { describeServerError } from "../server/messages";
 import { toLogits } from "../server/logits";
 import { DEFAULT_TOP_N } from "../server/requests";
 import type { Context } from "../server/requests";
+import { ServerError } from "../server/types";
 import type { Distribution, ServerInfo } from "../server/types";
 import type { Appended, Capabilities, LogitsSource, NextLogits } from "./logits-source";
 import { appendBytes, tokenLabelOf } from "./server-text";
@@ -167,7 +168,13 @@ export class ServerSource implements LogitsSource {
     const answer = this.fetchNext(this.context(), signal);
     const request = answer.then(
       (dist) => {
-        const next = this.remember(dist);
+        let next: NextLogits;
+        try {
+          next = this.remember(dist);
+        } catch (err) {
+          const located = err instanceof ServerError && err.vars["url"] === undefined ? new ServerError({ code: err.code, vars: { url: this.info.url, ...err.vars } }) : err;
+          throw new Error(describeServerError(located));
+        }
         // an answer for a prompt replaced meanwhile is never kept (a server without ids keys by the
         // appended tokens alone, so it would pass for the new prompt's)
         if (signal.aborted) return this.loadNextLogits();
@@ -205,7 +212,13 @@ export class ServerSource implements LogitsSource {
     for (const e of dist.entries) {
       const bytes = e.bytes ?? Array.from(new TextEncoder().encode(e.text));
       const id = e.id ?? this.intern(e.text);
-      if (!this.tokens.has(id)) this.tokens.set(id, { text: e.text, bytes });
+      const known = this.tokens.get(id);
+      if (known === undefined) this.tokens.set(id, { text: e.text, bytes });
+      else if (e.id !== null && known.bytes.join() !== bytes.join()) {
+        // the same id is another token now: the server restarted with another model
+        const was = tokenLabelOf(known.text, known.bytes);
+        throw new ServerError({ code: "model_changed", vars: { url: this.info.url, detail: `token ${id}: “${was}” → “${tokenLabelOf(e.text, bytes)}”` } });
+      }
     }
     const { logits, coverage } = toLogits(dist, this.vocabSize, (text) => this.intern(text));
     return { logits, known: coverage };
