@@ -62,4 +62,8 @@ export const serverEn = {
     "The server at {url} now serves another model than the one you connected to ({detail}): its tokens no longer match the ones on the page. Click Connect again to start over with it.",
   "server.error.mixed_content":
     "This page was opened over https, and the browser blocks it from reaching a plain-http server ({url}) that is not on this computer. Run the server on this computer and connect to http://127.0.0.1:{port} (or forward its port: ssh -N -L {port}:127.0.0.1:{port} your-gpu-server), or serve the model over https.",
+  "server.cancel": "Cancel",
+  "server.cancelLabel": "Cancel the request to the server",
+  "server.stepFailed": "The server at {url} answers, but its last answer could not be used: the message at the top of the page says why.",
+  "server.error.cancelled": "Cancelled: the server at {url} had not answered after {detail} s. Click Step to ask again, or check the server (a large model on a CPU can take minutes for a long prompt).",
 };

@@ -62,4 +62,8 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
     "{url} 上的服务换了模型，不再是你连接时的那个（{detail}）：它的 Token 和页面上的对不上了。请点击「连接」重新连接，用新模型重新开始。",
   "server.error.mixed_content":
     "这个页面是用 https 打开的，浏览器不允许它访问不在本机上的普通 http 服务（{url}）。请在本机运行服务并连接 http://127.0.0.1:{port}（或者转发它的端口：ssh -N -L {port}:127.0.0.1:{port} 你的GPU服务器），或者用 https 提供模型服务。",
+  "server.cancel": "取消",
+  "server.cancelLabel": "取消对服务的请求",
+  "server.stepFailed": "{url} 上的服务有应答，但它最近的应答无法使用：原因见页面顶部的消息。",
+  "server.error.cancelled": "已取消：{url} 上的服务 {detail} 秒后还没有应答。点击「单步」重新请求，或者检查服务（CPU 上的大模型处理长提示词可能要几分钟）。",
 };

@@ -71,7 +71,10 @@ export class ServerClient {
    * ≥ 0.12.11) or another OpenAI-compatible server. `api` overrides the API the page speaks.
    */
   async connect(api?: ServerApi, endpoint?: "completions" | "chat"): Promise<ServerInfo> {
-    const body = await this.request({ method: "GET", path: "/v1/models" }, undefined, this.connectTimeoutMs);
+    const body = await this.request({ method: "GET", path: "/v1/models" }, undefined, this.connectTimeoutMs).catch((e: unknown) => {
+      // a web page, not JSON (another program on that port): not a model server
+      throw e instanceof ServerError && e.code === "bad_response" ? new ServerError({ code: "not_found", vars: { ...e.vars, detail: "/v1/models is not JSON" } }) : e;
+    });
     const models: ModelsInfo = this.located(() => parseModels(body));
     let kind: ServerKind = models.kind ?? "openai";
     let version: number[] | null = null;

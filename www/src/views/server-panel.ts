@@ -5,11 +5,14 @@ import { t } from "../i18n";
 import { ServerClient } from "../server/client";
 import { describeServerError } from "../server/messages";
 import { DEFAULT_TOP_N, FULL_VOCAB_MAX } from "../server/requests";
-import type { ServerApi } from "../server/types";
+import type { ServerApi, ServerErrorCode } from "../server/types";
 import { ServerSource } from "../sources/server";
 import type { RestTrace } from "../core";
 import { grouped, percent } from "../format";
 import { say } from "../lessons/kit";
+
+/** Failures after which the server is said to have stopped answering (else: its answer was unusable). */
+const STOPPED: ReadonlySet<ServerErrorCode> = new Set(["refused", "cut_off", "timeout", "cancelled", "cors", "ollama_origin", "private_network", "mixed_content"]);
 
 /** Where a model server listens by default (llama.cpp's llama-server; `make serve` uses 8000). */
 export const DEFAULT_SERVER_ADDRESS = "http://127.0.0.1:8080";
@@ -44,6 +47,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
   const topN = el<HTMLInputElement>("server-top-n");
   const connect = el<HTMLButtonElement>("server-connect");
   const status = el("server-status");
+  const cancel = el<HTMLButtonElement>("server-cancel");
   const restLine = el("server-rest");
   address.value = DEFAULT_SERVER_ADDRESS;
   topN.value = String(DEFAULT_TOP_N);
@@ -58,9 +62,14 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
     // progress only for a request that takes a while (a long prompt's first step), not every step
     const elapsed = busySince === null ? 0 : performance.now() - busySince;
     const waiting = elapsed < 400 ? "" : ` ${t("server.waiting", { seconds: (elapsed / 1000).toFixed(1) })}`;
+    // a wait that goes on can be given up (a hung server): Play stops, the next Step asks again
+    cancel.hidden = waiting === "";
     const lostUrl = lost && !failed ? source?.info.url : undefined;
     const connectedLost = lostUrl !== undefined;
-    say(status, (lostUrl !== undefined ? t("server.lost", { url: lostUrl }) : message()) + waiting);
+    // "stopped answering" only when it did; an answer it could not use says so
+    const stopped = source?.lastFailure == null || STOPPED.has(source.lastFailure);
+    const lostText = lostUrl === undefined ? "" : t(stopped ? "server.lost" : "server.stepFailed", { url: lostUrl });
+    say(status, (lostUrl !== undefined ? lostText : message()) + waiting);
     status.dataset["state"] = failed || connectedLost ? "error" : source !== null ? "connected" : "idle";
     onStatus?.(status.textContent, status.dataset["state"]);
   };
@@ -112,6 +121,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
       },
     );
   });
+  cancel.addEventListener("click", () => source?.cancel());
   topN.addEventListener("change", () => {
     if (source !== null) source.topN = Math.max(1, Math.min(16_384, Math.round(Number(topN.value)) || DEFAULT_TOP_N));
   });
