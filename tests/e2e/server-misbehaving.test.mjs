@@ -184,4 +184,26 @@ describe("a model server that misbehaves", () => {
     assert.ok(llamaRoutes["POST /completion"]);
     await context.close();
   });
+
+  test("fewer alternatives than asked (3 of a vocabulary of 8): the status line no longer says every token is listed", async () => {
+    const { page, context, errors } = await connected();
+    assert.match(await status(page), /Each step lists every token: the probabilities are exact/);
+    srv.on("POST /completion", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(completion([0, 1, 2])));
+    });
+    try {
+      await page.locator("#prompt").fill("abcd");
+      await page.locator("#prompt").press("Tab");
+      await page.locator("#server-rest").waitFor({ state: "visible" });
+      assert.match(await page.locator("#server-rest").textContent(), /Rest of the vocabulary \(not listed by the server\): \d/);
+      assert.match(await status(page), /This step lists the 3 most likely tokens/);
+      assert.doesNotMatch(await status(page), /every token/);
+      await stepOnce(page);
+    } finally {
+      srv.off("POST /completion");
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

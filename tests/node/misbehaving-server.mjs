@@ -6,9 +6,9 @@ import { createServer } from "node:http";
 
 export const VOCAB = ["a", "b", "c", "d", "e", "f", "g", "h"];
 
-/** log-softmax of −id·0.5: token 0 ("a") most likely, every token listed. */
+/** log-softmax of −id·0.5 over `tokens`: token 0 most likely; `ids` are the ones listed (all by default). */
 export function completion(ids = VOCAB.map((_, i) => i), tokens = VOCAB) {
-  const z = ids.reduce((s, i) => s + Math.exp(-i * 0.5), 0);
+  const z = tokens.reduce((s, _, i) => s + Math.exp(-i * 0.5), 0);
   const top_logprobs = ids.map((id) => ({ id, token: tokens[id], bytes: [...Buffer.from(tokens[id])], logprob: -id * 0.5 - Math.log(z) }));
   return { content: tokens[0], model: "fake.gguf", completion_probabilities: [{ ...top_logprobs[0], top_logprobs }] };
 }

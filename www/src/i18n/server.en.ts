@@ -45,7 +45,7 @@ export const serverEn = {
   "server.error.not_found":
     "{url} answers, but not as a llama.cpp or OpenAI-compatible server ({detail}). Check the address: it should end with the port, with no path.",
   "server.error.too_old":
-    "This {server} server returns no next-token log-probabilities ({detail}). Update it: llama.cpp from 2025 on, Ollama 0.12.11 or later (ollama --version), vLLM 0.6 or later.",
+    "This {server} server returns no next-token log-probabilities ({detail}). Update it, or use a server that returns them: llama.cpp from 2025 on, Ollama 0.12.11 or later (ollama --version), vLLM 0.6 or later.",
   "server.error.http": "The server at {url} answered HTTP {status}: {detail}",
   "server.error.bad_response": "The answer from {url} is not in a shape this page knows: {detail}.",
   "server.error.timeout":
@@ -66,4 +66,5 @@ export const serverEn = {
   "server.cancelLabel": "Cancel the request to the server",
   "server.stepFailed": "The server at {url} answers, but its last answer could not be used: the message at the top of the page says why.",
   "server.error.cancelled": "Cancelled: the server at {url} had not answered after {detail} s. Click Step to ask again, or check the server (a large model on a CPU can take minutes for a long prompt).",
+  "server.fewerListed": "This step lists the {n} most likely tokens, fewer than the whole vocabulary it was asked for: the rest is shown below.",
 };

@@ -46,7 +46,7 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.error.not_found":
     "{url} 有应答，但不是 llama.cpp 或 OpenAI 兼容的服务（{detail}）。请检查地址：应该以端口结尾，不带路径。",
   "server.error.too_old":
-    "这个 {server} 服务不返回下一个 Token 的对数概率（{detail}）。请升级：llama.cpp 2025 年以后的版本、Ollama 0.12.11 或更高（ollama --version）、vLLM 0.6 或更高。",
+    "这个 {server} 服务不返回下一个 Token 的对数概率（{detail}）。请升级它，或者换用会返回对数概率的服务：llama.cpp 2025 年以后的版本、Ollama 0.12.11 或更高（ollama --version）、vLLM 0.6 或更高。",
   "server.error.http": "{url} 上的服务返回了 HTTP {status}：{detail}",
   "server.error.bad_response": "{url} 的应答格式这个页面不认识：{detail}。",
   "server.error.timeout": "{url} 没有及时应答。大模型在 CPU 上处理长提示词可能要一段时间：请重试，或者缩短提示词。",
@@ -66,4 +66,5 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.cancelLabel": "取消对服务的请求",
   "server.stepFailed": "{url} 上的服务有应答，但它最近的应答无法使用：原因见页面顶部的消息。",
   "server.error.cancelled": "已取消：{url} 上的服务 {detail} 秒后还没有应答。点击「单步」重新请求，或者检查服务（CPU 上的大模型处理长提示词可能要几分钟）。",
+  "server.fewerListed": "这一步只列出了最可能的 {n} 个 Token，比请求的整个词表少：其余部分见下方。",
 };

@@ -55,6 +55,8 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
   let message: () => string = () => t("server.notConnected");
   let failed = false;
   let lost = false;
+  /** How many tokens the current step's answer listed, when not the whole vocabulary. */
+  let listed: number | null = null;
   let busySince: number | null = null;
   let timer = 0;
 
@@ -106,7 +108,9 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
           // llama.cpp names a model by its file path: the file name is enough
           const model = info.kind === "llama.cpp" ? (info.model.split(/[\\/]/).pop() ?? info.model) : info.model;
           const head = t("server.connected", { server: info.kind, url: info.url, model, vocab });
-          const asked = info.vocabSize !== null && info.vocabSize <= FULL_VOCAB_MAX && info.maxTop === null ? t("server.exact") : t("server.topListed", { n: Math.min(connected.topN, info.maxTop ?? Infinity) });
+          const whole = info.vocabSize !== null && info.vocabSize <= FULL_VOCAB_MAX && info.maxTop === null;
+          // a server that listed fewer than the whole vocabulary it was asked for: say so, not "exact"
+          const asked = whole && listed !== null ? t("server.fewerListed", { n: grouped(listed) }) : whole ? t("server.exact") : t("server.topListed", { n: Math.min(connected.topN, info.maxTop ?? Infinity) });
           return `${head}${t("server.headEnd")}${asked}${info.hasIds ? "" : ` ${t("server.noIds")}`}`;
         };
         connect.disabled = false;
@@ -141,6 +145,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
     api: chosenApi,
     render(rest, stopped = false) {
       lost = stopped;
+      listed = rest?.given ?? null;
       show();
       restLine.hidden = rest === null || rest === undefined;
       if (rest) restLine.textContent = `${t("server.rest", { p: percent(rest.mass) })} ${rest.exact ? t("server.rest.exact") : t("server.rest.inexact")}`;
