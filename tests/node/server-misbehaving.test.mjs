@@ -194,3 +194,12 @@ test("an https page and a plain-http server on the network: says the browser blo
   const m = S.describeServerError(new S.ServerError({ code: "mixed_content", vars: { url: "http://192.168.1.20:8080", port: "8080" } }));
   assert.match(m, /opened over https.*plain-http server \(http:\/\/192\.168\.1\.20:8080\).*ssh -N -L 8080:127\.0\.0\.1:8080/);
 });
+
+test("broken UTF-8 in token bytes: a byte that never starts a character (0xFF) shows at once as U+FFFD; a cut character completes later", () => {
+  assert.deepEqual(Src.appendBytes([], [0xff]), { piece: "\ufffd", pending: [] });
+  assert.deepEqual(Src.appendBytes([], [0x80]), { piece: "\ufffd", pending: [] });
+  assert.deepEqual(Src.appendBytes([0xe4], [0x61]), { piece: "\ufffda", pending: [] }, "a lead byte followed by ASCII");
+  assert.deepEqual(Src.appendBytes([], [0xf0, 0x9f]), { piece: "", pending: [0xf0, 0x9f] });
+  assert.deepEqual(Src.appendBytes([0xf0, 0x9f], [0x98, 0x80]), { piece: "😀", pending: [] });
+  assert.equal(Src.tokenLabelOf("\ufffd", [0xff]), "<FF>");
+});
