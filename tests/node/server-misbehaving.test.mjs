@@ -203,3 +203,12 @@ test("broken UTF-8 in token bytes: a byte that never starts a character (0xFF) s
   assert.deepEqual(Src.appendBytes([0xf0, 0x9f], [0x98, 0x80]), { piece: "😀", pending: [] });
   assert.equal(Src.tokenLabelOf("\ufffd", [0xff]), "<FF>");
 });
+
+test("a server started without log-probabilities allowed (vLLM --max-logprobs 0: HTTP 400): says how to start it", async () => {
+  srv.reply("POST /completion", 400, JSON.stringify({ object: "error", message: "Requested sample logprobs of 8, which is greater than max allowed: 0", type: "BadRequestError", code: 400 }));
+  const f = await failure(() => next());
+  assert.equal(f.code, "logprobs_off");
+  assert.match(f.en, /refuses to return log-probabilities \(Requested sample logprobs of 8, which is greater than max allowed: 0\).*--max-logprobs/);
+  assert.match(f.zh, /--max-logprobs/);
+  srv.off("POST /completion");
+});

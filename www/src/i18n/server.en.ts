@@ -67,4 +67,6 @@ export const serverEn = {
   "server.stepFailed": "The server at {url} answers, but its last answer could not be used: the message at the top of the page says why.",
   "server.error.cancelled": "Cancelled: the server at {url} had not answered after {detail} s. Click Step to ask again, or check the server (a large model on a CPU can take minutes for a long prompt).",
   "server.fewerListed": "This step lists the {n} most likely tokens, fewer than the whole vocabulary it was asked for: the rest is shown below.",
+  "server.error.logprobs_off":
+    "The server at {url} refuses to return log-probabilities ({detail}). Start it with them allowed, for example vLLM: --max-logprobs 20 (or -1 for no limit), then click Connect again.",
 };

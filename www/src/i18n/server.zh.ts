@@ -67,4 +67,6 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.stepFailed": "{url} 上的服务有应答，但它最近的应答无法使用：原因见页面顶部的消息。",
   "server.error.cancelled": "已取消：{url} 上的服务 {detail} 秒后还没有应答。点击「单步」重新请求，或者检查服务（CPU 上的大模型处理长提示词可能要几分钟）。",
   "server.fewerListed": "这一步只列出了最可能的 {n} 个 Token，比请求的整个词表少：其余部分见下方。",
+  "server.error.logprobs_off":
+    "{url} 上的服务拒绝返回对数概率（{detail}）。请在启动时允许它们，例如 vLLM：--max-logprobs 20（-1 表示不限），然后再点击「连接」。",
 };

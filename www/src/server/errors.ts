@@ -121,6 +121,8 @@ export function classifyFailure(f: FailureFacts): ServerErrorInfo {
     if (f.status === 401) return { code: "unauthorized", vars: base };
     // llama.cpp answers 503 "Loading model" until its model is in memory (others: busy)
     if (f.status === 503) return { code: "loading", vars: { ...base, detail } };
+    // vLLM's --max-logprobs (default 20; 0: none) refuses more candidates than it allows
+    if (f.status === 400 && /logprob/i.test(detail)) return { code: "logprobs_off", vars: { ...base, detail } };
     if (f.status === 404 || f.status === 405) return { code: "not_found", vars: { ...base, detail } };
     return { code: "http", vars: { ...base, status: f.status, detail } };
   }

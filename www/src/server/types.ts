@@ -74,6 +74,7 @@ export type ServerErrorCode =
   | "cut_off" // the connection closed before the answer was complete
   | "too_large" // an answer larger than any this page asks for
   | "model_changed" // the answers are another model's than the one connected (ids, name, token text)
+  | "logprobs_off" // HTTP 400 about logprobs: the server was started without them allowed (vLLM --max-logprobs)
   | "cancelled" // the user gave up waiting (Cancel)
   | "mixed_content"; // an https page may not reach a plain-http server other than this computer
 
