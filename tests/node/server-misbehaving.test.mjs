@@ -212,3 +212,15 @@ test("a server started without log-probabilities allowed (vLLM --max-logprobs 0:
   assert.match(f.zh, /--max-logprobs/);
   srv.off("POST /completion");
 });
+
+test("Connect to a server that never answers /v1/models: bounded, and worded for Connect (no prompt was sent)", { timeout: 10_000 }, async () => {
+  srv.on("GET /v1/models", () => {});
+  try {
+    const f = await failure(() => new S.ServerClient(srv.url, { connectTimeoutMs: 300 }).connect());
+    assert.equal(f.code, "connect_timeout");
+    assert.match(f.en, /No answer from .* to the page's first question \(GET \/v1\/models\).*click Connect again/);
+    assert.doesNotMatch(f.en, /prompt/);
+  } finally {
+    srv.off("GET /v1/models");
+  }
+});

@@ -69,4 +69,6 @@ export const serverEn = {
   "server.fewerListed": "This step lists the {n} most likely tokens, fewer than the whole vocabulary it was asked for: the rest is shown below.",
   "server.error.logprobs_off":
     "The server at {url} refuses to return log-probabilities ({detail}). Start it with them allowed, for example vLLM: --max-logprobs 20 (or -1 for no limit), then click Connect again.",
+  "server.error.connect_timeout":
+    "No answer from {url} within {detail} s to the page's first question (GET /v1/models). Check that a model server runs at that address and has finished starting, then click Connect again.",
 };

@@ -69,4 +69,6 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.fewerListed": "这一步只列出了最可能的 {n} 个 Token，比请求的整个词表少：其余部分见下方。",
   "server.error.logprobs_off":
     "{url} 上的服务拒绝返回对数概率（{detail}）。请在启动时允许它们，例如 vLLM：--max-logprobs 20（-1 表示不限），然后再点击「连接」。",
+  "server.error.connect_timeout":
+    "{url} 在 {detail} 秒内没有回答页面的第一个请求（GET /v1/models）。请检查这个地址上是否在运行模型服务、它是否已经启动完毕，然后再点击「连接」。",
 };

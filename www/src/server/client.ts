@@ -72,8 +72,12 @@ export class ServerClient {
    */
   async connect(api?: ServerApi, endpoint?: "completions" | "chat"): Promise<ServerInfo> {
     const body = await this.request({ method: "GET", path: "/v1/models" }, undefined, this.connectTimeoutMs).catch((e: unknown) => {
+      if (!(e instanceof ServerError)) throw e;
       // a web page, not JSON (another program on that port): not a model server
-      throw e instanceof ServerError && e.code === "bad_response" ? new ServerError({ code: "not_found", vars: { ...e.vars, detail: "/v1/models is not JSON" } }) : e;
+      if (e.code === "bad_response") throw new ServerError({ code: "not_found", vars: { ...e.vars, detail: "/v1/models is not JSON" } });
+      // no prompt was sent yet: the server is hung or still starting
+      if (e.code === "timeout") throw new ServerError({ code: "connect_timeout", vars: { ...e.vars, detail: Math.round(this.connectTimeoutMs / 1000) } });
+      throw e;
     });
     const models: ModelsInfo = this.located(() => parseModels(body));
     let kind: ServerKind = models.kind ?? "openai";

@@ -75,6 +75,7 @@ export type ServerErrorCode =
   | "too_large" // an answer larger than any this page asks for
   | "model_changed" // the answers are another model's than the one connected (ids, name, token text)
   | "logprobs_off" // HTTP 400 about logprobs: the server was started without them allowed (vLLM --max-logprobs)
+  | "connect_timeout" // no answer to Connect's first question in time (hung, or still starting)
   | "cancelled" // the user gave up waiting (Cancel)
   | "mixed_content"; // an https page may not reach a plain-http server other than this computer
 
