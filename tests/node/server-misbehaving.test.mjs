@@ -224,3 +224,23 @@ test("Connect to a server that never answers /v1/models: bounded, and worded for
     srv.off("GET /v1/models");
   }
 });
+
+test("Cancel while the prompt is being read: the read rejects as cancelled (not a prompt error), and the next request reads it again", async () => {
+  const source = new Src.ServerSource(new Src.ServerClient(srv.url), info);
+  srv.on("POST /tokenize", () => {});
+  const reading = source.reset("abc");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  source.cancel();
+  await reading.then(
+    () => assert.fail("resolved"),
+    (e) => assert.match(e.message, /^Cancelled: the server at .* had not answered after \d+ s\. Click Step to ask again/),
+  );
+  assert.equal(source.promptError, null, "Step is not blocked by a prompt error");
+  assert.equal(source.nextLogits(), null);
+  srv.off("POST /tokenize");
+  const next = await source.loadNextLogits();
+  assert.equal(next.logits.length, 8);
+  assert.deepEqual(source.history(), [0, 1, 2], "the prompt was read again");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(srv.open, 0, "the hung request was closed");
+});
