@@ -170,6 +170,16 @@ export interface CandidateColumns {
  */
 export type Logits = Float32Array | Float64Array | number[];
 
+/** Result of `sampleCounts`: how often each token came up in n draws. */
+export interface SampleCounts {
+  /** The tokens drawn at least once, ascending. */
+  ids: Uint32Array;
+  /** How often each of `ids` was drawn; they sum to n. */
+  counts: Uint32Array;
+  /** The seed the draws came from (the config's, or a fresh one when it has none). */
+  seed: number;
+}
+
 /** Result of `step`. */
 export interface StepResult {
   token: number;

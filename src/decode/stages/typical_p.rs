@@ -35,6 +35,15 @@ fn bucket(score: f64) -> usize {
     }
 }
 
+/// The scores [low, high) of a bucket between the first and the last (both ends finite), where
+/// the bucket is a range of float bits.
+fn bucket_range(b: usize) -> Option<(f64, f64)> {
+    (b > 0 && b < BUCKETS - 1).then(|| {
+        let low = (b as u64 - 1 + LOWEST) << 48;
+        (f64::from_bits(low), f64::from_bits(low + (1 << 48)))
+    })
+}
+
 /// (score, id, p): the order is score ascending, ties by lower id.
 type Item = (f64, u32, f64);
 
@@ -81,21 +90,29 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         && work
             .kept
             .iter()
-            .enumerate()
-            .all(|(i, &id)| id as usize == i);
+            .zip(0u32..)
+            .fold(true, |same, (&id, i)| same & (id == i)); // no early exit: it vectorises
     if in_id_order {
         let mut p = std::mem::take(&mut work.p);
         p.resize(n, 0.0);
         let scores = work.scratch.get_mut(..n).unwrap_or_default();
-        for (i, ((score, p), &l)) in scores
-            .iter_mut()
-            .zip(p.iter_mut())
-            .zip(&work.processed)
-            .enumerate()
-        {
+        // The scores and the probabilities in loops of their own (no per-token branch on where
+        // the weight comes from), so both vectorise; the same values as one loop would give.
+        for (score, &l) in scores.iter_mut().zip(&work.processed) {
             let sc = (l - max) * inv_t;
             *score = (-(f64::from(sc) - ln_z) - entropy).abs();
-            *p = f64::from(weight(i as u32, sc)) / z;
+        }
+        match cached {
+            Some(e) if e.len() >= n => {
+                for (p, &e) in p.iter_mut().zip(e) {
+                    *p = f64::from(e) / z;
+                }
+            }
+            _ => {
+                for (i, (p, &l)) in p.iter_mut().zip(&work.processed).enumerate() {
+                    *p = f64::from(weight(i as u32, (l - max) * inv_t)) / z;
+                }
+            }
         }
         for (&score, &p) in scores.iter().zip(&p) {
             let b = bucket(score);
@@ -138,7 +155,10 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     // The crossing bucket's items, and the crossing's rank in the whole order.
     let (mut items, crossing) = match at {
         Some(b) => {
-            let mut items = items_where(work, max, inv_t, z, |score| bucket(score) == b);
+            let near = bucket_range(b);
+            let mut items = items_where(work, (max, inv_t, z), in_id_order, near, |score| {
+                bucket(score) == b
+            });
             let within = first_crossing(&mut items, by_score, |t| t.2, |cum| crosses(above + cum));
             // Rounding: the bucket's own sum crossed but the walk within it fell short.
             let within = within.unwrap_or(items.len().saturating_sub(1));
@@ -160,7 +180,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
             .map_or((f64::INFINITY, u32::MAX), |t| (t.0, t.1)),
         _ => {
             // min_keep reaches past the crossing: select the n-th among every kept token.
-            items = items_where(work, max, inv_t, z, |_| true);
+            items = items_where(work, (max, inv_t, z), in_id_order, None, |_| true);
             items.select_nth_unstable_by(n - 1, by_score);
             items
                 .get(n - 1)
@@ -170,13 +190,23 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     // The first n in (score, id) order: HF keeps every token whose score ties the boundary too,
     // llama.cpp exactly n. One comparison per kept token.
     let hf = !llama;
-    let keep =
-        |score: f64, id: u32| score < boundary || (score == boundary && (hf || id <= boundary_id));
+    // `&` and `|`, not `&&` and `||`: no branch per token, so the marking pass vectorises.
+    let keep = |score: f64, id: u32| {
+        (score < boundary) | ((score == boundary) & (hf | (id <= boundary_id)))
+    };
     if in_id_order {
         // One contiguous marking pass, then the kept list compacted in order.
         let marks = work.removed_by.iter_mut().zip(&work.scratch);
-        for (i, (mark, &score)) in marks.enumerate() {
-            *mark = if keep(score, i as u32) { *mark } else { stage };
+        if hf {
+            // HF's keep is score ≤ boundary (`<` or `==`, NaN neither): one compare that
+            // vectorises.
+            for (mark, &score) in marks {
+                *mark = if score <= boundary { *mark } else { stage };
+            }
+        } else {
+            for (i, (mark, &score)) in marks.enumerate() {
+                *mark = if keep(score, i as u32) { *mark } else { stage };
+            }
         }
         work.retain_marked();
     } else {
@@ -195,29 +225,53 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     }
 }
 
-/// (score, id, p) of the kept tokens whose score (in `scratch`) passes `wanted`.
+/// (score, id, p) of the kept tokens whose score (in `scratch`) passes `wanted`, in `kept`'s
+/// order. `in_id_order`: `kept` is every id in id order, so the scores are read as one
+/// contiguous run (a compare per token, no lookup by id). `near`: [low, high) holds every score
+/// `wanted` passes (NaN may pass too): groups of eight without one are skipped.
 fn items_where(
     work: &Work,
-    max: f32,
-    inv_t: f32,
-    z: f64,
+    (max, inv_t, z): (f32, f32, f64),
+    in_id_order: bool,
+    near: Option<(f64, f64)>,
     wanted: impl Fn(f64) -> bool,
 ) -> Vec<Item> {
-    work.kept
-        .iter()
-        .filter_map(|&id| {
-            let score = work
-                .scratch
-                .get(id as usize)
-                .copied()
-                .unwrap_or(f64::INFINITY);
-            if !wanted(score) {
-                return None;
+    let item = |score: f64, id: u32| {
+        let l = logit_of(&work.processed, id);
+        (score, id, f64::from(exp_f32((l - max) * inv_t)) / z)
+    };
+    let mut items = Vec::new();
+    if in_id_order {
+        let scores = work.scratch.get(..work.kept.len()).unwrap_or_default();
+        for (group, chunk) in scores.chunks(8).enumerate() {
+            // Eight at a time past groups with no score in `near` (a vectorised test).
+            if let Some((low, high)) = near {
+                let any = chunk.iter().fold(false, |any, &sc| {
+                    any | ((sc >= low) & (sc < high)) | sc.is_nan()
+                });
+                if !any {
+                    continue;
+                }
             }
-            let l = logit_of(&work.processed, id);
-            Some((score, id, f64::from(exp_f32((l - max) * inv_t)) / z))
-        })
-        .collect()
+            for (id, &score) in (group * 8..).zip(chunk) {
+                if wanted(score) {
+                    items.push(item(score, id as u32));
+                }
+            }
+        }
+        return items;
+    }
+    for &id in &work.kept {
+        let score = work
+            .scratch
+            .get(id as usize)
+            .copied()
+            .unwrap_or(f64::INFINITY);
+        if wanted(score) {
+            items.push(item(score, id));
+        }
+    }
+    items
 }
 
 #[cfg(test)]
