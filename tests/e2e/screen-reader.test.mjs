@@ -218,3 +218,27 @@ test("en: Chinese in the English page (lessons' tokens, chart summaries, the str
     await context.close();
   }
 });
+
+test("en: the keyboard's focus stays on a chip it opened, and Back to the next step hands it to Step", async () => {
+  const { page, context } = await open("?lang=en");
+  try {
+    await page.locator("#step").focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+    const first = page.locator("#chips li:first-child button");
+    await first.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#chips li:first-child button")?.getAttribute("aria-pressed") === "true");
+    // (it was lost to the page: the chips were taken out of the list and put back on every render)
+    assert.equal(await page.evaluate(() => document.activeElement === document.querySelector("#chips li:first-child button")), true, "focus on the chip");
+    await page.locator("#back-to-next").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("#back-to-next").hidden);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "step", "focus on Step, not the page");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 3);
+  } finally {
+    await context.close();
+  }
+});

@@ -124,7 +124,11 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
       el("inspector-step").textContent = input.past
         ? t("inspector.past", { n: input.stepNumber })
         : t("inspector.next", { n: input.stepNumber });
-      el<HTMLButtonElement>("back-to-next").hidden = !input.returnable;
+      // "Back to the next step" pressed hides itself: the keyboard's focus goes on to Step
+      const back = el<HTMLButtonElement>("back-to-next");
+      const leaving = document.activeElement === back && !input.returnable;
+      back.hidden = !input.returnable;
+      if (leaving) el<HTMLButtonElement>("step").focus();
       const chosen = r.candidates.find((c) => c.id === input.chosenId) ?? r.chosen;
       // the final p (100 % under greedy, renormalised after top-p …) beside softmax's, so the two read together
       const raw = Math.abs(chosen.p - chosen.p_raw) >= 5e-4 ? ` (${t("inspector.pRaw", { p: percent(chosen.p_raw) })})` : "";

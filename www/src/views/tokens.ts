@@ -86,7 +86,12 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
         button.onclick = () => handlers.onInspect(index);
         return li;
       });
-      list.replaceChildren(...items);
+      // the chips stay where they are (replaceChildren moves them out and back: the chip Enter
+      // pressed lost the keyboard's focus to the page); new ones are added, dropped ones removed
+      items.forEach((li, i) => {
+        if (list.children[i] !== li) list.insertBefore(li, list.children[i] ?? null);
+      });
+      while (list.children.length > items.length) list.lastElementChild?.remove();
       list.dataset["empty"] = String(items.length === 0);
       // a prompt the model cannot read turns Step off: its error says what to do instead
       list.dataset["emptyText"] = blocked === true ? "" : t("generated.empty");
