@@ -17,6 +17,7 @@ import { teachEn } from "./teach.en";
 import { promptEn } from "./prompt.en";
 import { serverLinkEn } from "./server-link.en";
 import { modelAboutEn } from "./model-about.en";
+import { touchBoardEn } from "./touch-board.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -175,6 +176,7 @@ export const en = {
   ...promptEn,
   ...serverLinkEn,
   ...modelAboutEn,
+  ...touchBoardEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

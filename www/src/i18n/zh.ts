@@ -17,6 +17,7 @@ import { teachZh } from "./teach.zh";
 import { promptZh } from "./prompt.zh";
 import { serverLinkZh } from "./server-link.zh";
 import { modelAboutZh } from "./model-about.zh";
+import { touchBoardZh } from "./touch-board.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -176,4 +177,5 @@ export const zh: Record<MessageKey, string> = {
   ...promptZh,
   ...serverLinkZh,
   ...modelAboutZh,
+  ...touchBoardZh,
 };
