@@ -101,6 +101,23 @@ describe("the board's on-screen keyboard in projector mode's prompt box", () => 
     await context.close();
   });
 
+  for (const [width, height] of [[1920, 1080], [1366, 768], [1280, 720]]) {
+    test(`${width}×${height}: the open box is wide enough to show the prompt being typed (12 characters and more), and fits (zh, en)`, async () => {
+      for (const lang of ["zh", "en"]) {
+        const { page, context, problems } = await open(`?projector=1&lang=${lang}`, { ...BOARD, viewport: { width, height } });
+        await page.locator("#pj-prompt-edit").tap();
+        await page.keyboard.insertText("给一个代码编辑器插件起名");
+        const box = await page.locator("#pj-prompt-text").evaluate((el) => ({ width: el.clientWidth, px: parseFloat(getComputedStyle(el).fontSize) }));
+        // (the 16:9 text column put the box beside its label and buttons: 76 px, two characters, at 1366×768 in English)
+        assert.ok(box.width >= 12 * box.px, `${lang}: the box shows ${(box.width / box.px).toFixed(1)} characters`);
+        assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], lang);
+        await screenshot(page, `touch-board-prompt-${lang}-${width}x${height}.png`);
+        assert.deepEqual(problems, { console: [], foreign: [] });
+        await context.close();
+      }
+    });
+  }
+
   test("with a keyboard, Enter still applies and takes one step; Shift+Enter is a new line", async () => {
     const { page, context } = await open("?lang=en&projector=1", { viewport: { width: 1024, height: 768 } });
     await page.locator("#pj-prompt-edit").click();
