@@ -129,3 +129,22 @@ describe("the board's on-screen keyboard in projector mode's prompt box", () => 
     await context.close();
   });
 });
+
+describe("a board's browser window that is not full screen", () => {
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: 1280×800 at 150 % scaling (853×533 CSS px): Step takes a finger's tap, nothing overlaps, one screen, type at least 18 CSS px (27 screen pixels)`, async () => {
+      const { page, context, problems } = await open(`?projector=1&lang=${lang}`, { ...BOARD, viewport: { width: 853, height: 533 }, deviceScaleFactor: 1.5 });
+      for (let n = 1; n <= 2; n++) {
+        // a finger on Step's centre (the key numbers lay over it: the tap did nothing)
+        const step = await page.locator("#step").boundingBox();
+        await page.touchscreen.tap(step.x + step.width / 2, step.y + step.height / 2);
+        await page.waitForTimeout(400);
+        assert.equal(await page.locator("#chips li").count(), n, "a tap on Step made no token");
+      }
+      assert.deepEqual(await page.evaluate(fitProblems, { minPx: 18 }), []);
+      await screenshot(page, `touch-board-853x533-${lang}.png`);
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+});
