@@ -18,6 +18,7 @@ mod final_pass;
 mod head;
 pub mod limits;
 mod listing;
+mod many;
 mod parse;
 mod pipeline;
 mod ranges;
@@ -35,6 +36,7 @@ mod value;
 pub use config::{Config, Strategy, KEYS};
 pub use engine::Engine;
 pub use error::StepError;
+pub use many::{draws_arg, Counts, MAX_DRAWS};
 pub use rest::Rest;
 pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, Columns, StageKind, StageTrace, Trace};
@@ -120,30 +122,18 @@ impl Decoder {
     /// The pipeline: validate → stages in the engine's order → final distribution → draw →
     /// listing → trace (candidates into `self.columns`).
     fn run(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Trace, StepError> {
-        if logits.is_empty() {
-            return Err(StepError::EmptyLogits);
-        }
-        let settings = config.resolve(logits.len(), seed)?;
-        let rest_mass = rest::check(config.rest_mass)?;
+        let Staged {
+            settings,
+            rest_mass,
+            order,
+            raw,
+            ran,
+            ready,
+            z,
+            max,
+        } = self.stages(logits, config, seed)?;
         let s = &settings;
-        let (max, input_removed) = validate(logits)?;
         let w = &mut self.work;
-        w.reset_counted(logits, max, input_removed);
-        w.exps.wanted = exps_read_again(s);
-        let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
-        let first = first_pass(logits, s, order, w, max);
-        let raw = first.raw;
-        w.seed_normaliser(raw.z, raw.max);
-
-        let mut ran = pipeline::apply(w, s, order, &raw, first.tempered_z)?;
-
-        let ready = first
-            .final_weighted
-            .or_else(|| final_pass::with_normaliser(w));
-        let (z, max) = w.normaliser();
-        if ran.tempered_is_final && ran.tempered_all.is_none() {
-            ran.tempered_all = Some((z, max));
-        }
         let head_len = s.trace_top.min(w.kept.len());
         let u = (!s.greedy).then(|| rng::uniform(s.seed, s.draw));
         let draws = u.map(|u| final_pass::Gate {
@@ -206,6 +196,61 @@ impl Decoder {
             },
             &mut self.columns,
         ))
+    }
+}
+
+/// What the stages leave for the final pass and the draw.
+struct Staged {
+    settings: Settings,
+    rest_mass: Option<f64>,
+    order: &'static [StageKind],
+    raw: Raw,
+    ran: pipeline::Outcome,
+    /// Σ e·s of the final weights when a pass already wrote them (final_pass.rs `ready`).
+    ready: Option<f64>,
+    /// The final distribution's normaliser and the max it is taken at.
+    z: f64,
+    max: f32,
+}
+
+impl Decoder {
+    /// Validate → resolve the config → stages in the engine's order → the final normaliser:
+    /// everything before the final pass, which does not depend on the draw.
+    fn stages(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Staged, StepError> {
+        if logits.is_empty() {
+            return Err(StepError::EmptyLogits);
+        }
+        let settings = config.resolve(logits.len(), seed)?;
+        let rest_mass = rest::check(config.rest_mass)?;
+        let s = &settings;
+        let (max, input_removed) = validate(logits)?;
+        let w = &mut self.work;
+        w.reset_counted(logits, max, input_removed);
+        w.exps.wanted = exps_read_again(s);
+        let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
+        let first = first_pass(logits, s, order, w, max);
+        let raw = first.raw;
+        w.seed_normaliser(raw.z, raw.max);
+
+        let mut ran = pipeline::apply(w, s, order, &raw, first.tempered_z)?;
+
+        let ready = first
+            .final_weighted
+            .or_else(|| final_pass::with_normaliser(w));
+        let (z, max) = w.normaliser();
+        if ran.tempered_is_final && ran.tempered_all.is_none() {
+            ran.tempered_all = Some((z, max));
+        }
+        Ok(Staged {
+            settings,
+            rest_mass,
+            order,
+            raw,
+            ran,
+            ready,
+            z,
+            max,
+        })
     }
 }
 

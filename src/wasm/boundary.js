@@ -184,7 +184,8 @@ export function loneSurrogate(text) {
 
 /**
  * Logits as a fresh Float32Array, or a message. Accepts a Float32Array (copied, however it was
- * made: subclass, view of wasm memory) or an array of numbers (read once, element by element).
+ * made: subclass, view of wasm memory), a Float64Array or an array of numbers (read once, element
+ * by element, each rounded to float32).
  */
 export function snapshot_logits(value, max) {
   try {
@@ -193,8 +194,10 @@ export function snapshot_logits(value, max) {
       if (length > max) return `logits must have at most ${max} entries, got ${length}`;
       return new Float32ArrayCtor(value);
     }
-    if (isArray(value)) {
-      const length = checkedLength("logits", value.length, max, "entries");
+    // (a Float64Array is what JS maths produces; its elements, like an array's, are rounded)
+    const float64 = tagOf(value) === "Float64Array";
+    if (float64 || isArray(value)) {
+      const length = checkedLength("logits", float64 ? typedArrayLength.call(value) : value.length, max, "entries");
       if (typeof length === "string") return length;
       const copy = new Float32ArrayCtor(length);
       for (let i = 0; i < length; i++) {
@@ -209,7 +212,7 @@ export function snapshot_logits(value, max) {
       }
       return copy;
     }
-    return `logits must be a Float32Array or an array of numbers, got ${describe(value)}`;
+    return `logits must be a Float32Array, a Float64Array or an array of numbers, got ${describe(value)}`;
   } catch (error) {
     return thrown("logits", error);
   }

@@ -47,7 +47,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 /// Throws an `Error` naming the field and its allowed range on any invalid input.
 #[wasm_bindgen(unchecked_return_type = "StepResult")]
 pub fn step(
-    #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] logits: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Logits")] logits: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StepConfig | undefined")] config: JsValue,
 ) -> Result<JsValue, JsError> {
     let config = read::config(&config)?;
@@ -70,12 +70,47 @@ pub fn step(
     out
 }
 
+/// `n` draws of the next token (draws `config.draw` … `config.draw + n − 1` of the seed), counted:
+/// exactly the tokens `n` calls of `step` would choose, at the cost of about one. Returns
+/// `{ ids, counts, seed }` (`ids` ascending, each drawn at least once).
+#[wasm_bindgen(js_name = sampleCounts, unchecked_return_type = "SampleCounts")]
+pub fn sample_counts(
+    #[wasm_bindgen(unchecked_param_type = "Logits")] logits: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StepConfig | undefined")] config: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+) -> Result<JsValue, JsError> {
+    let config = read::config(&config)?;
+    let logits = read::logits(&logits)?;
+    let n = decode::draws_arg(n.as_f64().ok_or_else(|| read::describe(&n))).map_err(to_js_error)?;
+    let counts = DECODER.with(|cell| {
+        let mut decoder = cell
+            .try_borrow_mut()
+            .map_err(|_| read::busy("sampleCounts"))?;
+        decoder
+            .sample_counts(&logits, &config, n)
+            .map_err(to_js_error)
+    })?;
+    let result = js_sys::Object::new();
+    let set =
+        |key: &str, value: &JsValue| js_sys::Reflect::set(&result, &JsValue::from_str(key), value);
+    set("ids", &js_sys::Uint32Array::from(&counts.ids[..]).into())
+        .and_then(|_| {
+            set(
+                "counts",
+                &js_sys::Uint32Array::from(&counts.counts[..]).into(),
+            )
+        })
+        .and_then(|_| set("seed", &JsValue::from(counts.seed)))
+        .map_err(|_| JsError::new("sampleCounts: the result could not be built"))?;
+    Ok(result.into())
+}
+
 /// The benchmark floor: one fused pass of max and Σ exp(l − max) over the logits, with the same
 /// exp the core uses. Returns ln Σ exp(l) (the log-normaliser). Not part of the decoding API.
 /// The logits are read and checked as `step` reads them.
 #[wasm_bindgen(js_name = logSumExp)]
 pub fn log_sum_exp(
-    #[wasm_bindgen(unchecked_param_type = "Float32Array | number[]")] logits: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Logits")] logits: JsValue,
 ) -> Result<f64, JsError> {
     let logits = read::logits(&logits)?;
     decode::checked_log_sum_exp(&logits).map_err(to_js_error)

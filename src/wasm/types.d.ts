@@ -164,10 +164,21 @@ export interface CandidateColumns {
 }
 
 /**
- * Logits for `step` and `logSumExp`: a Float32Array (copied) or an array of numbers, at most
+ * Logits for `step` and `logSumExp`: a Float32Array (copied), a Float64Array or an array of
+ * numbers (each rounded to float32; one past float32's range is refused), at most
  * 1,048,576 (2^20) entries, each finite or -Infinity, at least one finite.
  */
-export type Logits = Float32Array | number[];
+export type Logits = Float32Array | Float64Array | number[];
+
+/** Result of `sampleCounts`: how often each token came up in n draws. */
+export interface SampleCounts {
+  /** The tokens drawn at least once, ascending. */
+  ids: Uint32Array;
+  /** How often each of `ids` was drawn; they sum to n. */
+  counts: Uint32Array;
+  /** The seed the draws came from (the config's, or a fresh one when it has none). */
+  seed: number;
+}
 
 /** Result of `step`. */
 export interface StepResult {

@@ -3,7 +3,8 @@
 // max + Σ exp pass in the same wasm (`logSumExp`) — measured in the same run; transformers.js's
 // sampler on the same logits where it has the same configuration; and a full 8,000-candidate
 // trace (read through its columns, through one `candidates[i]` object, and through all 8,000
-// objects) against the floor at 8,000. Rounds are interleaved, so load on the machine affects every column alike; medians.
+// objects) against the floor at 8,000; "Sample 10,000 times" as one sampleCounts call and as
+// 10,000 steps. Rounds are interleaved, so load on the machine affects every column alike; medians.
 // BENCH_QUICK=1 runs fewer, shorter rounds; BENCH_ONLY=text keeps the matrix rows whose name
 // contains it (as in tests/bench/step.rs).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,7 +15,7 @@ import { matrix } from "./matrix.mjs";
 
 const wasmBytes = readFileSync(fileURLToPath(new URL("../../www/pkg/nexttoken_bg.wasm", import.meta.url)));
 const wasm = pkg.initSync({ module: wasmBytes });
-const { step, logSumExp } = pkg;
+const { step, logSumExp, sampleCounts } = pkg;
 
 const tjBase = new URL("../../www/node_modules/@huggingface/transformers/src/", import.meta.url);
 const { LogitsSampler } = await import(new URL("generation/logits_sampler.js", tjBase));
@@ -87,6 +88,21 @@ for (let round = 0; round < (quick ? 3 : 9); round++) {
   c8.all.push(timeIt((d) => sumP(step(logits8, { ...full, seed: 7, draw: d }).candidates), quick ? 15 : 40));
 }
 
+// "Sample 10,000 times" at the page's vocabulary: one sampleCounts call against the 10,000 steps
+// the page made before it (the same tokens), on a peaked (T 0.8, top-p 0.9) and a flat (T 1.5) step.
+const sampleRows = [["T 0.8 top-p 0.9", { temperature: 0.8, top_p: 0.9 }], ["T 1.5", { temperature: 1.5 }]];
+const sampleN = sampleRows.map(([name, config]) => {
+  const cfg = { ...config, seed: 84 };
+  const once = [], steps = [];
+  for (let round = 0; round < (quick ? 1 : 3); round++) {
+    once.push(timeIt(() => sampleCounts(logits8, cfg, 10000), quick ? 15 : 200));
+    steps.push(timeIt(() => {
+      for (let d = 0; d < 10000; d++) step(logits8, { ...cfg, draw: d, trace_top: 0 });
+    }, quick ? 1 : 200));
+  }
+  return { name, once: median(once), steps: median(steps) };
+});
+
 // Memory: calls at the largest size must not grow wasm memory after the first.
 const big = peakedLogits(151936);
 step(big, { seed: 1 });
@@ -108,6 +124,9 @@ for (const [name, byN] of Object.entries(results)) {
 const fl8 = median(c8.floor);
 const ratio8 = (xs) => `${f(median(xs))} = ${(median(xs) / fl8).toFixed(1)}×`;
 console.log(`\nfull trace at 8,000 (trace_top 8,000): floor ${f(fl8)}; columns ${ratio8(c8.columns)}; one candidates[i] object ${ratio8(c8.objects)}; all 8,000 objects read ${ratio8(c8.all)}`);
+for (const r of sampleN) {
+  console.log(`Sample 10,000 times at 8,000, ${r.name}: one sampleCounts ${f(r.once)}, 10,000 steps ${f(r.steps)} (${(r.steps / r.once).toFixed(0)}× faster)`);
+}
 console.log(`wasm memory growth over ${quick ? 200 : 2000} calls at 151,936 after warm-up: ${grew} bytes`);
 
 // For tests/bench/summary.mjs, which puts these beside criterion's native medians.

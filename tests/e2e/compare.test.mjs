@@ -85,6 +85,25 @@ describe("compare settings", () => {
     await context.close();
   });
 
+  test("every chip's probability is legible: at least 11 px on a laptop and a phone (en, zh)", async () => {
+    for (const [query, viewport, name] of [
+      ["?lang=en", { width: 1280, height: 800 }, "Run comparison"],
+      ["?lang=zh", { width: 390, height: 844 }, "运行对比"],
+    ]) {
+      const { page, context } = await open(query, { viewport });
+      // T 2 at the end of a long run often chooses the end token: its chip is smaller type
+      await page.getByRole("button", { name }).click();
+      await page.locator(".compare-col").first().waitFor();
+      const sizes = await page.locator(".compare-chips .chip-p").evaluateAll((els) =>
+        els.map((el) => [el.textContent, parseFloat(getComputedStyle(el).fontSize)]),
+      );
+      assert.ok(sizes.length > 10, `${query}: chips with a probability`);
+      const small = sizes.filter(([, px]) => px < 11);
+      assert.deepEqual(small, [], `${query} ${viewport.width} px: probabilities under 11 px`);
+      await context.close();
+    }
+  });
+
   test("works in Chinese and is disabled, with a reason, for manual logits", async () => {
     const { page, problems, context } = await open("?lang=zh");
     await page.getByRole("button", { name: "运行对比" }).click();

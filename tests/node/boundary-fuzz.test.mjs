@@ -95,7 +95,7 @@ function call(api, gen) {
   const h = () => hostile(api, gen);
   switch (int(15)) {
     case 0: case 1: case 2: return api.step(rand() < 0.5 ? h() : good, h());
-    case 3: return api.logSumExp(h());
+    case 3: return rand() < 0.5 ? api.logSumExp(h()) : api.sampleCounts(rand() < 0.5 ? h() : good, h(), rand() < 0.5 ? int(50) : h());
     case 4: case 5: return gen.next(rand() < 0.3 ? { seed: int(5), trace_top: pick([5, 1e8]) } : h());
     case 6: return gen.force(rand() < 0.3 ? int(8000) : h());
     case 7: return gen.rewind(rand() < 0.3 ? int(3) : h());

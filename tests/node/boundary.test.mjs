@@ -96,9 +96,9 @@ boundary("a JS exception while the logits are read is an Error, and the next cal
   const detached = new Float32Array([1, 2]);
   structuredClone(detached.buffer, { transfer: [detached.buffer] });
   refuses(() => api.step(detached, {}), /logits could not be read: .*detached/);
-  refuses(() => api.step("not logits", {}), /logits must be a Float32Array or an array of numbers, got string "not logits"/);
+  refuses(() => api.step("not logits", {}), /logits must be a Float32Array, a Float64Array or an array of numbers, got string "not logits"/);
   refuses(() => api.step([1, "x"], {}), /logits\[1\] must be a finite number or -inf, got string "x"/);
-  refuses(() => api.step(new Float64Array(3), {}), /logits must be a Float32Array or an array of numbers, got a Float64Array/);
+  refuses(() => api.step(new Int32Array(3), {}), /logits must be a Float32Array, a Float64Array or an array of numbers, got an Int32Array/);
   refuses(() => api.step(Symbol("s"), {}), /got a symbol/);
   refuses(() => api.step(10n, {}), /got bigint 10/);
   // ~700 of these used to kill the instance (leaked shadow stack): 2,000 here.

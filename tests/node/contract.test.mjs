@@ -31,7 +31,7 @@ test("every error names its field and the allowed range, and the next call works
     [new Float32Array([1, Infinity]), {}, /logits\[1\] must be finite or -inf, got inf/],
     [new Float32Array([-Infinity, -Infinity]), { strategy: "greedy" }, /at least one finite value/],
     [new Float32Array([]), {}, /logits must have at least one entry/],
-    ["not logits", {}, /logits must be a Float32Array or an array of numbers, got string/],
+    ["not logits", {}, /logits must be a Float32Array, a Float64Array or an array of numbers, got string/],
     [[1, "x"], {}, /logits\[1\] must be a finite number or -inf/],
     [chapter, { trace_ids: [1, 5] }, /trace_ids\[1\] must be a token id < vocabulary size 5, got 5/],
     [chapter, { trace_ids: new Array(1025).fill(0) }, /trace_ids must be an array of at most 1024 token ids, got 1025 ids/],

@@ -31,15 +31,23 @@ test("a Map, Set or Date where an object of settings belongs is refused by name,
   refuses(chapter, { logit_bias: Object.setPrototypeOf(new Map([[0, -100]]), Object.prototype) }, /got a Map \(its entries are not properties\)$/);
 });
 
-test("every kind of typed array (and DataView, ArrayBuffer) as logits is named in the message", () => {
-  const kinds = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float64Array, BigInt64Array, BigUint64Array];
+test("every other kind of typed array (and DataView, ArrayBuffer) as logits is named in the message", () => {
+  const kinds = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array];
   for (const Kind of kinds) {
     const article = /^[AEIO]/.test(Kind.name) ? "an" : "a";
-    refuses(new Kind(3), {}, new RegExp(`^logits must be a Float32Array or an array of numbers, got ${article} ${Kind.name}$`));
+    refuses(new Kind(3), {}, new RegExp(`^logits must be a Float32Array, a Float64Array or an array of numbers, got ${article} ${Kind.name}$`));
   }
   refuses(new DataView(new ArrayBuffer(12)), {}, /got a DataView$/);
   refuses(new ArrayBuffer(12), {}, /got an ArrayBuffer$/);
   refuses({ length: 3, 0: 1, 1: 2, 2: 3 }, {}, /got an object$/);
+  // a Float64Array (what JS maths makes) is read like an array of numbers: each rounded to float32,
+  // the same trace as the Float32Array of those values; one past float32's range is refused by name
+  const wide = Float64Array.from({ length: 300 }, (_, i) => Math.sin(i * 0.37) * 4 + 1e-9 * i);
+  const cfg = { temperature: 0.8, top_k: 40, top_p: 0.95, seed: 7, draw: 3, trace_top: 300 };
+  assert.deepEqual(step(wide, cfg), step(Float32Array.from(wide), cfg));
+  assert.equal(step(Float64Array.of(-Infinity, 2, 1), { strategy: "greedy" }).token, 1);
+  refuses(Float64Array.of(0, 1e39), {}, /^logits\[1\] must be finite in float32 \(at most 3.4028235e38\) or -inf, got 1e\+39$/);
+  refuses(Float64Array.of(0, NaN), {}, /^logits\[1\] must be finite or -inf, got NaN$/);
   // a Float32Array over shared memory, or at an offset, is read as its elements
   const shared = new Float32Array(new SharedArrayBuffer(16));
   shared.set([0.5, 2, 1, 0]);

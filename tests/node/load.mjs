@@ -6,7 +6,7 @@ import * as pkg from "../../www/pkg/nexttoken.js";
 const wasmPath = fileURLToPath(new URL("../../www/pkg/nexttoken_bg.wasm", import.meta.url));
 const compiled = new WebAssembly.Module(readFileSync(wasmPath));
 export const wasm = pkg.initSync({ module: compiled });
-export const { step, logSumExp, Generator } = pkg;
+export const { step, logSumExp, sampleCounts, Generator } = pkg;
 
 export const weights = readFileSync(fileURLToPath(new URL("../../www/model/model.safetensors", import.meta.url)));
 export const tokenizer = readFileSync(fileURLToPath(new URL("../../www/model/tokenizer.json", import.meta.url)), "utf8");
@@ -17,5 +17,5 @@ export async function freshInstance() {
   instances += 1;
   const mod = await import(`../../www/pkg/nexttoken.js?instance=${instances}`);
   const instanceWasm = mod.initSync({ module: compiled });
-  return { step: mod.step, logSumExp: mod.logSumExp, Generator: mod.Generator, wasm: instanceWasm, pkg: mod };
+  return { step: mod.step, logSumExp: mod.logSumExp, sampleCounts: mod.sampleCounts, Generator: mod.Generator, wasm: instanceWasm, pkg: mod };
 }

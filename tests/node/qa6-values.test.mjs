@@ -122,7 +122,7 @@ test("hostile shapes not tried before: 10,000 unknown keys, {length: 1e9} array-
   for (let i = 0; i < 10000; i++) many[`k${i}`] = i;
   assert.throws(() => step(chapter, many), { message: 'unknown key "k0" in config' });
   const huge = { length: 1e9 };
-  assert.throws(() => step(huge, {}), { message: "logits must be a Float32Array or an array of numbers, got an object" });
+  assert.throws(() => step(huge, {}), { message: "logits must be a Float32Array, a Float64Array or an array of numbers, got an object" });
   assert.throws(() => step(chapter, { history: huge }), { message: "history must be an array of at most 1048576 token ids, got an object" });
   assert.throws(() => step(chapter, { trace_ids: huge }), { message: "trace_ids must be an array of at most 1024 token ids, got an object" });
   const sparse = [];

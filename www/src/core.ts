@@ -1,8 +1,8 @@
 // The only importer of ../pkg: loads the wasm decoding core and turns its thrown Errors into values,
 // so every view receives either a trace or a message and never has to catch. The embedded model's
 // `Generator` is created here too; `sources/model.ts` wraps it behind the page's `LogitsSource` interface.
-import init, { Generator, initSync, step } from "../pkg/nexttoken.js";
-import type { StepConfig, StepResult } from "../pkg/nexttoken.js";
+import init, { Generator, initSync, sampleCounts, step } from "../pkg/nexttoken.js";
+import type { SampleCounts, StepConfig, StepResult } from "../pkg/nexttoken.js";
 import { earlyWasm } from "./early";
 import { INLINE, wasmBytes } from "./payload";
 
@@ -55,6 +55,19 @@ function inlineWasm(): Uint8Array {
 export function runStep(logits: Float32Array, config: StepConfig): StepOutcome {
   try {
     return { ok: true, result: step(logits, config) };
+  } catch (err) {
+    return { ok: false, message: messageOf(err) };
+  }
+}
+
+/** `n` draws of the next token (draws `config.draw` … + n − 1), counted by the core in one call. */
+export function runSampleCounts(
+  logits: Float32Array,
+  config: StepConfig,
+  n: number,
+): { ok: true; result: SampleCounts } | { ok: false; message: string } {
+  try {
+    return { ok: true, result: sampleCounts(logits, config, n) };
   } catch (err) {
     return { ok: false, message: messageOf(err) };
   }

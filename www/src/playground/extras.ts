@@ -2,7 +2,7 @@
 // settings (on a Generator of its own, so the path on screen is untouched; over a model server,
 // compare-server.ts; a lesson's glimpse of another prompt is lesson-io.ts). Each one only reads the
 // source and the core's traces.
-import { messageOf, runStep } from "../core";
+import { messageOf, runSampleCounts } from "../core";
 import type { Generator } from "../core";
 import { generatedStop } from "../sources/model";
 import { stepConfig } from "../state";
@@ -13,22 +13,17 @@ import { chipDisplay } from "../views/chip-display";
 import type { Playground } from "./playground";
 import { runServerCompare } from "./compare-server";
 
-/** N draws of the next token (draw = 0 … N−1 of the seed), in chunks so the page stays responsive. */
-export async function sampleN(pg: Playground, n: number): Promise<void> {
+/** N draws of the next token (draw = 0 … N−1 of the seed), counted by the core in one call. */
+export function sampleN(pg: Playground, n: number): void {
   if (pg.finished() || pg.preview === null || !pg.preview.ok) return;
   // the same input as Step (a server's rest_mass included), so N draws are N of Step's draws
   const input = pg.nextInput();
   if (input === null) return;
-  const { logits, config: base } = input;
+  const out = runSampleCounts(input.logits, { ...input.config, draw: 0 }, n);
+  if (!out.ok) return;
+  const { ids, counts: times } = out.result;
   const counts = new Map<number, number>();
-  for (let start = 0; start < n; start += 2000) {
-    for (let draw = start; draw < Math.min(n, start + 2000); draw++) {
-      const out = runStep(logits, { ...base, draw, trace_top: 1 });
-      if (!out.ok) return;
-      counts.set(out.result.token, (counts.get(out.result.token) ?? 0) + 1);
-    }
-    await new Promise((resolve) => window.setTimeout(resolve, 0));
-  }
+  ids.forEach((id, i) => counts.set(id, times[i] ?? 0));
   pg.sampleRun = { n, counts };
   pg.notify();
 }
