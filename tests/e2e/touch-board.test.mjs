@@ -171,3 +171,42 @@ describe("type a class reads from 10 m on the board", () => {
     await context.close();
   });
 });
+
+describe("a finger dragged across a chart", () => {
+  /** A finger's sideways drag over `selector`, from its left edge to its right, as the board sends it. */
+  async function swipe(page, context, selector) {
+    const box = await page.locator(selector).boundingBox();
+    const cdp = await context.newCDPSession(page);
+    const y = box.y + box.height / 2;
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: box.x + 20, y }] });
+    for (let i = 1; i <= 10; i++) {
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: box.x + 20 + ((box.width - 40) * i) / 10, y }] });
+      await page.waitForTimeout(16);
+    }
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.waitForTimeout(600);
+  }
+
+  for (const [mode, query, targets] of [
+    ["projector mode", "?projector=1", [".stage.pj-focus svg.chart", "#final svg.chart", "#projector-nums"]],
+    ["the normal page", "?", ["#final svg.chart"]],
+  ]) {
+    test(`${mode}: a sideways drag across ${targets.join(", ")} stays on the page (the browser took it as "swipe back"), keeps the text and forces nothing`, async () => {
+      const { page, context, problems } = await open(query, { ...BOARD, viewport: { width: 1366, height: 768 } });
+      await page.locator("#step").tap();
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      const before = await path(page);
+      await page.evaluate(() => (window.stillHere = true));
+      for (const target of targets) {
+        await page.locator(target).scrollIntoViewIfNeeded();
+        const scroll = await page.evaluate(() => scrollY);
+        await swipe(page, context, target);
+        assert.equal(await page.evaluate(() => window.stillHere === true), true, `${target}: the page was left`);
+        assert.equal(await path(page), before, target);
+        assert.equal(await page.evaluate(() => scrollY), scroll, `${target}: the page scrolled`);
+      }
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+});
