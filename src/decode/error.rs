@@ -62,7 +62,13 @@ impl fmt::Display for StepError {
                 )
             }
             StepError::NotAnObject { got } => write!(f, "config must be an object, got {got}"),
-            StepError::UnknownKey { key } => write!(f, "unknown key \"{key}\" in config"),
+            StepError::UnknownKey { key } => {
+                write!(f, "unknown key \"{key}\" in config")?;
+                match super::suggest::known_key_for(key) {
+                    Some(known) => write!(f, "; did you mean \"{known}\"?"),
+                    None => Ok(()),
+                }
+            }
             StepError::OutOfRange {
                 field,
                 allowed,

@@ -58,7 +58,7 @@ mod tests {
         }
         assert_eq!(
             parse_error(vec![("top_pp", Value::Number(0.9))]),
-            "unknown key \"top_pp\" in config"
+            "unknown key \"top_pp\" in config; did you mean \"top_p\"?"
         );
     }
 

@@ -30,6 +30,7 @@ pub mod rng;
 mod select;
 mod softmax;
 mod stages;
+mod suggest;
 mod trace;
 mod value;
 

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Generator, step, tokenizer, wasm, weights } from "./load.mjs";
+import { importTs } from "./ts.mjs";
 
 // The chapter's table after 「TypeScript 是 JavaScript 的」: 超集 / 一个 / 类型 / 语言 / 扩展.
 const chapter = new Float32Array([3.2, 2.1, 1.7, 0.9, 0.4]);
@@ -16,7 +17,10 @@ test("greedy picks the largest logit and draws no u", () => {
 
 test("every error names its field and the allowed range, and the next call works", () => {
   const cases = [
-    [chapter, { top_pp: 0.9 }, /unknown key "top_pp"/],
+    [chapter, { top_pp: 0.9 }, /^unknown key "top_pp" in config; did you mean "top_p"\?$/],
+    [chapter, { topK: 40 }, /^unknown key "topK" in config; did you mean "top_k"\?$/],
+    [chapter, { repeat_penalty: 1.1 }, /^unknown key "repeat_penalty" in config; did you mean "repetition_penalty"\?$/],
+    [chapter, { max_tokens: 5 }, /^unknown key "max_tokens" in config$/],
     [chapter, { top_p: 1.5 }, /top_p must be in \[0, 1\], got 1\.5/],
     [chapter, { top_k: 2.5 }, /top_k must be an integer in \[0, 4294967295\], got 2\.5/],
     [chapter, { temperature: "hot" }, /temperature must be a number: 0 \(greedy\) or in \[1e-38, 1e6\], got string "hot"/],
@@ -116,4 +120,21 @@ test("the Generator's vocab() is tokenizer.json's vocabulary by id, every entry 
   // entries beyond ASCII and the byte tokens are there as written (one string crosses, cut in JS)
   assert.ok(vocab.some((t) => /[\u4e00-\u9fff]/.test(t)) && vocab.includes("<0xE4>"));
   gen.free();
+});
+
+test("an unknown key's guess is worded in Chinese on the Chinese page too", async () => {
+  const { coreMessage, setLang } = await importTs("core-message", `export { coreMessage, setLang } from "./i18n/index";`);
+  const said = (config) => {
+    try {
+      step(chapter, config);
+    } catch (e) {
+      return e.message;
+    }
+    return "";
+  };
+  setLang("zh");
+  assert.equal(coreMessage(said({ topP: 0.9 })), "配置里有未知的键「topP」；是不是想写「top_p」？");
+  assert.equal(coreMessage(said({ colour: 1 })), "配置里有未知的键「colour」");
+  setLang("en");
+  assert.equal(coreMessage(said({ topP: 0.9 })), 'unknown key "topP" in config; did you mean "top_p"?');
 });

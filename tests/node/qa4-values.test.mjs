@@ -66,7 +66,7 @@ test("a symbol, a function or a Map in any key is told what a string there is to
   refuses(() => step(chapter, { logit_bias: { 2: () => 1 } }), /^logit_bias\["2"\] must be a number in \[-100, 100\] or -inf, got a function$/);
   refuses(() => step(chapter, { seed: 2n ** 64n + 1n }), /^seed must be an integer in \[0, 4294967295\], got bigint 18446744073709551617, which no number holds exactly$/);
   // an unknown key is named as unknown whatever its value
-  refuses(() => step(chapter, { top_pp: Symbol("x") }), /^unknown key "top_pp" in config$/);
+  refuses(() => step(chapter, { top_pp: Symbol("x") }), /^unknown key "top_pp" in config; did you mean "top_p"\?$/);
   // no refusal of a config value starts with "config."
   for (const config of [{ temperature: Symbol() }, { history: [1, , 2] }, { engine: "e".repeat(2000) }, { strategy: "greedy\uD800" }, { logit_bias: { 1: 2n ** 70n * 3n + 1n } }]) {
     assert.doesNotMatch(message(() => step(chapter, config)), /^config\./);

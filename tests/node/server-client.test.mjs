@@ -163,7 +163,7 @@ test("failures are classified from what the page can observe", () => {
 
 test("every error is worded in zh and en, with the command that fixes it and no placeholder left", () => {
   const vars = { url: "http://127.0.0.1:11434", origin: "null", port: "11434", detail: "d", status: 500, server: "Ollama" };
-  const codes = ["bad_address", "blocked_by_page", "no_network", "private_network", "refused", "cors", "ollama_origin", "unauthorized", "not_found", "too_old", "http", "bad_response", "timeout"];
+  const codes = ["bad_address", "blocked_by_page", "no_network", "private_network", "refused", "cors", "ollama_origin", "unauthorized", "not_found", "too_old", "http", "bad_response", "timeout", "loading", "no_model", "cut_off", "too_large", "model_changed", "mixed_content", "logprobs_off", "cancelled", "connect_timeout"];
   const fixes = { refused: /llama-server .*--port 11434|ollama serve/, ollama_origin: /OLLAMA_ORIGINS='\*' ollama serve/, private_network: /https/, blocked_by_page: /ssh -N -L 11434:127\.0\.0\.1:11434/, too_old: /0\.12\.11/ };
   for (const lang of ["en", "zh"]) {
     S.setLang(lang);

@@ -52,8 +52,7 @@ fn entropy_by_loop(work: &Work, z: f64, max: f32) -> f64 {
 }
 
 /// Σ e and Σ e·ln e over `ids` of `processed` (all of it when None), e = exp_f32((l − max)·inv_t)
-/// (or remembered in `cached`, per id), eight at a time into eight f64 lanes, so the exps and the
-/// series vectorise.
+/// (or remembered in `cached`, per id): the weights go through [`Lanes`] a block at a time.
 fn weight_sums(
     processed: &[f32],
     ids: Option<&[u32]>,
@@ -61,94 +60,107 @@ fn weight_sums(
     inv_t: f32,
     cached: Option<&[f32]>,
 ) -> (f64, f64) {
-    let mut a = [0.0f64; 8];
-    let mut c = [0.0f64; 8];
-    let mut add = |e: &[f32; 8]| add_group(e, &mut a, &mut c);
-    let exps = |group: &[f32; 8]| group.map(|l| exp_f32((l - max) * inv_t));
+    let mut lanes = Lanes::new();
+    let mut block = [0.0f32; BLOCK];
     let remembered = |id: u32| {
         cached
             .and_then(|e| e.get(id as usize))
             .copied()
             .unwrap_or(0.0)
     };
-    let mut pad = [0.0f32; 8]; // weight 0 adds 0 · ln 0 = 0
     match (ids, cached) {
         (None, None) => {
-            let mut groups = processed.chunks_exact(8);
-            for group in &mut groups {
-                if let Ok(group) = <&[f32; 8]>::try_from(group) {
-                    add(&exps(group));
+            for logits in processed.chunks(BLOCK) {
+                for (slot, &l) in block.iter_mut().zip(logits) {
+                    *slot = exp_f32((l - max) * inv_t);
                 }
-            }
-            for (slot, &l) in pad.iter_mut().zip(groups.remainder()) {
-                *slot = exp_f32((l - max) * inv_t);
+                lanes.add(block.get(..logits.len()).unwrap_or_default());
             }
         }
         (None, Some(e)) => {
-            let mut groups = e.get(..processed.len()).unwrap_or_default().chunks_exact(8);
-            for group in &mut groups {
-                if let Ok(group) = <&[f32; 8]>::try_from(group) {
-                    add(group);
-                }
-            }
-            for (slot, &w) in pad.iter_mut().zip(groups.remainder()) {
-                *slot = w;
+            for weights in e.get(..processed.len()).unwrap_or_default().chunks(BLOCK) {
+                lanes.add(weights);
             }
         }
         (Some(ids), _) => {
-            let mut groups = ids.chunks_exact(8);
-            for group in &mut groups {
-                let mut v = [0.0f32; 8];
-                if cached.is_some() {
-                    for (slot, &id) in v.iter_mut().zip(group) {
-                        *slot = remembered(id);
-                    }
-                } else {
-                    let mut l = [f32::NEG_INFINITY; 8];
-                    for (slot, &id) in l.iter_mut().zip(group) {
-                        *slot = logit_of(processed, id);
-                    }
-                    v = exps(&l);
+            for ids in ids.chunks(BLOCK) {
+                for (slot, &id) in block.iter_mut().zip(ids) {
+                    *slot = match cached {
+                        Some(_) => remembered(id),
+                        None => exp_f32((logit_of(processed, id) - max) * inv_t),
+                    };
                 }
-                add(&v);
-            }
-            for (slot, &id) in pad.iter_mut().zip(groups.remainder()) {
-                *slot = match cached {
-                    Some(_) => remembered(id),
-                    None => exp_f32((logit_of(processed, id) - max) * inv_t),
-                };
+                lanes.add(block.get(..ids.len()).unwrap_or_default());
             }
         }
     }
-    add(&pad);
-    (a.iter().sum(), c.iter().sum())
+    (lanes.a.iter().sum(), lanes.c.iter().sum())
 }
 
-/// One group of eight weights into the lanes: the f64 terms.
-#[inline(always)]
-fn add_group(e: &[f32; 8], a: &mut [f64; 8], c: &mut [f64; 8]) {
-    let mut ln = [0.0f64; 8];
-    for (ln, &e) in ln.iter_mut().zip(e) {
-        *ln = ln_of_weight(e);
+/// Weights per block of [`Lanes::add`] (a multiple of eight).
+const BLOCK: usize = 256;
+
+/// Σ e and Σ e·ln e in eight f64 lanes (the n-th weight of the stream into lane n mod 8).
+struct Lanes {
+    a: [f64; 8],
+    c: [f64; 8],
+    /// ln e of the block being added: computed in a loop of its own, which LLVM vectorises
+    /// (two f64 per SSE2 / simd128 register); inside the lanes' loop it stayed scalar.
+    ln: [f64; BLOCK],
+}
+
+impl Lanes {
+    fn new() -> Self {
+        Lanes {
+            a: [0.0; 8],
+            c: [0.0; 8],
+            ln: [0.0; BLOCK],
+        }
     }
-    for (((a, c), &e), &ln) in a.iter_mut().zip(c.iter_mut()).zip(e).zip(&ln) {
-        *a += f64::from(e);
-        *c += f64::from(e) * ln;
+
+    /// Adds up to BLOCK weights; only the stream's last block may have a length that is not a
+    /// multiple of eight (its missing weights count as 0, which adds 0 · ln 0 = 0).
+    fn add(&mut self, weights: &[f32]) {
+        for (ln, &e) in self.ln.iter_mut().zip(weights) {
+            *ln = ln_of_weight(e);
+        }
+        let mut groups = weights.chunks_exact(8);
+        let mut lns = self.ln.chunks_exact(8);
+        for (group, ln) in (&mut groups).zip(&mut lns) {
+            for (((a, c), &e), &ln) in self.a.iter_mut().zip(self.c.iter_mut()).zip(group).zip(ln) {
+                *a += f64::from(e);
+                *c += f64::from(e) * ln;
+            }
+        }
+        let rest = groups.remainder();
+        let rest_ln = self
+            .ln
+            .get(weights.len() - rest.len()..)
+            .unwrap_or_default();
+        for (((a, c), &e), &ln) in self
+            .a
+            .iter_mut()
+            .zip(self.c.iter_mut())
+            .zip(rest)
+            .zip(rest_ln)
+        {
+            *a += f64::from(e);
+            *c += f64::from(e) * ln;
+        }
     }
 }
 
 /// ln e for a float32 weight in [0, 1] (0 gives a finite −88.03, so 0 · ln e stays 0), within
 /// 2e-11 of the true value for every normal e: e = m·2^k with m in [√½, √2), and
 /// ln m = 2·atanh(u) = 2(u + u³/3 + … + u¹¹/11), u = (m − 1)/(m + 1), |u| ≤ 0.1716 (the next
-/// term, 2u¹³/13, is below 1.8e-11).
+/// term, 2u¹³/13, is below 1.8e-11). k and m come from e's bits offset by √½'s (as musl's logf
+/// does), integer operations without a branch or a select, so the loop over a group vectorises.
 #[inline(always)]
 pub(crate) fn ln_of_weight(e: f32) -> f64 {
-    let bits = e.to_bits();
-    let mut k = ((bits >> 23) & 0xff) as i32 - 127;
-    let mut m = f64::from(f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000));
-    let big = m > std::f64::consts::SQRT_2;
-    m = if big { m * 0.5 } else { m };
-    k += i32::from(big);
+    const SQRT_HALF: i32 = 0x3f35_04f3;
+    let offset = (e.to_bits() as i32).wrapping_sub(SQRT_HALF);
+    let k = offset >> 23;
+    let m = f64::from(f32::from_bits(((offset & 0x007f_ffff) + SQRT_HALF) as u32));
     let u = (m - 1.0) / (m + 1.0);
     let u2 = u * u;
     let series = ((((u2 * (1.0 / 11.0) + 1.0 / 9.0) * u2 + 1.0 / 7.0) * u2 + 1.0 / 5.0) * u2

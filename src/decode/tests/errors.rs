@@ -30,7 +30,10 @@ fn error_messages_name_field_rule_and_value() {
     assert_eq!(e.to_string(), "logits[1] must be finite or -inf, got NaN");
     let e = Config::from_value(&Value::Object(vec![("top_pp".into(), Value::Number(0.9))]))
         .unwrap_err();
-    assert_eq!(e.to_string(), "unknown key \"top_pp\" in config");
+    assert_eq!(
+        e.to_string(),
+        "unknown key \"top_pp\" in config; did you mean \"top_p\"?"
+    );
     let e = step(
         &[1.0],
         &Config {

@@ -60,7 +60,7 @@ export function coreMessage(message: string): string {
     [/^(\S+) has no stage in engine "(.+)"; leave it at (.+)$/, (field, engine, off) => `引擎「${engine}」没有 ${field} 这一步；请把它保持为 ${off}`],
     [/^logits must contain at least one finite value, got all -inf$/, () => "logits 至少要有一个有限值，现在全部是 -inf"],
     [/^logits\[(\d+)\] overflows float32 after (\S+); use a penalty closer to its off value$/, (i, stage) => `logits[${i}] 经过 ${stage} 后超出 float32 范围；请把惩罚参数调得更接近关闭值`],
-    [/^unknown key "(.+)" in config$/, (key) => `配置里有未知的键「${key}」`],
+    [/^unknown key "(.+?)" in config(?:; did you mean "(.+)"\?)?$/, (key, meant) => (meant ? `配置里有未知的键「${key}」；是不是想写「${meant}」？` : `配置里有未知的键「${key}」`)],
     [/^(\S+) must be (.+), got (.+)$/, (field, allowed, got) => `${field} 应为 ${allowed}，实际为 ${got}`],
   ];
   for (const [pattern, say] of rules) {

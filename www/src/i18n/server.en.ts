@@ -45,9 +45,30 @@ export const serverEn = {
   "server.error.not_found":
     "{url} answers, but not as a llama.cpp or OpenAI-compatible server ({detail}). Check the address: it should end with the port, with no path.",
   "server.error.too_old":
-    "This {server} server returns no next-token log-probabilities ({detail}). Update it: llama.cpp from 2025 on, Ollama 0.12.11 or later (ollama --version), vLLM 0.6 or later.",
+    "This {server} server returns no next-token log-probabilities ({detail}). Update it, or use a server that returns them: llama.cpp from 2025 on, Ollama 0.12.11 or later (ollama --version), vLLM 0.6 or later.",
   "server.error.http": "The server at {url} answered HTTP {status}: {detail}",
   "server.error.bad_response": "The answer from {url} is not in a shape this page knows: {detail}.",
   "server.error.timeout":
     "No answer from {url} in time. A long prompt on a large model can take a while on a CPU: try again, or shorten the prompt.",
+  "server.error.loading":
+    "The server at {url} is still loading its model, or is busy (HTTP 503: {detail}). Wait until it is ready (llama-server prints “server is listening”), then click Connect again.",
+  "server.error.no_model":
+    "The server at {url} answers, but has no model loaded. Load one first (Ollama: ollama pull qwen2.5:0.5b; LM Studio: load a model in its Developer tab), then click Connect again.",
+  "server.error.cut_off":
+    "The server at {url} closed the connection before its answer was complete: it stopped or restarted. Start it again, then click Step (your text is kept).",
+  "server.error.too_large":
+    "The answer from {url} was more than {detail}, larger than any this page asks for: it was not read. Check that the address is the model server, or lower “Candidates per step”.",
+  "server.error.model_changed":
+    "The server at {url} now serves another model than the one you connected to ({detail}): its tokens no longer match the ones on the page. Click Connect again to start over with it.",
+  "server.error.mixed_content":
+    "This page was opened over https, and the browser blocks it from reaching a plain-http server ({url}) that is not on this computer. Run the server on this computer and connect to http://127.0.0.1:{port} (or forward its port: ssh -N -L {port}:127.0.0.1:{port} your-gpu-server), or serve the model over https.",
+  "server.cancel": "Cancel",
+  "server.cancelLabel": "Cancel the request to the server",
+  "server.stepFailed": "The server at {url} answers, but its last answer could not be used: the message at the top of the page says why.",
+  "server.error.cancelled": "Cancelled: the server at {url} had not answered after {detail} s. Click Step to ask again, or check the server (a large model on a CPU can take minutes for a long prompt).",
+  "server.fewerListed": "This step lists the {n} most likely tokens, fewer than the whole vocabulary it was asked for: the rest is shown below.",
+  "server.error.logprobs_off":
+    "The server at {url} refuses to return log-probabilities ({detail}). Start it with them allowed, for example vLLM: --max-logprobs 20 (or -1 for no limit), then click Connect again.",
+  "server.error.connect_timeout":
+    "No answer from {url} within {detail} s to the page's first question (GET /v1/models). Check that a model server runs at that address and has finished starting, then click Connect again.",
 };

@@ -46,8 +46,29 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
   "server.error.not_found":
     "{url} 有应答，但不是 llama.cpp 或 OpenAI 兼容的服务（{detail}）。请检查地址：应该以端口结尾，不带路径。",
   "server.error.too_old":
-    "这个 {server} 服务不返回下一个 Token 的对数概率（{detail}）。请升级：llama.cpp 2025 年以后的版本、Ollama 0.12.11 或更高（ollama --version）、vLLM 0.6 或更高。",
+    "这个 {server} 服务不返回下一个 Token 的对数概率（{detail}）。请升级它，或者换用会返回对数概率的服务：llama.cpp 2025 年以后的版本、Ollama 0.12.11 或更高（ollama --version）、vLLM 0.6 或更高。",
   "server.error.http": "{url} 上的服务返回了 HTTP {status}：{detail}",
   "server.error.bad_response": "{url} 的应答格式这个页面不认识：{detail}。",
   "server.error.timeout": "{url} 没有及时应答。大模型在 CPU 上处理长提示词可能要一段时间：请重试，或者缩短提示词。",
+  "server.error.loading":
+    "{url} 上的服务还在加载模型，或者正忙（HTTP 503：{detail}）。请等它准备好（llama-server 会打印 “server is listening”），然后再点击「连接」。",
+  "server.error.no_model":
+    "{url} 上的服务有应答，但没有加载模型。请先加载一个（Ollama：ollama pull qwen2.5:0.5b；LM Studio：在 Developer 页加载模型），然后再点击「连接」。",
+  "server.error.cut_off":
+    "{url} 上的服务在应答完成之前关闭了连接：它停止或重启了。请重新启动它，然后点击「单步」（已生成的文本会保留）。",
+  "server.error.too_large":
+    "{url} 的应答超过 {detail}，比这个页面请求的任何应答都大，所以没有读取。请检查地址是不是模型服务，或者调低「每步候选数」。",
+  "server.error.model_changed":
+    "{url} 上的服务换了模型，不再是你连接时的那个（{detail}）：它的 Token 和页面上的对不上了。请点击「连接」重新连接，用新模型重新开始。",
+  "server.error.mixed_content":
+    "这个页面是用 https 打开的，浏览器不允许它访问不在本机上的普通 http 服务（{url}）。请在本机运行服务并连接 http://127.0.0.1:{port}（或者转发它的端口：ssh -N -L {port}:127.0.0.1:{port} 你的GPU服务器），或者用 https 提供模型服务。",
+  "server.cancel": "取消",
+  "server.cancelLabel": "取消对服务的请求",
+  "server.stepFailed": "{url} 上的服务有应答，但它最近的应答无法使用：原因见页面顶部的消息。",
+  "server.error.cancelled": "已取消：{url} 上的服务 {detail} 秒后还没有应答。点击「单步」重新请求，或者检查服务（CPU 上的大模型处理长提示词可能要几分钟）。",
+  "server.fewerListed": "这一步只列出了最可能的 {n} 个 Token，比请求的整个词表少：其余部分见下方。",
+  "server.error.logprobs_off":
+    "{url} 上的服务拒绝返回对数概率（{detail}）。请在启动时允许它们，例如 vLLM：--max-logprobs 20（-1 表示不限），然后再点击「连接」。",
+  "server.error.connect_timeout":
+    "{url} 在 {detail} 秒内没有回答页面的第一个请求（GET /v1/models）。请检查这个地址上是否在运行模型服务、它是否已经启动完毕，然后再点击「连接」。",
 };

@@ -3,6 +3,7 @@
 // ServerError with a code the page words (`describeServerError`). `fetch` and the page's facts
 // (origin, CSP) are passed in, so the same code runs in the page and in Node tests.
 import { classifyFailure, cspAllowsConnect, cspConnectsNowhere, normaliseAddress } from "./errors";
+import { checkSameModel, parseJson, readAnswer } from "./answer";
 import { parseLlamaCompletion, parseModels, parseOpenAi, parseTokenize, parseVersion, versionAtLeast } from "./parse";
 import type { ModelsInfo } from "./parse";
 import { candidatesToAsk, nextTokenRequest, tokenizeRequest } from "./requests";
@@ -27,6 +28,8 @@ export interface ClientOptions {
   page?: PageFacts;
   /** Milliseconds before a request is given up (the first step of a long prompt can take seconds). */
   timeoutMs?: number;
+  /** The same for Connect's quick questions (models, version, end token): a hung server is told sooner. */
+  connectTimeoutMs?: number;
 }
 
 /** The facts of the page this code runs in (Node: a loopback origin, no CSP). */
@@ -46,6 +49,7 @@ export class ServerClient {
   private readonly fetchFn: typeof fetch;
   private readonly page: PageFacts;
   private readonly timeoutMs: number;
+  private readonly connectTimeoutMs: number;
   private kind: ServerKind | null = null;
 
   /** Throws ServerError("bad_address") for anything but an http(s) address. */
@@ -54,6 +58,7 @@ export class ServerClient {
     this.fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.page = options.page ?? currentPage();
     this.timeoutMs = options.timeoutMs ?? 120_000;
+    this.connectTimeoutMs = Math.min(this.timeoutMs, options.connectTimeoutMs ?? 15_000);
   }
 
   /** The address without a trailing slash: requests append their path to it. */
@@ -66,7 +71,15 @@ export class ServerClient {
    * ≥ 0.12.11) or another OpenAI-compatible server. `api` overrides the API the page speaks.
    */
   async connect(api?: ServerApi, endpoint?: "completions" | "chat"): Promise<ServerInfo> {
-    const models: ModelsInfo = parseModels(await this.request({ method: "GET", path: "/v1/models" }));
+    const body = await this.request({ method: "GET", path: "/v1/models" }, undefined, this.connectTimeoutMs).catch((e: unknown) => {
+      if (!(e instanceof ServerError)) throw e;
+      // a web page, not JSON (another program on that port): not a model server
+      if (e.code === "bad_response") throw new ServerError({ code: "not_found", vars: { ...e.vars, detail: "/v1/models is not JSON" } });
+      // no prompt was sent yet: the server is hung or still starting
+      if (e.code === "timeout") throw new ServerError({ code: "connect_timeout", vars: { ...e.vars, detail: Math.round(this.connectTimeoutMs / 1000) } });
+      throw e;
+    });
+    const models: ModelsInfo = this.located(() => parseModels(body));
     let kind: ServerKind = models.kind ?? "openai";
     let version: number[] | null = null;
     if (kind !== "llama.cpp" && kind !== "vllm") {
@@ -95,7 +108,9 @@ export class ServerClient {
   /** The prompt's token ids and pieces by the server's own tokenizer; null where the server has none. */
   async tokenize(info: ServerInfo, text: string, signal?: AbortSignal): Promise<Array<{ id: number; piece: string | number[] }> | null> {
     const req = tokenizeRequest(info, text);
-    return req === null ? null : parseTokenize(await this.request(req, signal));
+    if (req === null) return null;
+    const body = await this.request(req, signal);
+    return this.located(() => parseTokenize(body));
   }
 
   /**
@@ -105,10 +120,10 @@ export class ServerClient {
   async eosId(info: ServerInfo): Promise<number | null> {
     if (info.kind !== "llama.cpp") return null;
     try {
-      const props = await this.request({ method: "GET", path: "/props" });
+      const props = await this.request({ method: "GET", path: "/props" }, undefined, this.connectTimeoutMs);
       const eos = props !== null && typeof props === "object" ? (props as Record<string, unknown>)["eos_token"] : undefined;
       if (typeof eos !== "string" || eos === "") return null;
-      const ids = parseTokenize(await this.request({ method: "POST", path: "/tokenize", body: { content: eos, parse_special: true } }));
+      const ids = parseTokenize(await this.request({ method: "POST", path: "/tokenize", body: { content: eos, parse_special: true } }, undefined, this.connectTimeoutMs));
       return ids.length === 1 && ids[0] !== undefined ? ids[0].id : null;
     } catch {
       return null;
@@ -119,12 +134,29 @@ export class ServerClient {
   async next(info: ServerInfo, context: Context, topN: number, signal?: AbortSignal): Promise<Distribution> {
     const n = candidatesToAsk(info, topN);
     const body = await this.request(nextTokenRequest(info, context, n), signal);
-    return info.api === "llama.cpp" ? parseLlamaCompletion(body, info.vocabSize) : parseOpenAi(body, info.vocabSize);
+    return this.located(() => {
+      const dist = info.api === "llama.cpp" ? parseLlamaCompletion(body, info.vocabSize) : parseOpenAi(body, info.vocabSize);
+      checkSameModel(info, body, dist);
+      return dist;
+    });
+  }
+
+  /** Runs a parser of this server's answer; its ServerError names this server's address. */
+  private located<T>(parse: () => T): T {
+    try {
+      return parse();
+    } catch (e) {
+      throw this.locate(e);
+    }
+  }
+
+  private locate(e: unknown): unknown {
+    return e instanceof ServerError && e.vars["url"] === undefined ? new ServerError({ code: e.code, vars: { url: this.url, ...e.vars } }) : e;
   }
 
   private async ollamaVersion(): Promise<number[] | null> {
     try {
-      const body = await this.request({ method: "GET", path: "/api/version" });
+      const body = await this.request({ method: "GET", path: "/api/version" }, undefined, this.connectTimeoutMs);
       const v = body !== null && typeof body === "object" ? (body as Record<string, unknown>)["version"] : undefined;
       return typeof v === "string" ? parseVersion(v) : null;
     } catch {
@@ -133,10 +165,10 @@ export class ServerClient {
   }
 
   /** One JSON request; any failure is classified into a ServerError. */
-  async request(req: HttpRequest, signal?: AbortSignal): Promise<unknown> {
+  async request(req: HttpRequest, signal?: AbortSignal, timeoutMs = this.timeoutMs): Promise<unknown> {
     const target = new URL(this.url + req.path);
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const onAbort = (): void => timeout.abort();
     signal?.addEventListener("abort", onAbort);
     const facts = {
@@ -165,13 +197,18 @@ export class ServerClient {
         if (timeout.signal.aborted) throw new ServerError(classifyFailure({ ...facts, reachable: null, timedOut: true }));
         throw new ServerError(classifyFailure({ ...facts, reachable: await this.probe(target) }));
       }
-      const text = await res.text();
-      if (!res.ok) throw new ServerError(classifyFailure({ ...facts, reachable: true, status: res.status, body: text }));
+      let text: string;
       try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        throw new ServerError({ code: "bad_response", vars: { url: this.url, detail: `${req.path} did not answer JSON` } });
+        text = await readAnswer(res);
+      } catch (e) {
+        if (e instanceof ServerError) throw this.locate(e);
+        if (signal?.aborted) throw e;
+        if (timeout.signal.aborted) throw new ServerError(classifyFailure({ ...facts, reachable: null, timedOut: true }));
+        // the connection closed mid-answer: the server stopped or restarted
+        throw new ServerError({ code: "cut_off", vars: { url: this.url } });
       }
+      if (!res.ok) throw new ServerError(classifyFailure({ ...facts, reachable: true, status: res.status, body: text }));
+      return this.located(() => parseJson(text, req.path));
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);

@@ -2,6 +2,7 @@
 // browser every network-level failure (nothing listening, CORS, the local-network block, the
 // page's own CSP) is the same opaque TypeError, so the page gathers facts first (its origin, its
 // CSP, whether a no-cors probe reaches the server) and `classifyFailure` decides from them.
+import { errorDetail } from "./answer";
 import { ServerError } from "./types";
 import type { ServerErrorInfo, ServerKind } from "./types";
 
@@ -38,6 +39,8 @@ export function normaliseAddress(input: string): URL {
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "" || url.username !== "" || url.password !== "") {
     throw new ServerError({ code: "bad_address", vars: { url: trimmed } });
   }
+  // OpenAI clients take the address with /v1: the page adds that itself
+  url.pathname = url.pathname.replace(/\/v1\/?$/i, "/");
   return url;
 }
 
@@ -112,16 +115,22 @@ export function classifyFailure(f: FailureFacts): ServerErrorInfo {
   const ollama = f.kind === "ollama" || port === OLLAMA_PORT;
   if (f.timedOut) return { code: "timeout", vars: base };
   if (f.status !== undefined) {
-    const detail = (f.body ?? "").replace(/\s+/g, " ").trim().slice(0, 160);
+    const detail = errorDetail(f.body ?? "");
     if (f.status === 403 && ollama) return { code: "ollama_origin", vars: base };
     if (f.status === 403 && /origin|cors/i.test(detail)) return { code: "cors", vars: base };
     if (f.status === 401) return { code: "unauthorized", vars: base };
+    // llama.cpp answers 503 "Loading model" until its model is in memory (others: busy)
+    if (f.status === 503) return { code: "loading", vars: { ...base, detail } };
+    // vLLM's --max-logprobs (default 20; 0: none) refuses more candidates than it allows
+    if (f.status === 400 && /logprob/i.test(detail)) return { code: "logprobs_off", vars: { ...base, detail } };
     if (f.status === 404 || f.status === 405) return { code: "not_found", vars: { ...base, detail } };
     return { code: "http", vars: { ...base, status: f.status, detail } };
   }
   if (!f.cspAllows) return { code: f.connectNone ? "no_network" : "blocked_by_page", vars: base };
   const publicHttpPage = f.pageProtocol === "http:" && f.pageOrigin !== "null" && !isLocalHost(f.pageHostname);
   if (publicHttpPage && isLocalHost(f.target.hostname)) return { code: "private_network", vars: base };
+  // an https page may fetch plain http only from this computer (loopback counts as secure)
+  if (f.pageProtocol === "https:" && f.target.protocol === "http:" && !isLoopbackHost(f.target.hostname)) return { code: "mixed_content", vars: base };
   if (f.reachable === true) return { code: ollama || f.pageOrigin === "null" ? "ollama_origin" : "cors", vars: base };
   return { code: "refused", vars: base };
 }

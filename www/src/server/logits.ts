@@ -2,6 +2,7 @@
 // server's log-probability where it listed the token and −∞ where it did not (unknown, not
 // impossible: `coverage` says which). Log-probabilities are logits up to a constant, so the
 // core's softmax of a full answer is the server's distribution unchanged.
+import { ServerError } from "./types";
 import type { Coverage, Distribution } from "./types";
 
 export interface ServerLogits {
@@ -18,7 +19,7 @@ export function toLogits(dist: Distribution, vocabSize: number, idOf: (text: str
   for (const e of dist.entries) {
     const id = e.id ?? idOf(e.text);
     if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
-      throw new RangeError(`the server listed token id ${id}, outside the vocabulary (0..${vocabSize - 1})`);
+      throw new ServerError({ code: "model_changed", vars: { detail: `token id ${id} ≥ ${vocabSize}` } });
     }
     logits[id] = e.logprob;
   }

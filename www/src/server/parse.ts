@@ -18,12 +18,14 @@ function bad(detail: string): ServerError {
 /** vLLM's `--return-tokens-as-token-ids` spells a token "token_id:123". */
 const TOKEN_ID = /^token_id:(\d+)$/;
 
+/** A log-probability as servers spell it: null (C++ JSON for −∞), "-Infinity", or a number ≤ 0. */
+function logprobOf(v: Json): number | null {
+  if (v === null || v === "-Infinity" || v === "-inf") return -Infinity;
+  return typeof v === "number" && !Number.isNaN(v) && v <= 1e-6 ? Math.min(v, 0) : null;
+}
+
 function entryFrom(v: Json, where: string): TokenEntry {
   if (!isObject(v)) throw bad(`${where} is not an object`);
-  const logprob = v["logprob"];
-  if (typeof logprob !== "number" || Number.isNaN(logprob) || logprob > 1e-6) {
-    throw bad(`${where}.logprob must be a number ≤ 0, got ${JSON.stringify(logprob)}`);
-  }
   const token = v["token"];
   if (typeof token !== "string") throw bad(`${where}.token must be a string`);
   const rawBytes = v["bytes"];
@@ -34,7 +36,12 @@ function entryFrom(v: Json, where: string): TokenEntry {
   const rawId = v["id"];
   const asId = TOKEN_ID.exec(token);
   const id = Number.isInteger(rawId) && (rawId as number) >= 0 ? (rawId as number) : asId ? Number(asId[1]) : null;
-  return { id, text: asId ? "" : token, bytes, logprob: Math.min(logprob, 0) };
+  const logprob = logprobOf(v["logprob"]);
+  if (logprob === null) {
+    const raw = v["logprob"];
+    throw bad(`${where}.logprob of “${token}”${id === null ? "" : ` (id ${id})`} must be a number ≤ 0, got ${typeof raw === "number" ? String(raw) : JSON.stringify(raw)}`);
+  }
+  return { id, text: asId ? "" : token, bytes, logprob };
 }
 
 /** Sorted most likely first (ties by id, then text), each id (or, without ids, each text) once. */
@@ -51,6 +58,7 @@ function distribution(entries: TokenEntry[], vocabSize: number | null, keyedByTe
     seen.add(key);
     unique.push(e);
   }
+  if (unique.length > 0 && unique.every((e) => e.logprob === -Infinity)) throw bad("every listed token has probability 0 (log-probability −∞)");
   unique.sort((a, b) => b.logprob - a.logprob || (a.id ?? 0) - (b.id ?? 0) || (a.text < b.text ? -1 : 1));
   let mass = 0;
   for (const e of unique) mass += Math.exp(e.logprob);
@@ -133,6 +141,7 @@ export interface ModelsInfo {
 export function parseModels(body: Json): ModelsInfo {
   if (!isObject(body) || !Array.isArray(body["data"])) throw bad("/v1/models has no data list");
   const first = body["data"][0];
+  if (first === undefined) throw new ServerError({ code: "no_model", vars: {} });
   if (!isObject(first) || typeof first["id"] !== "string") throw bad("/v1/models lists no model");
   const meta = first["meta"];
   const nVocab = isObject(meta) ? meta["n_vocab"] : undefined;

@@ -68,7 +68,16 @@ export type ServerErrorCode =
   | "too_old" // the server answers without log-probabilities (or without ids where needed)
   | "http" // another HTTP status
   | "bad_response" // not the JSON shape of any supported API
-  | "timeout";
+  | "timeout"
+  | "loading" // HTTP 503: the model is still loading (llama.cpp) or the server is busy
+  | "no_model" // the server lists no model (Ollama or LM Studio with none loaded)
+  | "cut_off" // the connection closed before the answer was complete
+  | "too_large" // an answer larger than any this page asks for
+  | "model_changed" // the answers are another model's than the one connected (ids, name, token text)
+  | "logprobs_off" // HTTP 400 about logprobs: the server was started without them allowed (vLLM --max-logprobs)
+  | "connect_timeout" // no answer to Connect's first question in time (hung, or still starting)
+  | "cancelled" // the user gave up waiting (Cancel)
+  | "mixed_content"; // an https page may not reach a plain-http server other than this computer
 
 export interface ServerErrorInfo {
   code: ServerErrorCode;

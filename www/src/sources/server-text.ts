@@ -9,7 +9,8 @@ export function completePrefix(bytes: readonly number[]): number {
   for (let back = 1; back <= Math.min(3, n); back++) {
     const b = bytes[n - back] ?? 0;
     if ((b & 0xc0) === 0x80) continue; // continuation byte
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    // 0xF8–0xFF never start a character: nothing to wait for (the decoder shows U+FFFD)
+    const need = b >= 0xf8 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
     return need > back ? n - back : n;
   }
   return n;

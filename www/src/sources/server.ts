@@ -9,7 +9,8 @@ import { describeServerError } from "../server/messages";
 import { toLogits } from "../server/logits";
 import { DEFAULT_TOP_N } from "../server/requests";
 import type { Context } from "../server/requests";
-import type { Distribution, ServerInfo } from "../server/types";
+import { ServerError } from "../server/types";
+import type { Distribution, ServerErrorCode, ServerInfo } from "../server/types";
 import type { Appended, Capabilities, LogitsSource, NextLogits } from "./logits-source";
 import { appendBytes, tokenLabelOf } from "./server-text";
 import { SourceError } from "./source-error";
@@ -62,6 +63,12 @@ export class ServerSource implements LogitsSource {
   private epoch = 0;
   /** Aborts every request of the prompt being replaced (its answers could only be stale). */
   private abort = new AbortController();
+  /** A prompt whose read the user cancelled: the next request reads it again. */
+  private unread: string | null = null;
+  /** When the requests now out started (for Cancel's message). */
+  private busySince = 0;
+  /** The code of the last failed request (null after an answer): the panel words the status line by it. */
+  lastFailure: ServerErrorCode | null = null;
 
   readonly client: ServerClient;
   readonly info: ServerInfo;
@@ -91,6 +98,7 @@ export class ServerSource implements LogitsSource {
     this.abort.abort();
     this.abort = new AbortController();
     this.inflight.clear();
+    this.unread = null;
     this.onBusy(false);
     const epoch = ++this.epoch;
     const reading = this.read(prompt, epoch, this.abort.signal);
@@ -131,9 +139,29 @@ export class ServerSource implements LogitsSource {
       if (!superseded()) this.appended = [];
     } catch (err) {
       if (superseded()) return;
+      const cancelled = cancelledBy(signal);
+      if (cancelled !== null) {
+        // not the prompt's fault: the next Step reads it again
+        this.unread = prompt;
+        throw new Error(describeServerError(cancelled));
+      }
+      this.lastFailure = err instanceof ServerError ? err.code : null;
       this.promptError = describeServerError(err);
       throw new Error(this.promptError);
     }
+  }
+
+  /**
+   * The user's Cancel: gives up every request now out. Whoever waits gets the "cancelled" failure
+   * (Play stops); the next Step asks again.
+   */
+  cancel(): void {
+    if (this.inflight.size === 0 && this.reading === null) return;
+    const seconds = Math.round((performance.now() - this.busySince) / 1000);
+    this.abort.abort(new ServerError({ code: "cancelled", vars: { url: this.info.url, detail: seconds } }));
+    this.abort = new AbortController();
+    this.inflight.clear();
+    this.onBusy(false);
   }
 
   /** The server's tokenizer turned text in the prompt (a typed "</s>") into the end token. */
@@ -146,7 +174,7 @@ export class ServerSource implements LogitsSource {
   }
 
   nextLogits(): NextLogits | null {
-    return this.reading === null ? (this.cache.get(this.key()) ?? null) : null;
+    return this.reading === null && this.unread === null ? (this.cache.get(this.key()) ?? null) : null;
   }
 
   /**
@@ -154,6 +182,10 @@ export class ServerSource implements LogitsSource {
    * the prompt is being read, after it. Rejects with the failure worded for the page.
    */
   loadNextLogits(): Promise<NextLogits> {
+    if (this.unread !== null) {
+      const prompt = this.unread;
+      return this.reset(prompt).then(() => this.loadNextLogits());
+    }
     return this.reading === null ? this.fetchCurrent() : this.reading.then(() => this.loadNextLogits());
   }
 
@@ -167,20 +199,32 @@ export class ServerSource implements LogitsSource {
     const answer = this.fetchNext(this.context(), signal);
     const request = answer.then(
       (dist) => {
-        const next = this.remember(dist);
+        let next: NextLogits;
+        try {
+          next = this.remember(dist);
+        } catch (err) {
+          this.lastFailure = err instanceof ServerError ? err.code : null;
+          const located = err instanceof ServerError && err.vars["url"] === undefined ? new ServerError({ code: err.code, vars: { url: this.info.url, ...err.vars } }) : err;
+          throw new Error(describeServerError(located));
+        }
         // an answer for a prompt replaced meanwhile is never kept (a server without ids keys by the
         // appended tokens alone, so it would pass for the new prompt's)
         if (signal.aborted) return this.loadNextLogits();
+        this.lastFailure = null;
         this.cache.set(key, next);
         return next;
       },
       (err: unknown) => {
+        const cancelled = cancelledBy(signal);
+        if (cancelled !== null) throw new Error(describeServerError(cancelled));
         // dropped because a newer prompt replaced this one: whoever waits gets the current answer
         if (signal.aborted) return this.loadNextLogits();
+        this.lastFailure = err instanceof ServerError ? err.code : null;
         // the page shows a rejection's message as it is: refused, CORS … and what to run
         throw new Error(describeServerError(err));
       },
     );
+    if (this.inflight.size === 0) this.busySince = performance.now();
     this.inflight.set(key, request);
     this.onBusy(true);
     const settle = (): void => {
@@ -205,7 +249,13 @@ export class ServerSource implements LogitsSource {
     for (const e of dist.entries) {
       const bytes = e.bytes ?? Array.from(new TextEncoder().encode(e.text));
       const id = e.id ?? this.intern(e.text);
-      if (!this.tokens.has(id)) this.tokens.set(id, { text: e.text, bytes });
+      const known = this.tokens.get(id);
+      if (known === undefined) this.tokens.set(id, { text: e.text, bytes });
+      else if (e.id !== null && known.bytes.join() !== bytes.join()) {
+        // the same id is another token now: the server restarted with another model
+        const was = tokenLabelOf(known.text, known.bytes);
+        throw new ServerError({ code: "model_changed", vars: { url: this.info.url, detail: `token ${id}: “${was}” → “${tokenLabelOf(e.text, bytes)}”` } });
+      }
     }
     const { logits, coverage } = toLogits(dist, this.vocabSize, (text) => this.intern(text));
     return { logits, known: coverage };
@@ -280,4 +330,9 @@ export class ServerSource implements LogitsSource {
   setLimits(): void {}
   stop(): void {}
   resume(): void {}
+}
+
+/** The user's Cancel, if that is why `signal` aborted (a newer prompt aborts without a reason of ours). */
+function cancelledBy(signal: AbortSignal): ServerError | null {
+  return signal.aborted && signal.reason instanceof ServerError && signal.reason.code === "cancelled" ? signal.reason : null;
 }

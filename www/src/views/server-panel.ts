@@ -5,11 +5,14 @@ import { t } from "../i18n";
 import { ServerClient } from "../server/client";
 import { describeServerError } from "../server/messages";
 import { DEFAULT_TOP_N, FULL_VOCAB_MAX } from "../server/requests";
-import type { ServerApi } from "../server/types";
+import type { ServerApi, ServerErrorCode } from "../server/types";
 import { ServerSource } from "../sources/server";
 import type { RestTrace } from "../core";
 import { grouped, percent } from "../format";
 import { say } from "../lessons/kit";
+
+/** Failures after which the server is said to have stopped answering (else: its answer was unusable). */
+const STOPPED: ReadonlySet<ServerErrorCode> = new Set(["refused", "cut_off", "timeout", "cancelled", "cors", "ollama_origin", "private_network", "mixed_content"]);
 
 /** Where a model server listens by default (llama.cpp's llama-server; `make serve` uses 8000). */
 export const DEFAULT_SERVER_ADDRESS = "http://127.0.0.1:8080";
@@ -44,6 +47,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
   const topN = el<HTMLInputElement>("server-top-n");
   const connect = el<HTMLButtonElement>("server-connect");
   const status = el("server-status");
+  const cancel = el<HTMLButtonElement>("server-cancel");
   const restLine = el("server-rest");
   address.value = DEFAULT_SERVER_ADDRESS;
   topN.value = String(DEFAULT_TOP_N);
@@ -51,6 +55,8 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
   let message: () => string = () => t("server.notConnected");
   let failed = false;
   let lost = false;
+  /** How many tokens the current step's answer listed, when not the whole vocabulary. */
+  let listed: number | null = null;
   let busySince: number | null = null;
   let timer = 0;
 
@@ -58,9 +64,14 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
     // progress only for a request that takes a while (a long prompt's first step), not every step
     const elapsed = busySince === null ? 0 : performance.now() - busySince;
     const waiting = elapsed < 400 ? "" : ` ${t("server.waiting", { seconds: (elapsed / 1000).toFixed(1) })}`;
+    // a wait that goes on can be given up (a hung server): Play stops, the next Step asks again
+    cancel.hidden = waiting === "";
     const lostUrl = lost && !failed ? source?.info.url : undefined;
     const connectedLost = lostUrl !== undefined;
-    say(status, (lostUrl !== undefined ? t("server.lost", { url: lostUrl }) : message()) + waiting);
+    // "stopped answering" only when it did; an answer it could not use says so
+    const stopped = source?.lastFailure == null || STOPPED.has(source.lastFailure);
+    const lostText = lostUrl === undefined ? "" : t(stopped ? "server.lost" : "server.stepFailed", { url: lostUrl });
+    say(status, (lostUrl !== undefined ? lostText : message()) + waiting);
     status.dataset["state"] = failed || connectedLost ? "error" : source !== null ? "connected" : "idle";
     onStatus?.(status.textContent, status.dataset["state"]);
   };
@@ -97,7 +108,9 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
           // llama.cpp names a model by its file path: the file name is enough
           const model = info.kind === "llama.cpp" ? (info.model.split(/[\\/]/).pop() ?? info.model) : info.model;
           const head = t("server.connected", { server: info.kind, url: info.url, model, vocab });
-          const asked = info.vocabSize !== null && info.vocabSize <= FULL_VOCAB_MAX && info.maxTop === null ? t("server.exact") : t("server.topListed", { n: Math.min(connected.topN, info.maxTop ?? Infinity) });
+          const whole = info.vocabSize !== null && info.vocabSize <= FULL_VOCAB_MAX && info.maxTop === null;
+          // a server that listed fewer than the whole vocabulary it was asked for: say so, not "exact"
+          const asked = whole && listed !== null ? t("server.fewerListed", { n: grouped(listed) }) : whole ? t("server.exact") : t("server.topListed", { n: Math.min(connected.topN, info.maxTop ?? Infinity) });
           return `${head}${t("server.headEnd")}${asked}${info.hasIds ? "" : ` ${t("server.noIds")}`}`;
         };
         connect.disabled = false;
@@ -112,6 +125,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
       },
     );
   });
+  cancel.addEventListener("click", () => source?.cancel());
   topN.addEventListener("change", () => {
     if (source !== null) source.topN = Math.max(1, Math.min(16_384, Math.round(Number(topN.value)) || DEFAULT_TOP_N));
   });
@@ -131,6 +145,7 @@ export function createServerPanel(onConnected: (source: ServerSource) => void, o
     api: chosenApi,
     render(rest, stopped = false) {
       lost = stopped;
+      listed = rest?.given ?? null;
       show();
       restLine.hidden = rest === null || rest === undefined;
       if (rest) restLine.textContent = `${t("server.rest", { p: percent(rest.mass) })} ${rest.exact ? t("server.rest.exact") : t("server.rest.inexact")}`;

@@ -53,8 +53,10 @@ export function wireServer(pg: Playground, onLinkApplied: () => void, lesson: ()
     return { ...link, ...tokens, prompt, presetId, params: { ...params } };
   };
   const panel = createServerPanel((connected) => {
-    // Connect again to the server in use: its text is kept (replayed over the new connection)
-    const again = held === null && pg.state.source === "server" && pg.server?.info.url === connected.info.url;
+    // Connect again to the server in use: its text is kept (replayed over the new connection),
+    // unless it now runs another model (its token ids mean other tokens: start from the prompt)
+    const before = pg.server?.info;
+    const again = held === null && pg.state.source === "server" && before?.url === connected.info.url && before.model === connected.info.model && before.vocabSize === connected.info.vocabSize;
     const keep: ScenarioRequest | null = again ? snapshot(pg) : held === null ? null : current(held);
     pg.server = connected;
     if (keep === null) return pg.selectSource("server");

@@ -1,0 +1,113 @@
+//! The key a caller most likely meant when a config key is unknown: the JavaScript spelling of a
+//! key (`topK`), another engine's name for the same setting (llama.cpp's `repeat_penalty`, vLLM's
+//! `min_tokens`, HF's `do_sample`), or a typo one or two edits away (`top_pp`). None when nothing is
+//! close enough to be a fair guess.
+
+use super::config::KEYS;
+
+/// Other engines' names for a key this config has under another name.
+const ALIASES: &[(&str, &str)] = &[
+    ("repeat_penalty", "repetition_penalty"),
+    ("repeat_last_n", "penalty_last_n"),
+    ("min_tokens", "min_new_tokens"),
+    ("do_sample", "strategy"),
+    ("temp", "temperature"),
+    ("typical", "typical_p"),
+    ("eos_token_ids", "eos_token_id"),
+];
+
+/// The known key `key` most likely meant.
+pub(crate) fn known_key_for(key: &str) -> Option<&'static str> {
+    let snake = snake_case(key);
+    if let Some(&known) = KEYS.iter().find(|&&k| k == snake) {
+        return Some(known);
+    }
+    if let Some(&(_, known)) = ALIASES.iter().find(|(alias, _)| *alias == snake) {
+        return Some(known);
+    }
+    if snake.chars().count() < 4 {
+        return None;
+    }
+    // the one key within two edits; a tie is no fair guess
+    let mut best: Option<(&'static str, usize)> = None;
+    let mut tied = false;
+    for &known in KEYS {
+        let d = edits(&snake, known);
+        match best {
+            _ if d > 2 => {}
+            Some((_, b)) if d > b => {}
+            Some((_, b)) if d == b => tied = true,
+            _ => {
+                best = Some((known, d));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(known, _)| known)
+}
+
+/// `topK` → `top_k`, `traceIDs` → `trace_ids`; a snake_case key unchanged.
+fn snake_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if c.is_ascii_uppercase() && prev_lower {
+            out.push('_');
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(c.to_ascii_lowercase());
+    }
+    out.replace('-', "_")
+}
+
+/// Levenshtein distance (keys are short: at most a few dozen characters reach here).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row.first().copied().unwrap_or(0);
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+        for (j, &cb) in b.iter().enumerate() {
+            let substitute = diagonal + usize::from(ca != cb);
+            diagonal = row.get(j + 1).copied().unwrap_or(0);
+            let insert = row.get(j).copied().unwrap_or(0) + 1;
+            let delete = diagonal + 1;
+            if let Some(cell) = row.get_mut(j + 1) {
+                *cell = substitute.min(insert).min(delete);
+            }
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::known_key_for;
+
+    #[test]
+    fn a_javascript_spelling_another_engines_name_or_a_typo_names_the_key() {
+        for (given, meant) in [
+            ("topK", "top_k"),
+            ("topP", "top_p"),
+            ("repetitionPenalty", "repetition_penalty"),
+            ("traceIds", "trace_ids"),
+            ("logitBias", "logit_bias"),
+            ("eosTokenId", "eos_token_id"),
+            ("repeat_penalty", "repetition_penalty"),
+            ("repeat_last_n", "penalty_last_n"),
+            ("min_tokens", "min_new_tokens"),
+            ("do_sample", "strategy"),
+            ("top_pp", "top_p"),
+            ("temprature", "temperature"),
+            ("Temperature", "temperature"),
+            ("top-k", "top_k"),
+        ] {
+            assert_eq!(known_key_for(given), Some(meant), "{given}");
+        }
+        for nothing in ["k0", "xyz", "max_tokens", "stream", "", "🙂🙂🙂🙂"] {
+            assert_eq!(known_key_for(nothing), None, "{nothing}");
+        }
+    }
+}
