@@ -24,10 +24,11 @@ export interface Projector {
 /** The smallest chart text on screen in projector mode, in CSS px (legible from the back row). */
 const MIN_CHART_PX = 18.5;
 /**
- * ... and at least this share of the page's type, which grows with the screen (3.2vmin): 18.5 of
- * 24.6 px at 1024×768. A 1920×1080 touch board's type is 34.6 px; its strip's text stayed at 20.6.
+ * ... and at least this share of the page's type, which grows with the screen (3.2vmin): 18.5 px is
+ * 0.72 of it at 1280×800. A 1920×1080 touch board's type is 34.6 px; its strip's text stayed at
+ * 20.6 (0.6). (More than 0.72 lifts the strip's "u = …" into its caption at 1280×800.)
  */
-const MIN_CHART_SHARE = 0.75;
+const MIN_CHART_SHARE = 0.72;
 
 /** After this long without mouse movement the cursor is hidden (projector mode only). */
 const CURSOR_IDLE_MS = 3000;
