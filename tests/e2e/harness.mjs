@@ -103,10 +103,11 @@ export async function launch() {
 export async function openPage(
   browser,
   baseUrl,
-  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true, locale = "en-US", watchRequests = true, hasTouch = false, isMobile = false } = {},
+  { query = "", viewport = { width: 1280, height: 800 }, reducedMotion = "reduce", beforeGoto = null, waitReady = true, locale = "en-US", watchRequests = true, hasTouch = false, isMobile = false, deviceScaleFactor = 1 } = {},
 ) {
-  // (`hasTouch`/`isMobile`: a phone or tablet that taps, with touch events and a mobile viewport)
-  const context = await browser.newContext({ viewport, reducedMotion, locale, hasTouch, isMobile });
+  // (`hasTouch`/`isMobile`: a phone or tablet that taps, with touch events and a mobile viewport;
+  // `deviceScaleFactor`: a 4K touch board draws its 1920×1080 CSS px at 2)
+  const context = await browser.newContext({ viewport, reducedMotion, locale, hasTouch, isMobile, deviceScaleFactor });
   const page = await context.newPage();
   const problems = { console: [], foreign: [] };
   const origin = new URL(baseUrl).origin;

@@ -117,7 +117,7 @@ const settingsDrawer = createSettingsDrawer();
 installPhoneLayout();
 installDoubleTapGuard();
 installTouchKeys();
-// projector mode's own prompt box (the sidebar's is hidden there): Enter applies and steps, as there
+// projector mode's own prompt box (the sidebar's is hidden there): Enter applies and steps, as there (a touch board's Return only applies)
 const promptEditor = createPromptEditor({
   prompt: () => pg.state.prompt,
   manual: () => pg.source instanceof ManualSource,

@@ -1,4 +1,4 @@
-// One tooltip for every bar, band and chip: hover or keyboard focus shows the token's numbers from
+// One tooltip for every bar, band and chip: hover, a tap or keyboard focus shows the token's numbers from
 // the trace (rank, logit, p_raw, p and the stage that removed it). Charts only register what each
 // element stands for (`setTip`); this module owns the tooltip element, its events and the arrow-key
 // focus that moves between a chart's bars. It computes nothing: every number is a trace field.
@@ -25,6 +25,13 @@ const sources = new WeakMap<Element, TipSource>();
 let tip: HTMLDivElement | null = null;
 let shownFor: Element | null = null;
 let hideTimer: number | undefined;
+/**
+ * A finger has no hover: a tap on a chart's bar or band first shows its numbers (the tap that
+ * opened them forces nothing), and a tap on it while they show forces it, as a click does. Without
+ * this a teacher's tap to inspect a bar appended a forced token the class took for the model's.
+ */
+const TAP_FIRST = "svg.chart [data-tip]";
+let tapOpened: Element | null = null;
 
 /**
  * A probability for reading one token: three significant digits, so small ones stay readable
@@ -197,12 +204,14 @@ export function installTips(): void {
   const tipTarget = (e: Event): Element | null => (e.target instanceof Element ? e.target.closest("[data-tip]") : null);
   document.addEventListener("pointerover", (e) => {
     const target = tipTarget(e);
+    if (e.pointerType === "touch") tapOpened = target !== null && target !== shownFor && target.matches(TAP_FIRST) ? target : null;
     if (target !== null && target !== shownFor) show(target);
   });
   document.addEventListener("pointerout", (e) => {
     const target = tipTarget(e);
-    const to = (e as PointerEvent).relatedTarget;
-    if (target === null || target !== shownFor) return;
+    const to = e.relatedTarget;
+    // a lifted finger leaves the numbers up (a tap elsewhere closes them)
+    if (target === null || target !== shownFor || e.pointerType === "touch") return;
     if (to instanceof Node && (target.contains(to) || tip?.contains(to))) return;
     window.clearTimeout(hideTimer);
     hideTimer = window.setTimeout(hide, 120);
@@ -215,6 +224,22 @@ export function installTips(): void {
   document.addEventListener("focusout", (e) => {
     if (tipTarget(e) === shownFor) hide();
   });
+  document.addEventListener("pointerdown", (e) => {
+    if (e.pointerType !== "touch" || shownFor === null || tipTarget(e) !== null) return;
+    if (!(e.target instanceof Node && tip?.contains(e.target) === true)) hide();
+  });
+  // before the bar's own click handler (capture): the tap that showed the numbers forces nothing
+  document.addEventListener(
+    "click",
+    (e) => {
+      const target = tipTarget(e);
+      if (!(e instanceof PointerEvent) || e.pointerType !== "touch" || target === null || target !== tapOpened) return;
+      tapOpened = null;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    },
+    true,
+  );
   // placed in page coordinates, so it scrolls with the element it describes
   document.addEventListener("keydown", onKey);
 }

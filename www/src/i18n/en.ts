@@ -18,6 +18,7 @@ import { promptEn } from "./prompt.en";
 import { serverLinkEn } from "./server-link.en";
 import { modelAboutEn } from "./model-about.en";
 import { screenReaderEn } from "./screen-reader.en";
+import { touchBoardEn } from "./touch-board.en";
 export const en = {
   "doc.title": "nexttoken — how a language model picks the next token",
   "app.title": "nexttoken",
@@ -177,6 +178,7 @@ export const en = {
   ...serverLinkEn,
   ...modelAboutEn,
   ...screenReaderEn,
+  ...touchBoardEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -18,6 +18,7 @@ import { promptZh } from "./prompt.zh";
 import { serverLinkZh } from "./server-link.zh";
 import { modelAboutZh } from "./model-about.zh";
 import { screenReaderZh } from "./screen-reader.zh";
+import { touchBoardZh } from "./touch-board.zh";
 
 export const zh: Record<MessageKey, string> = {
   "doc.title": "nexttoken —— 模型如何选出下一个 Token",
@@ -178,4 +179,5 @@ export const zh: Record<MessageKey, string> = {
   ...serverLinkZh,
   ...modelAboutZh,
   ...screenReaderZh,
+  ...touchBoardZh,
 };

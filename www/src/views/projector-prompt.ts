@@ -1,11 +1,14 @@
 // Projector mode's prompt editor: the sidebar (and its prompt box) is hidden in projector mode, so a
 // "✎ Prompt" button at the start of the text strip opens a large one-line editor in the strip's place.
 // Enter applies the prompt and takes one step (as the sidebar's box does), Apply only applies, Esc or
-// Cancel leave it unchanged. Over the hand-made tables, which never read a prompt, the editor says so
+// Cancel leave it unchanged. On a touch-only screen (a classroom board) the on-screen keyboard's
+// Return is the one key that finishes the box: it applies without a step, so the class can predict
+// before the teacher taps Step (the sidebar's Return there never steps either: it writes a new line). Over the hand-made tables, which never read a prompt, the editor says so
 // and offers the embedded model instead of a box that would silently do nothing. The editor exists in
 // the DOM only while open (its label never doubles the sidebar's "Prompt").
 import { t } from "../i18n/index";
 import { h } from "../lessons/kit";
+import { touchOnly } from "./touch-keys";
 
 export interface PromptEditorDeps {
   /** The prompt on the page now. */
@@ -55,7 +58,7 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
     // "</s>" typed on the embedded model is text: said while it is typed (the sidebar's note is hidden here)
     const keys = h("p", { id: "pj-prompt-keys", class: "pj-prompt-note", attrs: { "aria-live": "polite" } });
     const sayKeys = (): void => {
-      const said = deps.endTokenAsText() && text.value.includes("</s>") ? t("pjPrompt.eosText") : t("pjPrompt.keys");
+      const said = deps.endTokenAsText() && text.value.includes("</s>") ? t("pjPrompt.eosText") : t(touchOnly() ? "pjPrompt.keysTouch" : "pjPrompt.keys");
       if (keys.textContent !== said) keys.textContent = said;
     };
     sayKeys();
@@ -64,7 +67,7 @@ export function createPromptEditor(deps: PromptEditorDeps): PromptEditor {
       if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
       event.preventDefault();
       if (deps.manual()) return;
-      finish(text.value, true);
+      finish(text.value, !touchOnly());
     });
     const apply = h("button", { class: "primary", attrs: { type: "button" } }, t("pjPrompt.apply"));
     apply.addEventListener("click", () => finish(text.value, false));

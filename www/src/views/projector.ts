@@ -23,6 +23,12 @@ export interface Projector {
 
 /** The smallest chart text on screen in projector mode, in CSS px (legible from the back row). */
 const MIN_CHART_PX = 18.5;
+/**
+ * ... and at least this share of the page's type, which grows with the screen (3.2vmin): 18.5 px is
+ * 0.72 of it at 1280×800. A 1920×1080 touch board's type is 34.6 px; its strip's text stayed at
+ * 20.6 (0.6). (More than 0.72 lifts the strip's "u = …" into its caption at 1280×800.)
+ */
+const MIN_CHART_SHARE = 0.72;
 
 /** After this long without mouse movement the cursor is hidden (projector mode only). */
 const CURSOR_IDLE_MS = 3000;
@@ -188,18 +194,19 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
   }
 
   /**
-   * Chart text at least MIN_CHART_PX on screen: the charts scale with their box (viewBox), so each
+   * Chart text at least MIN_CHART_PX on screen (and MIN_CHART_SHARE of the page's type): the charts scale with their box (viewBox), so each
    * visible chart gets `--pj-k`, the factor its 11-unit text must grow by at the scale it is drawn
    * (projector.css sizes the text with it; charts/frame.ts spaces its labels with it).
    */
   function fitChartText(): void {
+    const least = Math.max(MIN_CHART_PX, MIN_CHART_SHARE * parseFloat(getComputedStyle(document.documentElement).fontSize));
     for (const svg of document.querySelectorAll<SVGSVGElement>("svg.chart")) {
       const scale = on ? (svg.getScreenCTM()?.a ?? 0) : 0;
       if (scale <= 0) {
         svg.style.removeProperty("--pj-k");
         continue;
       }
-      const k = Math.max(1, MIN_CHART_PX / (11 * scale));
+      const k = Math.max(1, least / (11 * scale));
       svg.style.setProperty("--pj-k", k.toFixed(3));
     }
   }
