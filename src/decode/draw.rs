@@ -117,6 +117,69 @@ pub(crate) fn inverse_cdf(
     }
 }
 
+/// Many draws over the same keys (many.rs): the tables `inverse_cdf` counts, summed once, and each
+/// bucket's keys in the order it copies them out (id order), so a draw walks the buckets and
+/// selects within one: the same bucket, mass above and members as `inverse_cdf` with every key
+/// counted, so the same token.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    sums: (Vec<f64>, Vec<u32>),
+    /// Bucket b's keys are `members[start[b]..start[b + 1]]`.
+    start: Vec<usize>,
+    members: Vec<u64>,
+}
+
+/// The tables and the keys grouped by bucket (a stable counting sort), for `draw_prepared`.
+pub(crate) fn prepare(keys: &[u64], tables: &mut Vec<u64>) -> Prepared {
+    count_all(keys, tables);
+    let sums = bucket_sums(tables);
+    let bucket = |k: u64| (k >> BUCKET_SHIFT) as usize;
+    let mut start = vec![0usize; BUCKETS + 1];
+    for &k in keys {
+        if let Some(c) = start.get_mut(bucket(k) + 1) {
+            *c += 1;
+        }
+    }
+    for b in 1..start.len() {
+        let before = start.get(b - 1).copied().unwrap_or(0);
+        if let Some(c) = start.get_mut(b) {
+            *c += before;
+        }
+    }
+    let mut next = start.clone();
+    let mut members = vec![0u64; keys.len()];
+    for &k in keys {
+        if let Some(at) = next.get_mut(bucket(k)) {
+            if let Some(slot) = members.get_mut(*at) {
+                *slot = k;
+            }
+            *at += 1;
+        }
+    }
+    Prepared {
+        sums,
+        start,
+        members,
+    }
+}
+
+/// `inverse_cdf` over the keys `p` was prepared from, every key counted; `scratch` holds the
+/// crossing bucket's keys while they are selected over.
+pub(crate) fn draw_prepared(p: &Prepared, scratch: &mut Vec<u64>, u: f64, z: f64) -> Drawn {
+    let target = u * z;
+    let (bucket, above, rank, last_bucket) =
+        walk(&p.sums, target, true).unwrap_or((0, 0.0, 0, true));
+    let from = p.start.get(bucket).copied().unwrap_or(0);
+    let to = p.start.get(bucket + 1).copied().unwrap_or(from);
+    scratch.clear();
+    scratch.extend_from_slice(p.members.get(from..to).unwrap_or_default());
+    let d = select_within(scratch, above, target, z, last_bucket);
+    Drawn {
+        rank: rank + d.rank,
+        ..d
+    }
+}
+
 /// Walks the buckets from the top; stops in the one where the running mass passes u·z, or, if
 /// rounding keeps it at or below u·z throughout and the tables are `complete`, in the lowest
 /// non-empty one. Returns that bucket, the mass and count above it, and whether it is the lowest;

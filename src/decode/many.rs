@@ -3,8 +3,8 @@
 //! exactly the token `step` chooses with that draw: the same keys, normaliser and draw function,
 //! started from the keys in the same order; only the listing and the trace are skipped. Calling
 //! `step` n times costs n full passes over the vocabulary; this costs one, plus one pass over the
-//! kept tokens per draw (none when more than `draw::SELECT_DIRECTLY` are kept: their bucket
-//! tables are counted once and each draw reads one bucket).
+//! kept tokens per draw (when more than `draw::SELECT_DIRECTLY` are kept, their bucket tables
+//! and each bucket's keys are prepared once and a draw reads one bucket).
 
 use super::draw::{self, Tallied};
 use super::error::StepError;
@@ -92,13 +92,12 @@ impl Decoder {
             let id = w.kept.first().copied().unwrap_or_default();
             drawn.resize(n as usize, id);
         } else if draw::uses_tables(w.keys.len()) {
-            // The keys stay in place; the tables are counted by the first draw and only read after.
-            let mut tallied = Tallied::No;
+            // The tables and each bucket's keys once; a draw walks the buckets and selects in one.
+            let prepared = draw::prepare(&w.keys, &mut w.draw_tables);
+            let mut scratch = Vec::new();
             for i in 0..u64::from(n) {
                 let u = rng::uniform(seed, first + i);
-                let d = draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, tallied, u, z);
-                tallied = Tallied::All;
-                drawn.push(d.id);
+                drawn.push(draw::draw_prepared(&prepared, &mut scratch, u, z).id);
             }
         } else {
             // A short list is selected over in place: each draw starts from the final pass's order.
