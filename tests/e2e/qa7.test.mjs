@@ -84,7 +84,8 @@ function watchStatusLines() {
   window.qa7Same = [];
   const watched = new Set();
   const watch = () => {
-    for (const r of document.querySelectorAll("[aria-live], [role=status], [role=alert], [role=log]")) {
+    // (aria-live="off" silences a region, an <output>'s implicit status too: the plain text is one)
+    for (const r of document.querySelectorAll("[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]")) {
       if (watched.has(r)) continue;
       watched.add(r);
       let before = r.textContent;
