@@ -20,7 +20,10 @@ export type {
 } from "../pkg/nexttoken.js";
 export type { Generator };
 
-export type StepOutcome = { ok: true; result: StepResult } | { ok: false; message: string };
+/** A core call's result, or the message of the Error it threw (a bad config, say). */
+export type Outcome<T> = { ok: true; result: T } | { ok: false; message: string };
+
+export type StepOutcome = Outcome<StepResult>;
 
 let ready: Promise<void> | null = null;
 
@@ -51,26 +54,22 @@ function inlineWasm(): Uint8Array {
   return bytes;
 }
 
-/** One decoding step through the core; a bad config comes back as `{ ok: false, message }`. */
-export function runStep(logits: Float32Array, config: StepConfig): StepOutcome {
+function outcome<T>(call: () => T): Outcome<T> {
   try {
-    return { ok: true, result: step(logits, config) };
+    return { ok: true, result: call() };
   } catch (err) {
     return { ok: false, message: messageOf(err) };
   }
 }
 
+/** One decoding step through the core; a bad config comes back as `{ ok: false, message }`. */
+export function runStep(logits: Float32Array, config: StepConfig): StepOutcome {
+  return outcome(() => step(logits, config));
+}
+
 /** `n` draws of the next token (draws `config.draw` … + n − 1), counted by the core in one call. */
-export function runSampleCounts(
-  logits: Float32Array,
-  config: StepConfig,
-  n: number,
-): { ok: true; result: SampleCounts } | { ok: false; message: string } {
-  try {
-    return { ok: true, result: sampleCounts(logits, config, n) };
-  } catch (err) {
-    return { ok: false, message: messageOf(err) };
-  }
+export function runSampleCounts(logits: Float32Array, config: StepConfig, n: number): Outcome<SampleCounts> {
+  return outcome(() => sampleCounts(logits, config, n));
 }
 
 /** The embedded model from its safetensors bytes and tokenizer.json text (after `initCore`). */

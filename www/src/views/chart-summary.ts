@@ -20,21 +20,22 @@ function list(rows: Row[]): string {
 /** The summary of the chart `kind` ("logits", "softmax" or a stage's name) for `view`. */
 export function chartSummary(kind: string, stage: StageTrace | null, view: StepView): string {
   const shown = view.order.filter(({ c }) => c.removed_by !== "logits");
-  const row = (p: (i: number) => number) => ({ c, i }: { c: { id: number }; i: number }): Row => ({ label: view.label(c.id), value: percent(p(i)) });
+  type Entry = StepView["order"][number];
+  const row = (p: (e: Entry) => number) => (e: Entry): Row => ({ label: view.label(e.c.id), value: percent(p(e)) });
   if (kind === "logits") return t("summary.logits", { top: list(shown.map(({ c }) => ({ label: view.label(c.id), value: num(c.logit, 2) }))) });
   if (kind === "softmax") {
     const byRaw = [...shown].sort((a, b) => b.c.p_raw - a.c.p_raw);
-    return t("summary.softmax", { top: list(byRaw.map(row((i) => view.result.candidates[i]?.p_raw ?? 0))) });
+    return t("summary.softmax", { top: list(byRaw.map(row((e) => e.c.p_raw))) });
   }
   if (stage === null) return "";
   if (kind === "temperature") {
     const byTempered = [...shown].sort((a, b) => b.c.p_tempered - a.c.p_tempered);
-    return t("summary.temperature", { t: num(stage.value, 2), top: list(byTempered.map(row((i) => view.result.candidates[i]?.p_tempered ?? 0))) });
+    return t("summary.temperature", { t: num(stage.value, 2), top: list(byTempered.map(row((e) => e.c.p_tempered))) });
   }
   // a filter: what reached it, split into what it kept and what it removed
   const here = view.stageIndex.get(stage.name) ?? -1;
-  const input = (i: number): number => stage.p_in[i] ?? 0;
-  const reached = shown.filter(({ c }) => c.removed_by === null || (view.stageIndex.get(c.removed_by) ?? -1) >= here).sort((a, b) => input(b.i) - input(a.i));
+  const input = (e: Entry): number => stage.p_in[e.i] ?? 0;
+  const reached = shown.filter(({ c }) => c.removed_by === null || (view.stageIndex.get(c.removed_by) ?? -1) >= here).sort((a, b) => input(b) - input(a));
   const kept = reached.filter(({ c }) => c.removed_by !== stage.name);
   const removed = reached.filter(({ c }) => c.removed_by === stage.name);
   const keptText = t("summary.kept", { n: grouped(stage.kept_count), top: list(kept.map(row(input))) });
