@@ -1,0 +1,67 @@
+// What a lesson tells the class to do can be done where the class sees it, and what it then says
+// happens is what the page shows. 误解二 says "edit a logit in the table on the left": in projector
+// mode (the sidebar, with its logit table, is hidden) that table is the lesson's own, so its logits
+// are editable there; the sums, the softmax column and the page's own next-token numbers follow.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { browserSuite, screenshot } from "./harness.mjs";
+
+const open = browserSuite();
+const XGA = { width: 1024, height: 768 };
+const settled = (page) => page.waitForFunction(() => !document.getElementById("lessons")?.hasAttribute("aria-busy"));
+
+/** The lesson table's rows: token, logit (as shown), softmax percent. */
+const rows = (page) =>
+  page.locator("#lesson-body .lesson-table tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => ({ token: tr.querySelector("th").textContent, logit: tr.querySelector("input")?.value ?? tr.cells[1]?.textContent, p: parseFloat(tr.lastElementChild.textContent) })),
+  );
+
+describe("a lesson's instructions can be followed where it is shown", () => {
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: 误解二 in projector mode: a logit edited in the lesson's table moves the logit sum, the probabilities still add up to 1, the page's p follows`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&projector=1`, { viewport: XGA });
+      await page.getByRole("combobox", { name: lang === "zh" ? "课程" : "Lesson" }).selectOption("myth2");
+      await settled(page);
+      // the instruction the class reads
+      assert.match(await page.locator("#lesson-body").innerText(), lang === "zh" ? /在左侧的表里改一个 logit/ : /Edit a logit in the table on the left/);
+      const before = await rows(page);
+      assert.deepEqual(before.map((r) => r.logit), ["3", "2.2", "1.3", "0.6", "0.2", "-0.1", "-1.5", "-3"], "the chapter's logits, as written");
+      assert.equal(await page.locator("#lesson-body .sum-logits").textContent(), "2.7");
+      // the top token's logit, edited as a teacher types it: its label names the token
+      const box = page.getByRole("textbox", { name: lang === "zh" ? "超集 的 logit" : "Logit of 超集 (superset)", exact: true });
+      assert.equal(await box.isVisible(), true, "the logit is editable in the lesson");
+      await box.fill("1");
+      await box.press("Enter");
+      await page.waitForFunction(() => document.querySelector("#lesson-body .sum-logits")?.textContent === "0.7");
+      const after = await rows(page);
+      assert.equal(after[0].logit, "1");
+      const sum = after.reduce((s, r) => s + r.p, 0);
+      assert.ok(Math.abs(sum - 100) < 0.5, `the probabilities still add up to 100% (${sum})`);
+      assert.equal(await page.locator("#lesson-body .sum-p").textContent(), "1");
+      assert.ok(after[0].p < before[0].p, `超集's probability fell (${before[0].p}% → ${after[0].p}%)`);
+      // softmax by hand over the new logits agrees with the table
+      const logits = after.map((r) => Number(r.logit));
+      const z = logits.reduce((s, l) => s + Math.exp(l), 0);
+      after.forEach((r, i) => assert.ok(Math.abs((100 * Math.exp(logits[i])) / z - r.p) < 0.06, `${r.token}: ${r.p}%`));
+      assert.match(await page.locator("#lesson-body .lesson-sums").textContent(), /0\.7/);
+      // the page itself reads the edited table: the next token is now 一个, at the lesson's p
+      const top = after.reduce((a, b) => (b.p > a.p ? b : a));
+      assert.equal(top.token.startsWith("一个"), true);
+      await screenshot(page, `lesson-claims-myth2-edited-${lang}-1024x768.png`);
+      // a value out of range is refused in words and changes nothing
+      await box.fill("abc");
+      await box.press("Enter");
+      const error = await box.getAttribute("aria-describedby");
+      assert.ok(error !== null, "the box points at its error");
+      assert.match(await page.locator(`[id="${error}"]`).textContent(), /超集/, "the error names the field");
+      assert.equal(await page.locator(`[id="${error}"]`).isVisible(), true);
+      assert.equal(await page.locator("#lesson-body .sum-logits").textContent(), "0.7");
+      // Start over gives the chapter's table back
+      await page.getByRole("button", { name: lang === "zh" ? "重新开始" : "Start over", exact: true }).click();
+      await settled(page);
+      assert.equal(await page.locator("#lesson-body .sum-logits").textContent(), "2.7");
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+});
