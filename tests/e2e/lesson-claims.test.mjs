@@ -64,4 +64,31 @@ describe("a lesson's instructions can be followed where it is shown", () => {
       await context.close();
     });
   }
+
+  // 实验二 opens on seed 1's draw: "u = … lands in the band of 界面": the strip on screen agrees, and
+  // its tally of one draw reads as English ("1 draws: 界面 ×1" before)
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: 实验二: the u it quotes is the strip's, and falls in the band of the token it names; the tally reads right for one draw`, async () => {
+      const { page, context } = await open(`?lang=${lang}`);
+      await page.getByRole("navigation").getByRole("button", { name: lang === "zh" ? /^实验二/ : /^Exp\. 2/ }).click();
+      await settled(page);
+      const line = await page.locator("#lesson-body .lesson-question").textContent();
+      const [, u, token] = /u = ([\d.]+)\D+?[「“]([^」”]+)[」”]/.exec(line) ?? [];
+      assert.ok(u !== undefined, line);
+      const strip = await page.evaluate(() => {
+        const marker = document.querySelector("#final .u-marker line").getBoundingClientRect();
+        const x = marker.left + marker.width / 2;
+        const band = [...document.querySelectorAll("#final svg .bands rect")].find((r) => {
+          const b = r.getBoundingClientRect();
+          return b.left <= x && x <= b.right;
+        });
+        return { u: document.querySelector("#final .u-marker text").textContent, band: band?.getAttribute("aria-label") ?? "" };
+      });
+      assert.equal(Number(/[\d.]+/.exec(strip.u)?.[0]), Number(u), `the strip's ${strip.u} and the lesson's u = ${u}`);
+      assert.ok(strip.band.includes(`「${token}」`) || strip.band.includes(`“${token}”`), `u falls in the band of ${strip.band}, the lesson names ${token}`);
+      const counts = await page.locator("#lesson-body .lesson-cols > div:last-child > p.lesson-text").textContent();
+      assert.equal(counts, lang === "zh" ? `共 1 次：${token} ×1` : `Total 1: ${token} ×1`);
+      await context.close();
+    });
+  }
 });
