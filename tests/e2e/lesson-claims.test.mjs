@@ -2,6 +2,8 @@
 // happens is what the page shows. 误解二 says "edit a logit in the table on the left": in projector
 // mode (the sidebar, with its logit table, is hidden) that table is the lesson's own, so its logits
 // are editable there; the sums, the softmax column and the page's own next-token numbers follow.
+// 实验二's u and token are the strip's. 误解三's "sample 1,000 times and count" has its own button
+// (projector mode hides the page's), and its count agrees with the bar. Each failed on the old build.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
@@ -88,6 +90,31 @@ describe("a lesson's instructions can be followed where it is shown", () => {
       assert.ok(strip.band.includes(`「${token}」`) || strip.band.includes(`“${token}”`), `u falls in the band of ${strip.band}, the lesson names ${token}`);
       const counts = await page.locator("#lesson-body .lesson-cols > div:last-child > p.lesson-text").textContent();
       assert.equal(counts, lang === "zh" ? `共 1 次：${token} ×1` : `Total 1: ${token} ×1`);
+      await context.close();
+    });
+  }
+
+  // 误解三 ends "the page is set to T = 2: sample 1,000 times and count", and projector mode hides the
+  // page's Sample buttons: the lesson has its own, and its count agrees with the T = 2 bar and the page
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: 误解三 in projector mode: "sample 1,000 times and count" can be done, and the count agrees with the T = 2 bar`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&projector=1`, { viewport: XGA });
+      await page.getByRole("combobox", { name: lang === "zh" ? "课程" : "Lesson" }).selectOption("myth3");
+      await settled(page);
+      assert.match(await page.locator("#lesson-body .lesson-wrap").textContent(), lang === "zh" ? /抽样 1,000 次数一数/ : /sample 1,000 times and count/);
+      const bar = parseFloat(await page.locator('#lesson-body .lesson-side[data-t="2"] li.chosen .bar-value').textContent());
+      await page.locator("#lesson-body").getByRole("button", { name: lang === "zh" ? "抽样 1,000 次" : "Sample 1,000 times", exact: true }).click();
+      await settled(page);
+      const line = await page.locator("#lesson-body .lesson-counted").textContent();
+      const [, k, pct] = (lang === "zh" ? /北京」出现 (\d+) 次（([\d.]+)%）/ : /北京 \(Beijing\) came up (\d+) times \(([\d.]+)%\)/).exec(line) ?? [];
+      assert.ok(k !== undefined, line);
+      // 1,000 draws at p ≈ 0.41: within 5 standard deviations (±78) of the bar
+      assert.ok(Math.abs(Number(k) - bar * 10) < 78, `${k} of 1,000 against the bar's ${bar}%`);
+      assert.equal(Number(pct), Number(k) / 10);
+      // the page's own Sample record (its card is hidden here) counted the same draws
+      assert.match(await page.locator("#sample-result").textContent(), new RegExp(`北京[^\\d]*${pct}%`));
+      await screenshot(page, `lesson-claims-myth3-sampled-${lang}-1024x768.png`);
+      assert.deepEqual(problems, { console: [], foreign: [] });
       await context.close();
     });
   }

@@ -60,6 +60,13 @@ const INTERACTIONS = {
       return "a forced first token";
     },
   ],
+  myth3: [
+    async (page, lang) => {
+      await lessonButton(page, lang === "zh" ? "抽样 1,000 次" : "Sample 1,000 times").click();
+      await settled(page);
+      return "sampled";
+    },
+  ],
   myth4: [
     async (page, lang) => {
       await lessonButton(page, lang === "zh" ? "sampling（温度 0.8，种子 42）" : "Sampling (T 0.8, seed 42)").click();

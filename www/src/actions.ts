@@ -53,4 +53,6 @@ export interface Actions {
   setParams(change: Partial<Params>): void;
   /** Set one logit of the hand-made table the next step reads, as the sidebar's table does (误解二's own table). */
   setLogit(id: number, logit: number): void;
+  /** Draw the next token `n` times, as the Sample buttons do (hidden in projector mode); counts by token id, or null. */
+  sample(n: number): ReadonlyMap<number, number> | null;
 }

@@ -104,6 +104,10 @@ const actions: Actions = {
     const token = source.tokenText(id);
     pg.dispatch({ type: "setRows", rows: source.currentRows().map((row) => (row.token === token ? { ...row, logit } : row)) });
   },
+  sample: (n) => {
+    pg.dispatch({ type: "sample", n });
+    return pg.sampleRun?.n === n ? pg.sampleRun.counts : null;
+  },
 };
 
 const lessons = createLessons(actions, {
