@@ -106,7 +106,7 @@ describe("a lesson's instructions can be followed where it is shown", () => {
       await page.locator("#lesson-body").getByRole("button", { name: lang === "zh" ? "抽样 1,000 次" : "Sample 1,000 times", exact: true }).click();
       await settled(page);
       const line = await page.locator("#lesson-body .lesson-counted").textContent();
-      const [, k, pct] = (lang === "zh" ? /北京」出现 (\d+) 次（([\d.]+)%）/ : /北京 \(Beijing\) came up (\d+) times \(([\d.]+)%\)/).exec(line) ?? [];
+      const [, k, pct] = (lang === "zh" ? /「北京」：1,000 次里 (\d+) 次（([\d.]+)%）/ : /北京 \(Beijing\): (\d+) of 1,000 \(([\d.]+)%\)/).exec(line) ?? [];
       assert.ok(k !== undefined, line);
       // 1,000 draws at p ≈ 0.41: within 5 standard deviations (±78) of the bar
       assert.ok(Math.abs(Number(k) - bar * 10) < 78, `${k} of 1,000 against the bar's ${bar}%`);

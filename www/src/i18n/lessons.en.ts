@@ -87,7 +87,7 @@ export const lessonsEn = {
   "lesson.myth3.rest": "all others",
   "lesson.myth3.wrap": "At T = 2, 北京 (Beijing) loses most of its probability to wrong tokens: the answer gets worse, not smarter. The page is set to T = 2: sample 1,000 times and count.",
   "lesson.myth3.sample": "Sample 1,000 times",
-  "lesson.myth3.counted": "In 1,000 draws, {token} came up {k} times ({p}); another token {rest} times.",
+  "lesson.myth3.counted": "{token}: {k} of 1,000 ({p})",
 
   "lesson.myth4.short": "Myth 4",
   "lesson.myth4.title": "Myth 4 · Greedy is always right",

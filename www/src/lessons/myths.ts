@@ -128,7 +128,7 @@ export function temperatureNotSmarter(): Lesson {
           if (state.prompt !== CAPITAL_PROMPT || state.path.length > 0) await actions.apply({ source: liveSource(actions), prompt: CAPITAL_PROMPT, params: { ...state.params }, path: [] });
           const counts = actions.sample(1000);
           const k = [...(counts ?? [])].reduce((sum, [id, times]) => (actions.tokenText(id) === answerNow() ? sum + times : sum), 0);
-          say(counted, counts === null ? "" : t("lesson.myth3.counted", { token: glossed(answerNow()), k, p: percent(k / 1000), rest: 1000 - k }));
+          say(counted, counts === null ? "" : t("lesson.myth3.counted", { token: glossed(answerNow()), k, p: percent(k / 1000) }));
         }),
       );
       body.append(
