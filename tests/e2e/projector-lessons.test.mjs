@@ -46,11 +46,12 @@ const INTERACTIONS = {
       return "after six draws";
     },
   ],
+  // its Inspect A/B buttons name the inspector, hidden here (the lesson shows A and B itself): its own top-p slider
   exp3: [
-    async (page, lang) => {
-      await lessonButton(page, lang === "zh" ? "在检查器里看 B" : "Inspect B").click();
-      await settled(page);
-      return "scenario B";
+    async (page) => {
+      await page.locator("#lesson-own-top-p").fill("0.5");
+      await page.waitForFunction(() => document.querySelector('#lesson-body output[for="lesson-own-top-p"]')?.textContent === "0.5");
+      return "top-p 0.5";
     },
   ],
   myth1: [
@@ -72,13 +73,6 @@ const INTERACTIONS = {
       await lessonButton(page, lang === "zh" ? "sampling（温度 0.8，种子 42）" : "Sampling (T 0.8, seed 42)").click();
       await settled(page);
       return "sampling";
-    },
-  ],
-  myth5: [
-    async (page, lang) => {
-      await lessonButton(page, lang === "zh" ? "在检查器里看 top-p = 0.9" : "Inspect top-p = 0.9").click();
-      await settled(page);
-      return "top-p";
     },
   ],
   quiz: [1, 2, 3, 4, 5, 6].map((n) => async (page, lang) => {

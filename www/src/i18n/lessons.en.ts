@@ -87,6 +87,7 @@ export const lessonsEn = {
   "lesson.myth3.rest": "all others",
   "lesson.myth3.wrap": "At T = 2, 北京 (Beijing) loses most of its probability to wrong tokens: the answer gets worse, not smarter. The page is set to T = 2: sample 1,000 times and count.",
   "lesson.myth3.sample": "Sample 1,000 times",
+  "lesson.myth3.back": "Back to the first token after the prompt:",
   "lesson.myth3.counted": "{token}: {k} of 1,000 ({p})",
 
   "lesson.myth4.short": "Myth 4",
@@ -114,7 +115,9 @@ export const lessonsEn = {
   "lesson.myth6.caption": "The wrong answer and the right one, by setting",
   "lesson.myth6.setting": "Setting",
   "lesson.myth6.top": "Top token",
-  "lesson.myth6.wrap": "No: temperature and top-p reshape or cut the distribution but never reorder it. A low T makes the error surer; a high T gives 伦 (London) no more than a sliver. Facts need better context, training, retrieval or tools.",
+  "lesson.myth6.tryT": "Try it: Temperature (switches to sampling)",
+  "lesson.myth6.sampling": "Now sampling (T = {t}) the first token after the prompt: drag the Temperature slider and the chart's bars for {wrong} and {right} move, but {wrong} stays first.",
+  "lesson.myth6.wrap": "No: temperature and top-p reshape or cut the distribution but never reorder it. A low T makes the error surer; a high T does not help 伦 (London) either: its chance peaks near T 1 and falls as T rises (see the table), the mass spreading over many unrelated tokens, and 巴 (Paris) stays first. Facts need better context, training, retrieval or tools.",
 
   "lesson.quiz.short": "Quiz",
   "lesson.quiz.title": "Self-test",

@@ -233,8 +233,10 @@ export function topPCount(): Lesson {
           "div",
           { class: "lesson-row" },
           pointer(env, "lesson.show.topp", "#top-p"),
-          button(t("lesson.exp3.showA"), () => show(CAPITAL_PROMPT)),
-          button(t("lesson.exp3.showB"), () => show(PLUGIN_PROMPT)),
+          // "pointer": they name the inspector, which projector mode hides while a lesson is open (the
+          // lesson's own columns show A and B there)
+          button(t("lesson.exp3.showA"), () => show(CAPITAL_PROMPT), "small pointer"),
+          button(t("lesson.exp3.showB"), () => show(PLUGIN_PROMPT), "small pointer"),
         ),
       );
       return () => {

@@ -124,11 +124,14 @@ export function temperatureNotSmarter(): Lesson {
       const sample = button(t("lesson.myth3.sample"), () =>
         env.run(async () => {
           // the first token after the prompt (a Step meanwhile moved on), at the page's temperature
+          // the count is of the first token's draws: after a Step the page goes back there, and says so
           const state = actions.state();
-          if (state.prompt !== CAPITAL_PROMPT || state.path.length > 0) await actions.apply({ source: liveSource(actions), prompt: CAPITAL_PROMPT, params: { ...state.params }, path: [] });
+          const back = state.prompt !== CAPITAL_PROMPT || state.path.length > 0;
+          if (back) await actions.apply({ source: liveSource(actions), prompt: CAPITAL_PROMPT, params: { ...state.params }, path: [] });
           const counts = actions.sample(1000);
           const k = [...(counts ?? [])].reduce((sum, [id, times]) => (actions.tokenText(id) === answerNow() ? sum + times : sum), 0);
-          say(counted, counts === null ? "" : t("lesson.myth3.counted", { token: glossed(answerNow()), k, p: percent(k / 1000) }));
+          const line = t("lesson.myth3.counted", { token: glossed(answerNow()), k, p: percent(k / 1000) });
+          say(counted, counts === null ? "" : back ? `${t("lesson.myth3.back")} ${line}` : line);
         }),
       );
       body.append(
@@ -252,8 +255,9 @@ export function topKIsNotTopP(): Lesson {
             h(
               "div",
               { class: "lesson-row" },
-              button(t("lesson.myth5.showK", { k }), () => env.run(() => show(actions, "k"))),
-              button(t("lesson.myth5.showP", { p }), () => env.run(() => show(actions, "p"))),
+              // "pointer": they name the inspector, hidden in projector mode while a lesson is open
+              button(t("lesson.myth5.showK", { k }), () => env.run(() => show(actions, "k")), "small pointer"),
+              button(t("lesson.myth5.showP", { p }), () => env.run(() => show(actions, "p")), "small pointer"),
               pointer(env, "lesson.show.topk", "#top-k"),
             ),
           ),
@@ -311,12 +315,27 @@ export function paramsDoNotFixFacts(): Lesson {
       const glimpse = glimpseCache(actions, env.update);
       const table = h("table", { class: "lesson-table" });
       const said = h("p", { class: "lesson-context" });
+      // greedy ignores (and dims) the temperature slider: pointing at it must first switch to sampling,
+      // the first token after the prompt at T 1.5 (a row of the table), so dragging it moves 巴 and 伦's bars
+      const tryTemperature = button(t("lesson.myth6.tryT"), () =>
+        env.run(async () => {
+          await actions.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "sample", temperature: 1.5, top_k: 0, top_p: 1, min_p: 0 }, path: [] });
+          env.highlight("#temperature");
+        }),
+        "small pointer",
+      );
+      tryTemperature.dataset["target"] = "#temperature";
       body.append(
         para("lesson.myth6.intro"),
-        h("div", { class: "lesson-cols" }, h("div", {}, said, para("lesson.myth6.wrap"), h("div", { class: "lesson-row" }, pointer(env, "lesson.show.temperature", "#temperature"))), h("div", {}, table)),
+        h("div", { class: "lesson-cols" }, h("div", {}, said, para("lesson.myth6.wrap"), h("div", { class: "lesson-row" }, tryTemperature)), h("div", {}, table)),
       );
       return () => {
         const state = actions.state();
+        if (state.params.strategy === "sample" && state.prompt === WRONG_PROMPT && state.path.length === 0) {
+          // after "try the temperature": the page samples the first token, so the slider reshapes its bars
+          say(said, t("lesson.myth6.sampling", { t: num(state.params.temperature, 2), wrong: glossed(WRONG_TOKEN), right: glossed(RIGHT_TOKEN) }));
+          return;
+        }
         said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
         keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),

@@ -50,8 +50,10 @@ const QUESTIONS: readonly Question[] = [
   },
   {
     n: 6,
-    // a factual error needs a model that makes it: the embedded one (the panel says so over a server)
-    tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "greedy", max_new_tokens: 2 }, path: [] }).then(() => runToEnd(a)),
+    // a factual error needs a model that makes it: the embedded one (the panel says so over a server);
+    // sampling its first token at T 1.5 (greedy ignores the slider it lights): dragging it moves 巴 and
+    // 伦's bars, and 巴 stays first
+    tryIt: (a) => a.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "sample", temperature: 1.5, top_k: 0, top_p: 1, min_p: 0 }, path: [] }).then(() => undefined),
     control: "#temperature",
   },
 ];
@@ -117,7 +119,8 @@ export function selfTest(): Lesson {
             await q.tryIt(actions, on === "server" && actions.server() !== null ? "server" : liveSource(actions));
             env.highlight(q.control);
           });
-        });
+          // "pointer": the controls it lights are hidden in projector mode while a lesson is open
+        }, "small pointer");
         tryIt.dataset["target"] = q.control;
         const prev = button(t("lesson.quiz.prev"), () => go(-1));
         const next = button(t("lesson.quiz.next"), () => go(1));
