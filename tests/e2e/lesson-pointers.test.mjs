@@ -73,7 +73,7 @@ describe("a lesson's pointers point at something the class can see and use", () 
       await context.close();
     });
 
-    test(`${lang}: 误解六's words are true of its table (伦's chance peaks near T 1 and falls after, 巴 stays first)`, async () => {
+    test(`${lang}: 误解六's words are true of its table (伦's chance past T 1 it falls, 巴 stays first)`, async () => {
       const { page, context } = await open(`?lang=${lang}`);
       await nav(page, lang === "zh" ? /^误解六/ : /^Myth 6/).click();
       await settled(page);
@@ -88,7 +88,7 @@ describe("a lesson's pointers point at something the class can see and use", () 
       const wrap = await page.locator("#lesson-body .lesson-cols p.lesson-text").textContent();
       // the table shows 10.5 % at T 1.5: "a sliver" (一点点) was not what the class sees
       assert.doesNotMatch(wrap, /一点点|sliver/);
-      assert.match(wrap, lang === "zh" ? /T 1 附近最高，再升温反而下降.*「巴」始终排第一/ : /peaks near T 1 and falls as T rises.*巴 \(Paris\) stays first/);
+      assert.match(wrap, lang === "zh" ? /从不改变排名.*高温度也帮不了「伦」：过了 T 1 它的概率反而下降/ : /never reorder it.*a high T does not help 伦 \(London\): past T 1 its chance falls/);
       await context.close();
     });
 

@@ -117,7 +117,7 @@ export const lessonsEn = {
   "lesson.myth6.top": "Top token",
   "lesson.myth6.tryT": "Try it: Temperature (switches to sampling)",
   "lesson.myth6.sampling": "Now sampling (T = {t}) the first token after the prompt: drag the Temperature slider and the chart's bars for {wrong} and {right} move, but {wrong} stays first.",
-  "lesson.myth6.wrap": "No: temperature and top-p reshape or cut the distribution but never reorder it. A low T makes the error surer; a high T does not help 伦 (London) either: its chance peaks near T 1 and falls as T rises (see the table), the mass spreading over many unrelated tokens, and 巴 (Paris) stays first. Facts need better context, training, retrieval or tools.",
+  "lesson.myth6.wrap": "No: temperature and top-p reshape or cut the distribution but never reorder it. A low T makes the error surer; a high T does not help 伦 (London): past T 1 its chance falls. Facts need better context, training, retrieval or tools.",
 
   "lesson.quiz.short": "Quiz",
   "lesson.quiz.title": "Self-test",
