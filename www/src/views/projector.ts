@@ -199,16 +199,18 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
    * (projector.css sizes the text with it; charts/frame.ts spaces its labels with it).
    */
   function fitChartText(): void {
-    const least = Math.max(MIN_CHART_PX, MIN_CHART_SHARE * parseFloat(getComputedStyle(document.documentElement).fontSize));
-    for (const svg of document.querySelectorAll<SVGSVGElement>("svg.chart")) {
-      const scale = on ? (svg.getScreenCTM()?.a ?? 0) : 0;
-      if (scale <= 0) {
-        svg.style.removeProperty("--pj-k");
-        continue;
-      }
-      const k = Math.max(1, least / (11 * scale));
-      svg.style.setProperty("--pj-k", k.toFixed(3));
-    }
+    const svgs = [...document.querySelectorAll<SVGSVGElement>("svg.chart")];
+    // every size read before any is written (a write between two reads made each read lay the page
+    // out again: a layout per chart per Step), and only a change written
+    const least = on ? Math.max(MIN_CHART_PX, MIN_CHART_SHARE * parseFloat(getComputedStyle(document.documentElement).fontSize)) : 0;
+    const scales = svgs.map((svg) => (on ? (svg.getScreenCTM()?.a ?? 0) : 0));
+    svgs.forEach((svg, i) => {
+      const scale = scales[i] ?? 0;
+      const k = scale <= 0 ? "" : Math.max(1, least / (11 * scale)).toFixed(3);
+      if (svg.style.getPropertyValue("--pj-k") === k) return;
+      if (k === "") svg.style.removeProperty("--pj-k");
+      else svg.style.setProperty("--pj-k", k);
+    });
   }
 
   function wake(): void {
