@@ -181,7 +181,12 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     next.title = `${t("projector.nextChart")} (↓)`;
     prev.disabled = next.disabled = list.length < 2;
 
-    fitChartText();
+    // refitted here when what is shown changed; a chart box resized otherwise (the text grew, a
+    // lesson opened) is refitted by `boxes` below, after the frame's own layout: a Step then
+    // forces no layout of its own (a tenth of a slow PC's Step)
+    const showing = `${on} ${focus} ${innerWidth}×${innerHeight} ${[...(stages?.children ?? [])].map((f) => (f instanceof HTMLElement && f.hidden ? 0 : 1)).join("")}`;
+    if (showing !== fitFor) fitChartText();
+    fitFor = showing;
     // the prompt and the newest tokens stay in view when the text outgrows its box (projector-text.ts)
     fitProjectorText(on, actions.state().prompt);
     if (on) {
@@ -198,6 +203,9 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
    * visible chart gets `--pj-k`, the factor its 11-unit text must grow by at the scale it is drawn
    * (projector.css sizes the text with it; charts/frame.ts spaces its labels with it).
    */
+  /** What was shown when the chart text was last fitted (projector mode, the chart picked, the viewport, the stages at work). */
+  let fitFor = "";
+
   function fitChartText(): void {
     const svgs = [...document.querySelectorAll<SVGSVGElement>("svg.chart")];
     // every size read before any is written (a write between two reads made each read lay the page
