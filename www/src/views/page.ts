@@ -176,12 +176,12 @@ export function createPage(
     compare.render(pg.compareRun, !pg.blocked() && !state.playing, compareMode, stopText);
     // while Play runs, the address bar follows at most once per ADDRESS_EVERY_MS (writing it every
     // token cost a slow PC's Step a tenth of its time); Pause, the end and every other change write it at once
-    if (document.body.dataset["ready"] === "true") {
-      if (!state.playing) showAddress();
-      else if (addressLater === 0) addressLater = window.setTimeout(showAddress, ADDRESS_EVERY_MS);
+    const ready = document.body.dataset["ready"] === "true";
+    if (ready && !state.playing) showAddress();
+    else {
+      if (ready && addressLater === 0) addressLater = window.setTimeout(showAddress, ADDRESS_EVERY_MS);
+      renderHandout(state.params, el("inspector-step").textContent ?? "");
     }
-    // after the address bar has the new state: the handout prints its link
-    renderHandout(state.params, el("inspector-step").textContent ?? "");
     for (const listener of listeners) listener();
   }
 
@@ -195,6 +195,7 @@ export function createPage(
     const full = new URLSearchParams(query);
     full.delete("embed");
     el<HTMLAnchorElement>("open-full").href = `?${full.toString()}`;
+    // after the address bar has the new state: the handout prints its link
     renderHandout(state.params, el("inspector-step").textContent ?? "");
   }
   let addressLater = 0;
