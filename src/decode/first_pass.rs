@@ -62,17 +62,25 @@ pub(super) fn first_pass(
     let n = logits.len();
     if w.input_removed == 0 && few_changes_then_temperature(s, order, logits, max) {
         let inv_t = 1.0 / s.temperature;
-        if let Some(out) = w.exps.slots(n) {
-            let (z, weighted, _) =
-                softmax::raw_and_tempered_blocks(logits, max, inv_t, out, w.blocks.blocks());
+        // After a top-k of a few, every later pass is over a few kept ids: remembering each
+        // tempered weight would cost a store per token for nothing.
+        let keep = if s.top_k > 0 && s.top_k.saturating_mul(8) <= n {
+            None
+        } else {
+            w.exps.slots(n)
+        };
+        let filled = keep.is_some();
+        let (z, weighted, _) =
+            softmax::raw_and_tempered_blocks(logits, max, inv_t, keep, w.blocks.blocks());
+        if filled {
             w.exps.filled(max, inv_t, true);
-            w.blocks.on(max, inv_t, n);
-            return FirstPass {
-                raw: raw(z, weighted),
-                tempered_z: None,
-                final_weighted: None,
-            };
         }
+        w.blocks.on(max, inv_t, n);
+        return FirstPass {
+            raw: raw(z, weighted),
+            tempered_z: None,
+            final_weighted: None,
+        };
     }
     if tempers_first(s) {
         let inv_t = 1.0 / s.temperature;

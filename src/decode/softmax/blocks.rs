@@ -131,7 +131,7 @@ mod tests {
             let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let inv_t = 1.0 / 1.2f32;
             let (mut out, mut sums) = (vec![0.0f32; n], BlockSums::default());
-            raw_and_tempered_blocks(&logits, max, inv_t, &mut out, sums.blocks());
+            raw_and_tempered_blocks(&logits, max, inv_t, Some(&mut out), sums.blocks());
             sums.on(max, inv_t, n);
             let rounds: [&[usize]; 2] = [&[0, n / 2], &[n / 3, n / 3, n - 1]];
             for (round, ids) in rounds.iter().enumerate() {

@@ -29,17 +29,20 @@ pub(crate) fn raw_and_tempered_sums(
     }
 }
 
-/// `raw_and_tempered_sums` remembering the tempered weights in `out` (as long as `logits`) and
-/// each block's float32 (Σ e, Σ t) in `blocks` (blocks.rs corrects them where logits change).
+/// `raw_and_tempered_sums` keeping each block's float32 (Σ e, Σ t) in `blocks` (blocks.rs
+/// corrects them where logits change); `keep` remembers the tempered weights.
 pub(crate) fn raw_and_tempered_blocks(
     logits: &[f32],
     max: f32,
     inv_t: f32,
-    out: &mut [f32],
+    keep: Option<&mut [f32]>,
     blocks: &mut Vec<[f32; 2]>,
 ) -> (f64, f64, f64) {
     blocks.clear();
-    sums::<true, true, true>(logits, max, inv_t, out, blocks)
+    match keep {
+        Some(out) => sums::<true, true, true>(logits, max, inv_t, out, blocks),
+        None => sums::<true, false, true>(logits, max, inv_t, &mut [], blocks),
+    }
 }
 
 /// The one loop behind both: float32 lanes inside a block, f64 across blocks; the tempered sum
