@@ -94,6 +94,7 @@ bench: dist
 	node tests/bench/summary.mjs
 	node tests/bench/model.mjs
 	node tests/bench/page-link.mjs
+	node tests/bench/page-step.mjs
 
 # The embedded model, second edition (issue 13; model card in README.md). Hours of CPU on 2 cores,
 # so it runs in the background in directories outside the worktree that persist, and is

@@ -16,14 +16,8 @@ export const WIDTH = 400;
 export const HEIGHT = 172;
 export const MARGIN = { top: 16, right: 10, bottom: 36, left: 42 };
 
-/** The user's reduced-motion setting (live: `matches` follows a change), asked for once. */
-let reducedMotion: MediaQueryList | null = null;
-
-/** Transition length: short, and zero when the user asked for reduced motion. */
-export function duration(): number {
-  reducedMotion ??= window.matchMedia("(prefers-reduced-motion: reduce)");
-  return reducedMotion.matches ? 0 : 220;
-}
+export { drawnAtOnce, duration } from "./motion";
+import { duration } from "./motion";
 
 /** What every chart receives: the trace, candidates in display order, and how to label a token. */
 export interface StepView {

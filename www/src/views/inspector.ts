@@ -2,7 +2,7 @@
 // 0–1 strip with the draw. It owns the panels' DOM; each chart draws only its own <svg>.
 import { langText, markHanRuns } from "../token-lang";
 import { createCdfChart } from "../charts/cdf";
-import { measureCharts } from "../charts/frame";
+import { drawnAtOnce, measureCharts } from "../charts/frame";
 import type { StepView } from "../charts/frame";
 import { createLogitsChart } from "../charts/logits";
 import { createThresholdChart } from "../charts/min-p";
@@ -29,6 +29,8 @@ interface Panel {
   summary: HTMLElement;
   svg: SVGSVGElement;
   update(view: StepView, stage: StageTrace | null): void;
+  /** What the chart has yet to draw: it was hidden by projector mode when its step came. */
+  pending: { view: StepView; stage: StageTrace | null } | null;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -70,6 +72,15 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
         : t("strip.name", { u: u.toFixed(3), token, from: band.from.toFixed(3), to: band.to.toFixed(3) }),
   });
   el<HTMLButtonElement>("back-to-next").addEventListener("click", handlers.onBackToNext);
+  // a chart hidden by projector mode is drawn when it is shown: when projector mode picks it or
+  // ends (its class or body's data-projector changes; observed, so drawn before the next paint),
+  // and before printing (the handout shows every chart)
+  const drawShown = (all: boolean): void => {
+    for (const p of panels.values()) if (p.pending !== null && (all || !hiddenByProjector(p.figure))) drawnAtOnce(() => drawPending(p));
+  };
+  new MutationObserver(() => drawShown(false)).observe(document.body, { attributes: true, attributeFilter: ["data-projector"] });
+  const shownLater = new MutationObserver(() => drawShown(false));
+  addEventListener("beforeprint", () => drawShown(true));
 
   function panel(kind: PanelKind): Panel {
     const existing = panels.get(kind);
@@ -96,7 +107,8 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     summary.id = `summary-${kind}`;
     svg.setAttribute("aria-describedby", summary.id);
     figure.append(caption, summary, svg, explain);
-    const made: Panel = { figure, status, explain, summary, svg, update: chartFor(kind, svg) };
+    const made: Panel = { figure, status, explain, summary, svg, update: chartFor(kind, svg), pending: null };
+    shownLater.observe(figure, { attributes: true, attributeFilter: ["class"] });
     // the axes, labels and numbers are read from the summary and the bars, not as a run of words
     for (const layer of svg.children) if (!layer.classList.contains("hits")) layer.setAttribute("aria-hidden", "true");
     panels.set(kind, made);
@@ -230,9 +242,23 @@ function fillPanel(p: Panel, kind: PanelKind, stage: StageTrace | null, view: St
   }
   const listed = stage !== null && active ? stageRestNote(view.result, stage.name) : "";
   if (listed !== "") p.explain.textContent += ` ${listed}`;
-  if (active) p.update(view, stage);
+  // projector mode shows one stage chart at a time (projector.css): the others are drawn when shown
+  p.pending = active ? { view, stage } : null;
+  if (active && !hiddenByProjector(p.figure)) drawPending(p);
   p.summary.textContent = active ? chartSummary(kind, stage, view) : "";
   markHanRuns(p.summary);
+}
+
+/** Whether projector mode hides `figure` (projector.css: every stage chart but the one picked, `.pj-focus`). */
+function hiddenByProjector(figure: HTMLElement): boolean {
+  return document.body.dataset["projector"] === "true" && !figure.classList.contains("pj-focus");
+}
+
+function drawPending(p: Panel): void {
+  if (p.pending === null) return;
+  const { view, stage } = p.pending;
+  p.pending = null;
+  p.update(view, stage);
 }
 
 function status(stage: StageTrace): string {

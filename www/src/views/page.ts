@@ -30,6 +30,9 @@ import { markPrompt, promptErrorText } from "./prompt-error";
 import { undoOffered } from "../playground/undo-reset";
 import { say } from "../lessons/kit";
 
+/** While Play runs, the longest the address bar lags the token on screen. */
+const ADDRESS_EVERY_MS = 1000;
+
 export interface PageView {
   /** Draw everything from the playground (also called for changes outside it: modes, language). */
   render(): void;
@@ -171,18 +174,39 @@ export function createPage(
     // the embedded model or a connected server compares; the hand-made tables do not
     const compareMode = pg.model !== null && source === pg.model ? "model" : pg.server !== null && source === pg.server ? "server" : "manual";
     compare.render(pg.compareRun, !pg.blocked() && !state.playing, compareMode, stopText);
-    if (document.body.dataset["ready"] === "true") {
-      const query = pageQuery(true);
-      writeUrl(query);
-      // embed mode's way out: the same state in a full page
-      const full = new URLSearchParams(query);
-      full.delete("embed");
-      el<HTMLAnchorElement>("open-full").href = `?${full.toString()}`;
+    // while Play runs, the address bar follows at most once per ADDRESS_EVERY_MS (writing it every
+    // token cost a slow PC's Step a tenth of its time); Pause, the end and every other change write it at once
+    const ready = document.body.dataset["ready"] === "true";
+    if (ready && !state.playing) showAddress();
+    else {
+      if (ready && addressLater === 0) addressLater = window.setTimeout(showAddress, ADDRESS_EVERY_MS);
+      renderHandout(state.params, el("inspector-step").textContent ?? "");
     }
-    // after the address bar has the new state: the handout prints its link
-    renderHandout(state.params, el("inspector-step").textContent ?? "");
     for (const listener of listeners) listener();
   }
+
+  /** The address bar, embed mode's way out and the handout's link, from the page's state now. */
+  function showAddress(): void {
+    window.clearTimeout(addressLater);
+    addressLater = 0;
+    const query = pageQuery(true);
+    writeUrl(query);
+    // embed mode's way out: the same state in a full page
+    const full = new URLSearchParams(query);
+    full.delete("embed");
+    el<HTMLAnchorElement>("open-full").href = `?${full.toString()}`;
+    // after the address bar has the new state: the handout prints its link
+    renderHandout(state.params, el("inspector-step").textContent ?? "");
+  }
+  let addressLater = 0;
+  // leaving, printing or going to the address bar (the window loses focus) mid-Play: the address bar
+  // and the handout hold the token on screen
+  const showAddressNow = (): void => {
+    if (addressLater !== 0) showAddress();
+  };
+  addEventListener("pagehide", showAddressNow);
+  addEventListener("beforeprint", showAddressNow);
+  addEventListener("blur", showAddressNow);
 
   function showUndoReset(): void {
     const button = el<HTMLButtonElement>("reset-undo");

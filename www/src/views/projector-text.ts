@@ -10,10 +10,21 @@ const MIN_PROMPT = 8;
 /** The first chip shown after folded ones: it carries the "…" (styles/teach.css). */
 const AFTER_FOLD = "pj-after-fold";
 
+/**
+ * The strip as last fitted: its chips and their text, the prompt, the page's language (the prompt
+ * button's width), the box's size, and how many chips were folded. A fit of the same chips with more
+ * appended (a Step, Play) starts its search there: more text never needs fewer folded, so a Step
+ * measures the strip once or twice, not once per halving of every chip (a layout of the page each,
+ * tens of ms on a slow PC late in a long text).
+ */
+let lastFit: { chips: HTMLLIElement[]; texts: string[]; prompt: string; lang: string; width: number; height: number; folded: number } | null = null;
+
 /** Fit the strip #generated to its box; `prompt` is the page's whole prompt (the echo may be cut). */
 export function fitProjectorText(on: boolean, prompt: string): void {
   const box = document.getElementById("generated");
   const echo = document.getElementById("prompt-echo");
+  const before = lastFit;
+  lastFit = null;
   if (box === null || echo === null) return;
   const chips = Array.from(document.querySelectorAll<HTMLLIElement>("#chips > li"));
   const fold = (n: number): void =>
@@ -21,28 +32,47 @@ export function fitProjectorText(on: boolean, prompt: string): void {
       li.classList.toggle(FOLDED, i < n);
       li.classList.toggle(AFTER_FOLD, n > 0 && i === n);
     });
-  fold(0);
   if (echo.textContent !== prompt) echo.textContent = prompt;
   echo.removeAttribute("data-cut");
-  if (!on || box.clientHeight === 0) return;
+  if (!on) return fold(0);
+  const texts = chips.map((li) => li.textContent ?? "");
+  const lang = document.documentElement.lang;
+  const grown = before !== null && before.prompt === prompt && before.lang === lang && before.chips.length <= chips.length && before.chips.every((li, i) => chips[i] === li && texts[i] === before.texts[i]);
+  const from = grown ? before.folded : 0;
+  fold(from);
+  const width = box.clientWidth;
+  const height = box.clientHeight;
+  if (height === 0) return fold(0);
+  // (a box of another size: searched from none folded)
+  if (from > 0 && (width !== before?.width || height !== before.height)) return fitProjectorText(on, prompt);
   const fits = (): boolean => box.scrollHeight <= box.clientHeight + 1;
-  if (fits()) return;
+  const done = (folded: number): void => {
+    fold(folded);
+    lastFit = { chips, texts, prompt, lang, width, height, folded };
+  };
+  if (fits()) return done(from);
 
-  // the fewest oldest chips to fold (at least the newest one stays)
-  if (chips.length > 1) {
-    let lo = 1;
-    let hi = chips.length - 1;
-    fold(hi);
-    if (fits()) {
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        fold(mid);
-        if (fits()) hi = mid;
-        else lo = mid + 1;
-      }
-      fold(lo);
-      return;
+  // the fewest oldest chips to fold (at least the newest one stays): from the last fit's count up,
+  // one more, two more, four more, eight more …, then halving between the last that did not fit and
+  // the first that did (a token or two more fold one or two chips: two or three measurements)
+  const most = chips.length - 1;
+  let failed = from;
+  for (let probe = 0; failed < most; probe++) {
+    const next = Math.min(from + 2 ** probe, most);
+    fold(next);
+    if (!fits()) {
+      failed = next;
+      continue;
     }
+    let lo = failed + 1;
+    let hi = next;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      fold(mid);
+      if (fits()) hi = mid;
+      else lo = mid + 1;
+    }
+    return done(lo);
   }
 
   // still too long: the longest start of the prompt that fits, then "…" (never under MIN_PROMPT

@@ -181,7 +181,12 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     next.title = `${t("projector.nextChart")} (↓)`;
     prev.disabled = next.disabled = list.length < 2;
 
-    fitChartText();
+    // refitted here when what is shown changed; a chart box resized otherwise (the text grew, a
+    // lesson opened) is refitted by `boxes` below, after the frame's own layout: a Step then
+    // forces no layout of its own (a tenth of a slow PC's Step)
+    const showing = `${on} ${focus} ${innerWidth}×${innerHeight} ${[...(stages?.children ?? [])].map((f) => (f instanceof HTMLElement && f.hidden ? 0 : 1)).join("")}`;
+    if (showing !== fitFor) fitChartText();
+    fitFor = showing;
     // the prompt and the newest tokens stay in view when the text outgrows its box (projector-text.ts)
     fitProjectorText(on, actions.state().prompt);
     if (on) {
@@ -198,17 +203,22 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
    * visible chart gets `--pj-k`, the factor its 11-unit text must grow by at the scale it is drawn
    * (projector.css sizes the text with it; charts/frame.ts spaces its labels with it).
    */
+  /** What was shown when the chart text was last fitted (projector mode, the chart picked, the viewport, the stages at work). */
+  let fitFor = "";
+
   function fitChartText(): void {
-    const least = Math.max(MIN_CHART_PX, MIN_CHART_SHARE * parseFloat(getComputedStyle(document.documentElement).fontSize));
-    for (const svg of document.querySelectorAll<SVGSVGElement>("svg.chart")) {
-      const scale = on ? (svg.getScreenCTM()?.a ?? 0) : 0;
-      if (scale <= 0) {
-        svg.style.removeProperty("--pj-k");
-        continue;
-      }
-      const k = Math.max(1, least / (11 * scale));
-      svg.style.setProperty("--pj-k", k.toFixed(3));
-    }
+    const svgs = [...document.querySelectorAll<SVGSVGElement>("svg.chart")];
+    // every size read before any is written (a write between two reads made each read lay the page
+    // out again: a layout per chart per Step), and only a change written
+    const least = on ? Math.max(MIN_CHART_PX, MIN_CHART_SHARE * parseFloat(getComputedStyle(document.documentElement).fontSize)) : 0;
+    const scales = svgs.map((svg) => (on ? (svg.getScreenCTM()?.a ?? 0) : 0));
+    svgs.forEach((svg, i) => {
+      const scale = scales[i] ?? 0;
+      const k = scale <= 0 ? "" : Math.max(1, least / (11 * scale)).toFixed(3);
+      if (svg.style.getPropertyValue("--pj-k") === k) return;
+      if (k === "") svg.style.removeProperty("--pj-k");
+      else svg.style.setProperty("--pj-k", k);
+    });
   }
 
   function wake(): void {

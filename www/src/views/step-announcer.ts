@@ -5,7 +5,7 @@
 // that come faster than a sentence can be heard (Play at speed, a lesson running to the end) are
 // not queued one by one: the first is said at once, then at most one sentence per `GAP_MS`, the
 // newest token's.
-import { percent, STAGE_NAMES } from "../format";
+import { grouped, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
 import type { AppState, PathEntry } from "../state";
@@ -67,7 +67,7 @@ function sentence(entry: PathEntry, n: number, token: string): Array<Node | stri
   const [before = "", after = ""] = text.split("\u0000");
   const cuts = r.stages
     .filter((s) => s.active && s.removed_count > 0)
-    .map((s) => t("announce.cut", { stage: STAGE_NAMES[s.name], n: s.removed_count.toLocaleString("en-US") }))
+    .map((s) => t("announce.cut", { stage: STAGE_NAMES[s.name], n: grouped(s.removed_count) }))
     .join(t("announce.join"));
   const whole = r.candidates.some((x) => x.removed_by === "logits") ? r.candidates.filter((x) => x.removed_by !== "logits").length : r.vocab_size;
   const removed = cuts === "" ? "" : t("announce.cuts", { cuts });
