@@ -70,6 +70,10 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
         : t("strip.name", { u: u.toFixed(3), token, from: band.from.toFixed(3), to: band.to.toFixed(3) }),
   });
   el<HTMLButtonElement>("back-to-next").addEventListener("click", handlers.onBackToNext);
+  // the strip's bands are buttons, so it is a group (an img's children are presentational: its
+  // buttons were gone for a screen reader); its numbers and axis are read from its name and the bands
+  for (const layer of el("cdf").children) if (!layer.matches(".bands, .rest, .vocab-rest-box")) layer.setAttribute("aria-hidden", "true");
+  el("cdf").querySelector(".rest-label")?.setAttribute("aria-hidden", "true");
 
   function panel(kind: PanelKind): Panel {
     const existing = panels.get(kind);
@@ -79,8 +83,12 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     figure.dataset["stage"] = kind;
     const caption = document.createElement("figcaption");
     const title = document.createElement("h3");
+    title.id = `chart-title-${kind}`;
     const status = document.createElement("span");
     status.className = "stage-status";
+    status.id = `chart-status-${kind}`;
+    // named by its title and status, not by the whole caption (its Save-as-SVG button's words too)
+    figure.setAttribute("aria-labelledby", `${title.id} ${status.id}`);
     caption.append(title, status);
     const svg = document.createElementNS(SVG_NS, "svg");
     // every chart's bars are focusable buttons (force, and read the numbers), so a chart is a group
