@@ -1,0 +1,74 @@
+// A sighted keyboard-only learner (no mouse), in Chromium: an action taken from the keyboard leaves
+// focus where the next key press makes sense, never on the page itself (<body>, where Enter does
+// nothing and a screen reader says nothing). Forcing a token with Enter on a chart's bar or on a
+// band of the final strip redraws the charts for the next step, and the focused bar went with its
+// step; Stop during Play disabled the focused Stop.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { browserSuite } from "./harness.mjs";
+
+const open = browserSuite();
+
+/** The focused element as "tag#id.class: name", or "<body>". */
+function focused(page) {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    if (a === null || a === document.body) return "<body>";
+    return `${a.tagName.toLowerCase()}#${a.id}.${a.getAttribute("class") ?? ""}: ${a.getAttribute("aria-label") ?? a.textContent.trim()}`;
+  });
+}
+
+const chips = (page) => page.locator("#chips li").count();
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: Enter on a chart's bar or a strip's band forces its token, and focus stays in that chart`, async () => {
+    const { page, context, problems } = await open(`?lang=${lang}`);
+    try {
+      await page.locator("#step").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      // the softmax chart: Tab's stop is the chosen bar; → to the next one, Enter forces it
+      await page.locator('#stages figure[data-stage="softmax"] rect.hit[tabindex="0"]').focus();
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+      await page.waitForTimeout(300);
+      assert.match(await focused(page), /^rect#\.hit: /, "on a softmax bar");
+      assert.equal(await page.evaluate(() => document.activeElement.closest("figure")?.dataset.stage), "softmax");
+      // and Enter again forces again, from where focus is
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 3);
+      // the final strip's bands
+      await page.locator("#final rect.band[tabindex='0']").focus();
+      await page.keyboard.press("Home");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 4);
+      await page.waitForTimeout(300);
+      assert.match(await focused(page), /^rect#\.band[ a-z]*: /, "on a band of the strip");
+      assert.equal(await page.evaluate(() => document.activeElement.closest("figure")?.id), "final");
+      assert.equal(await chips(page), 4);
+      assert.deepEqual(problems.console, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test(`${lang}: Stop during Play, from the keyboard: focus goes to Reset, which works`, async () => {
+    const { page, context } = await open(`?lang=${lang}&max_new_tokens=40`);
+    try {
+      await page.locator("#play").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length >= 1);
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "stop");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.getElementById("stop").disabled);
+      // (it stayed on the disabled Stop: the page's body)
+      assert.match(await focused(page), /^button#reset/);
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 0);
+    } finally {
+      await context.close();
+    }
+  });
+}
