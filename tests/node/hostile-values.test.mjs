@@ -61,7 +61,7 @@ test("numbers at the edges: float32 overflow named as passed, -0, NaN and Infini
   refuses([1, Infinity], {}, /^logits\[1\] must be finite or -inf, got inf$/);
   refuses([3.2, , 1.7], {}, /^logits\[1\] must be a finite number or -inf, got a hole \(no element at index 1\)$/); // eslint-disable-line no-sparse-arrays
   refuses([1, 2n], {}, /^logits\[1\] must be a finite number or -inf, got bigint 2$/);
-  // a BigInt setting is its number, range-checked like one (qa2-values.test.mjs)
+  // a BigInt setting is its number, range-checked like one (unusual-values.test.mjs)
   refuses(chapter, { top_p: 2n }, /^top_p must be in .*got 2$/);
   refuses(chapter, { seed: 2n ** 70n }, /^seed must be an integer in \[0, 4294967295\], got 1\.1805916207174113e\+21$/);
   refuses(chapter, { temperature: NaN }, /^temperature must be 0 \(greedy\) or in \[1e-38, 1e6\], got NaN$/);

@@ -1,4 +1,4 @@
-// Every refusal names the field, what was given and the allowed range (QA pass 3): a number written
+// Every refusal names the field, what was given and the allowed range: a number written
 // as a string ("0.7") stays refused — never coerced — but its message now says what the field
 // accepts, for every number-valued key of `step`'s config, the items of its id lists, a bias, the
 // logits, a BigInt no number holds exactly, and the Generator's arguments. After every refusal the

@@ -1,4 +1,4 @@
-// qa6: a Generator method called after free() or on something that is not a Generator says so,
+// A Generator method called after free() or on something that is not a Generator says so,
 // in words naming the method and what to do (it used to be wasm-bindgen's "null pointer passed
 // to rust", which names nothing), and the module and every live Generator go on working.
 import { test } from "node:test";

@@ -1,5 +1,5 @@
 // A library user's unusual but plausible values that hostile-values and the boundary suites leave
-// open (QA pass 2): integers written as BigInt (seed: 5n) are those numbers, range-checked by the
+// open: integers written as BigInt (seed: 5n) are those numbers, range-checked by the
 // core with the field and its range; a BigInt no number holds exactly is refused by name; a stop
 // sequence (or any config string) with a lone UTF-16 surrogate is refused, where it used to become
 // U+FFFD and silently stop at any replacement character; odd but well-formed stop sequences

@@ -1,4 +1,4 @@
-// QA pass 5, each engine's own "off" values: vLLM's top_k -1 (its `_verify_args` accepts -1 and 0
+// Each engine's own "off" values: vLLM's top_k -1 (its `_verify_args` accepts -1 and 0
 // as "disable", refuses below -1), llama.cpp's top_k ≤ 0 (`llama_sampler_top_k_impl` returns when
 // k <= 0), and the "off" of top_p 1, min_p 0 and HF's top_k 0 are accepted and shown as off in the
 // trace (the stage inactive, no value); HF's negative top_k is refused, as TopKLogitsWarper does.

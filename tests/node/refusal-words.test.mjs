@@ -1,4 +1,4 @@
-// QA pass 4, the wasm API's words: a hole in an array is named as a hole at its index (it used to
+// The wasm API's words: a hole in an array is named as a hole at its index (it used to
 // read "got null" or "got undefined"); a value JSON has no form for (a symbol, a function, a Map, a
 // BigInt no number holds) is refused in the same words as a string in that key — the field named as
 // Rust names it, never `config.…` —; and a range that is the engine's (vLLM's top_p in (0, 1], its
