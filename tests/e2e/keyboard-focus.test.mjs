@@ -2,10 +2,11 @@
 // focus where the next key press makes sense, never on the page itself (<body>, where Enter does
 // nothing and a screen reader says nothing). Forcing a token with Enter on a chart's bar or on a
 // band of the final strip redraws the charts for the next step, and the focused bar went with its
-// step; Stop during Play disabled the focused Stop.
+// step; Stop during Play disabled the focused Stop. A band of the strip shows the keyboard's focus
+// (it looked the same focused or not).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite } from "./harness.mjs";
+import { browserSuite, installWcag } from "./harness.mjs";
 
 const open = browserSuite();
 
@@ -67,6 +68,62 @@ for (const lang of ["en", "zh"]) {
       assert.match(await focused(page), /^button#reset/);
       await page.keyboard.press("Enter");
       await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 0);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+/** The focused element's stroke, against its own fill and the chart's background; and unfocused. */
+async function bandRing(page, selector) {
+  await page.locator(selector).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowLeft"); // (the keyboard's focus, so :focus-visible)
+  return page.evaluate((sel) => {
+    const { parse, ratio, backdrop } = window.wcag;
+    const band = document.activeElement;
+    const look = () => {
+      const s = getComputedStyle(band);
+      return { stroke: s.stroke, width: parseFloat(s.strokeWidth), fill: s.fill };
+    };
+    const focused = look();
+    band.blur();
+    const unfocused = look();
+    const rgb = (c) => parse(c).slice(0, 3);
+    return {
+      matches: band.matches(sel.replace("[tabindex='0']", "")),
+      focused,
+      unfocused,
+      againstFill: ratio(rgb(focused.stroke), rgb(focused.fill)),
+      againstCard: ratio(rgb(focused.stroke), backdrop(band.ownerSVGElement)),
+    };
+  }, selector);
+}
+
+for (const [lang, scheme] of [["en", null], ["zh", "dark"]]) {
+  test(`${lang}${scheme ? ", forced colours" : ""}: a focused band of the strip has a ring of its own (3:1, ≥ 2 px), the chosen one too`, async () => {
+    const { page, context } = await open(`?lang=${lang}`);
+    try {
+      if (scheme !== null) await page.emulateMedia({ forcedColors: "active", colorScheme: scheme });
+      await page.locator("#step").click();
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      await installWcag(page);
+      // the chosen band is the strip's tab stop; ← from it reaches a kept one (its first band is
+      // the chosen one here only when ranked first: then → does)
+      for (const which of ["chosen", "kept"]) {
+        if (which === "kept") {
+          await page.locator("#final rect.band.chosen").focus();
+          const first = await page.evaluate(() => document.querySelector("#final rect.band").classList.contains("chosen"));
+          await page.keyboard.press(first ? "ArrowRight" : "ArrowLeft");
+        }
+        const sel = which === "chosen" ? "#final rect.band.chosen" : "#final rect.band:not(.chosen)[tabindex='0']";
+        const ring = await bandRing(page, sel);
+        const what = `${which}: ${JSON.stringify(ring)}`;
+        assert.ok(ring.focused.stroke !== ring.unfocused.stroke || ring.focused.width >= ring.unfocused.width + 1, `focused looks as unfocused, ${what}`);
+        assert.ok(ring.focused.width >= 2, what);
+        assert.ok(ring.againstCard >= 3, what);
+        if (scheme === null) assert.ok(ring.againstFill >= 3, what);
+      }
     } finally {
       await context.close();
     }
