@@ -3,7 +3,8 @@
 // nothing and a screen reader says nothing). Forcing a token with Enter on a chart's bar or on a
 // band of the final strip redraws the charts for the next step, and the focused bar went with its
 // step; Stop during Play disabled the focused Stop. A band of the strip shows the keyboard's focus
-// (it looked the same focused or not).
+// (it looked the same focused or not). Enter on a path of the path tree switched to it and dropped
+// focus to the page (the tree is drawn afresh).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, installWcag } from "./harness.mjs";
@@ -124,6 +125,34 @@ for (const [lang, scheme] of [["en", null], ["zh", "dark"]]) {
         assert.ok(ring.againstCard >= 3, what);
         if (scheme === null) assert.ok(ring.againstFill >= 3, what);
       }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: Enter on a path in the path tree switches to it, and focus stays on that path`, async () => {
+    const { page, context } = await open(`?lang=${lang}&lesson=myth1`);
+    try {
+      const settled = () => page.waitForFunction(() => !document.getElementById("lessons").hasAttribute("aria-busy"));
+      await settled();
+      // 误解一 forces other first tokens: each a path of its own in the tree
+      for (const k of [0, 1]) {
+        await page.locator("#lesson-body").getByRole("button", { name: lang === "en" ? /^Force/ : /^第一步强制选择/ }).nth(k).click();
+        await settled();
+      }
+      await page.waitForFunction(() => document.querySelectorAll("#tree button.path").length === 3);
+      const other = page.locator('#tree button.path[aria-current="false"]').first();
+      const text = await other.textContent();
+      await other.focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((want) => document.querySelector('#tree button.path[aria-current="true"]')?.textContent === want, text);
+      // (it fell to the page)
+      assert.equal(await page.evaluate(() => document.activeElement?.matches('#tree button.path[aria-current="true"]') ?? false), true, await focused(page));
+      // and the arrow-free way on: Tab leaves the tree as from any button
+      await page.keyboard.press("Tab");
+      assert.notEqual(await focused(page), "<body>");
     } finally {
       await context.close();
     }
