@@ -4,7 +4,7 @@
 // band of the final strip redraws the charts for the next step, and the focused bar went with its
 // step; Stop during Play disabled the focused Stop. A band of the strip shows the keyboard's focus
 // (it looked the same focused or not). Enter on a path of the path tree switched to it and dropped
-// focus to the page (the tree is drawn afresh).
+// focus to the page (the tree is drawn afresh), as did × on a row of the hand-made logits table.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, installWcag } from "./harness.mjs";
@@ -153,6 +153,32 @@ for (const lang of ["en", "zh"]) {
       // and the arrow-free way on: Tab leaves the tree as from any button
       await page.keyboard.press("Tab");
       assert.notEqual(await focused(page), "<body>");
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: × on a row of the hand-made table removes it, and focus goes to the next row's ×, then the last's`, async () => {
+    const { page, context } = await open(`?lang=${lang}&source=manual`);
+    try {
+      const rows = page.locator("#logit-table tbody tr");
+      const before = await rows.count();
+      assert.ok(before >= 3, `${before} rows`);
+      const tokens = await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.token));
+      await rows.nth(0).locator("button").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((n) => document.querySelectorAll("#logit-table tbody tr").length === n, before - 1);
+      // (it fell to the page)
+      const on = () => page.evaluate(() => document.activeElement?.closest("tr")?.dataset.token ?? document.activeElement?.id ?? "<body>");
+      assert.equal(await on(), tokens[1], "on the × of the row that took its place");
+      assert.equal(await page.evaluate(() => document.activeElement.tagName), "BUTTON");
+      // the last row: focus moves up to the new last row's ×
+      await rows.last().locator("button").focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((n) => document.querySelectorAll("#logit-table tbody tr").length === n, before - 2);
+      assert.equal(await on(), tokens.at(-2));
     } finally {
       await context.close();
     }
