@@ -83,12 +83,8 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
     figure.dataset["stage"] = kind;
     const caption = document.createElement("figcaption");
     const title = document.createElement("h3");
-    title.id = `chart-title-${kind}`;
     const status = document.createElement("span");
     status.className = "stage-status";
-    status.id = `chart-status-${kind}`;
-    // named by its title and status, not by the whole caption (its Save-as-SVG button's words too)
-    figure.setAttribute("aria-labelledby", `${title.id} ${status.id}`);
     caption.append(title, status);
     const svg = document.createElementNS(SVG_NS, "svg");
     // every chart's bars are focusable buttons (force, and read the numbers), so a chart is a group
