@@ -96,7 +96,8 @@ fn the_other_stages_give_the_same_token_as_recorded() {
 }
 
 /// Rows added after `more_stages` (tests/support `newer_stages`), pinned the same way: recorded
-/// with the code before any change made them faster (eta_cutoff with its first code).
+/// with the code before any change made them faster (eta_cutoff with its first code; the page's
+/// slider mix with main at 6d0041b, before round thirteen).
 #[test]
 fn the_newer_rows_give_the_same_token_as_recorded() {
     let got = pins(newer_stages);
@@ -106,12 +107,16 @@ fn the_newer_rows_give_the_same_token_as_recorded() {
 const PINNED_NEWER: &str = "
 peaked 1000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [838, 595, 919, 757, 676, 919, 919, 919] | 0x3651c2441c7e6a50
 peaked 1000 | eta 3e-4 | [919, 352, 0, 757, 676, 0, 0, 0] | 0x8842c3d1479d41ec
+peaked 1000 | learner T 1.2 top-k 100 min-p 0.1 rep 1.15 (6 history) | [919, 514, 0, 757, 676, 0, 0, 0] | 0x540835947de87b17
 peaked 32000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [15838, 7595, 7919, 23757, 31676, 7919, 7919, 7919] | 0x311ba8254e4f67cf
 peaked 32000 | eta 3e-4 | [7919, 31352, 0, 23757, 31676, 0, 0, 0] | 0x752ee842ef862139
+peaked 32000 | learner T 1.2 top-k 100 min-p 0.1 rep 1.15 (6 history) | [7919, 15514, 0, 23757, 31676, 0, 0, 0] | 0x98e804c9f8b6975c
 uniform 3000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [1464, 2625, 43, 1988, 2270, 656, 432, 484] | 0x694f379f1ec589ee
 uniform 3000 | eta 3e-4 | [1612, 2892, 45, 2189, 2501, 720, 473, 532] | 0xf8b1010b703d290d
+uniform 3000 | learner T 1.2 top-k 100 min-p 0.1 rep 1.15 (6 history) | [1611, 2892, 46, 2189, 2501, 721, 473, 532] | 0x5f05fe4d2aec7721
 tied 2000 | llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8 | [347, 1515, 69, 1778, 1030, 1005, 672, 753] | 0x7952afd25b3e7747
 tied 2000 | eta 3e-4 | [1148, 342, 78, 1237, 1083, 1203, 798, 897] | 0xaf1cbb6f381c74f9
+tied 2000 | learner T 1.2 top-k 100 min-p 0.1 rep 1.15 (6 history) | [1077, 1932, 33, 1455, 1671, 474, 312, 357] | 0xd62fd35e76c6a4cd
 ";
 
 const PINNED_MORE: &str = "

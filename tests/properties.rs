@@ -263,7 +263,8 @@ fn draw_logits() -> impl Strategy<Value = Vec<f32>> {
     ]
 }
 
-/// Issue 10's configurations (and T = 5), over every engine that has them.
+/// Issue 10's configurations (and T = 5, and the page's slider mix), over every engine that has
+/// them.
 fn matrix_config(which: usize, engine: &str, n: usize) -> Config {
     let history: Vec<u32> = (0..256u32).map(|i| (i * 7 + 3) % n as u32).collect();
     let base = Config {
@@ -310,6 +311,15 @@ fn matrix_config(which: usize, engine: &str, n: usize) -> Config {
             history: Some(history),
             ..base
         },
+        // The page's sliders: a temperature after a penalty over a few ids (the first block's).
+        11 => Config {
+            temperature: Some(1.2),
+            top_k: Some(100),
+            min_p: Some(0.1),
+            repetition_penalty: Some(1.15),
+            history: Some([3, 10, 3, 700].map(|id| id % n as u32).to_vec()),
+            ..base
+        },
         _ => Config {
             temperature: Some(0.8),
             top_k: Some(40),
@@ -330,7 +340,7 @@ proptest! {
     #[test]
     fn the_draw_equals_a_sorted_inverse_cdf_walk_in_every_configuration(
         logits in draw_logits(),
-        which in 0usize..11,
+        which in 0usize..12,
         engine in prop::sample::select(vec!["hf", "llama.cpp", "vllm"]),
         seed in any::<u32>(),
         draw in 0u64..1_000_000,

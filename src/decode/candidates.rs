@@ -8,7 +8,7 @@
 use super::draw::key_weight;
 use super::select::gathered_max;
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{cached, scan, sum_weights, sum_weights_all, Exps, RawKeys};
+use super::softmax::{cached, scan, sum_weights, sum_weights_all, BlockSums, Exps, RawKeys};
 
 /// The final distribution's unnormalised weights by id: in `scratch` (f64), or, when the one-read
 /// first pass wrote them only as order keys in id order, in those keys (the same float32 weight,
@@ -74,6 +74,9 @@ pub(crate) struct Work {
     pub exps: Exps,
     /// Whether `keys` hold the raw weights, patched where stages changed logits (patched.rs).
     pub raw_keys: RawKeys,
+    /// The first pass's per-block sums at T = 1 and 1/T, patched where stages changed logits
+    /// (softmax/blocks.rs).
+    pub blocks: BlockSums,
     /// Cached max processed logit of `kept`.
     max: Option<f32>,
     /// Cached normaliser: (inv_t it was computed at, z, max).
@@ -127,6 +130,7 @@ impl Work {
         self.norm = None;
         self.exps.invalidate();
         self.raw_keys.off();
+        self.blocks.off();
     }
 
     /// The final weights by id, wherever the final pass left them.
@@ -155,6 +159,7 @@ impl Work {
         self.max = None;
         self.norm = None;
         self.raw_keys.changed(ids.clone());
+        self.blocks.changed(ids.clone());
         self.exps.refresh(&self.processed, ids);
     }
 
@@ -195,10 +200,17 @@ impl Work {
         let max = self.max_logit();
         let (all, inv_t) = (self.all_kept, self.inv_t);
         let n = self.processed.len();
-        // The raw weights patched, remembered exps, else a pass that remembers them when a later
-        // pass can use them.
+        // The raw weights patched, the block sums patched, remembered exps, else a pass that
+        // remembers them when a later pass can use them.
+        let blocks = if all {
+            self.blocks.sum(&self.processed, max, inv_t)
+        } else {
+            None
+        };
         let z = if all && self.raw_keys.usable(max, inv_t) {
             self.raw_keys.sums(&self.processed, &mut self.keys).0
+        } else if let Some(z) = blocks {
+            z
         } else if let Some(e) = self.exps.hit(max, inv_t, all) {
             if all {
                 cached::sum_all(e.get(..n).unwrap_or_default())

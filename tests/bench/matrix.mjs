@@ -3,7 +3,8 @@
 // transformers.js GenerationConfig with the same meaning, where it has one (it has no top-p,
 // min-p, typical-p or repetition penalty in its sampler).
 // After issue 10's rows: every other stage the config accepts, and the HF configuration a user
-// meets with the penalties on (tests/support/mod.rs `more_stages`), then `newer_stages`.
+// meets with the penalties on (tests/support/mod.rs `more_stages`), then `newer_stages` (the last: the
+// mix the page's sliders make).
 export function matrix(n) {
   const historyOf = (len) => Array.from({ length: len }, (_, i) => (i * 7919 + 17) % n);
   const history = historyOf(256);
@@ -44,5 +45,9 @@ export function matrix(n) {
       },
     },
     { name: "eta 3e-4", config: { eta_cutoff: 3e-4 } },
+    {
+      name: "learner T 1.2 top-k 100 min-p 0.1 rep 1.15 (6 history)",
+      config: { temperature: 1.2, top_k: 100, min_p: 0.1, repetition_penalty: 1.15, history: historyOf(6) },
+    },
   ];
 }

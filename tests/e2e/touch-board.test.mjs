@@ -1,7 +1,7 @@
 // A teacher at a classroom touch board (希沃-style: 1920×1080 CSS px at devicePixelRatio 2, touch
 // only, a Chinese browser), teaching from projector mode with a finger: a tap on a chart's bar shows
 // that token's numbers (a finger has no hover) and never forces a token the class did not see
-// chosen; the board's on-screen Return in projector mode's prompt box applies the prompt without
+// chosen, nor covers the strip's u marker; the board's on-screen Return in projector mode's prompt box applies the prompt without
 // taking a step, and the hint under the box says so in zh and en.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -45,6 +45,31 @@ describe("a tap on a chart's bar inspects it", () => {
       await page.waitForFunction((p) => (new URLSearchParams(location.search).get("path") ?? "") !== p, before);
       assert.match(await path(page), /f$/);
       assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+
+  // a lifted finger leaves the numbers up until a tap elsewhere: over a band of the strip they hid
+  // the u marker and its value, the number the class reads to see which band the draw lands in
+  for (const [mode, query, viewport] of [
+    ["projector 1024×768", "&projector=1", { width: 1024, height: 768 }],
+    ["projector 853×533", "&projector=1", { width: 853, height: 533 }],
+    ["normal 1280×800", "", { width: 1280, height: 800 }],
+  ]) {
+    test(`${mode}: a tap on the strip's band shows its numbers beside the u marker, never over it`, async () => {
+      const { page, context } = await open(`?lang=zh${query}`, { viewport, hasTouch: true });
+      // the band the u marker stands in (the chosen token): the tap most likely to be covered
+      await page.locator("#final svg.chart rect.band.chosen").tap();
+      await page.locator("#token-tip:not([hidden])").waitFor();
+      const m = await page.evaluate(() => {
+        const a = document.getElementById("token-tip").getBoundingClientRect();
+        const b = document.querySelector("#final .u-marker").getBoundingClientRect();
+        const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
+        return { overlap, inside: a.left >= 0 && a.top >= 0 && a.right <= innerWidth && a.bottom <= innerHeight, marker: b.width > 0 };
+      });
+      assert.deepEqual(m, { overlap: false, inside: true, marker: true });
+      assert.match(await page.locator("#final .u-marker text").textContent(), /u = 0\.\d+/);
+      await screenshot(page, `touch-board-strip-tip-${mode.replace(/[^a-z0-9]+/gi, "-")}.png`);
       await context.close();
     });
   }

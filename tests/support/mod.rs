@@ -180,7 +180,8 @@ pub fn more_stages(n: usize) -> Vec<(&'static str, Config)> {
 /// Rows added after `more_stages` was pinned, each pinned (tests/draw_pins.rs `PINNED_NEWER`) with
 /// the code before any change made it faster: llama.cpp's mix of typical-p, its three penalties
 /// and a minimum length (4 of 8 new tokens so far, so the end id is held back), at T 0.8; HF's
-/// eta_cutoff (pinned with its first code: `step` had no such key before).
+/// eta_cutoff (pinned with its first code: `step` had no such key before); the mix the page's
+/// sliders make (T 1.2, top-k 100, min-p 0.1, a repetition penalty over a short history).
 pub fn newer_stages(n: usize) -> Vec<(&'static str, Config)> {
     vec![
         (
@@ -204,6 +205,17 @@ pub fn newer_stages(n: usize) -> Vec<(&'static str, Config)> {
             "eta 3e-4",
             Config {
                 eta_cutoff: Some(3e-4),
+                ..Config::default()
+            },
+        ),
+        (
+            "learner T 1.2 top-k 100 min-p 0.1 rep 1.15 (6 history)",
+            Config {
+                temperature: Some(1.2),
+                top_k: Some(100),
+                min_p: Some(0.1),
+                repetition_penalty: Some(1.15),
+                history: Some(history(6, n)),
                 ..Config::default()
             },
         ),

@@ -3,7 +3,8 @@
 //! from 1 to 151,936) through `step`, one line per case with a hash of the whole trace's Debug
 //! text (or the error). Build it in main's worktree and in yours, run both with the same count
 //! (`cargo run --release --example pair_traces -- 12000 > traces.txt`), and `cmp` the outputs.
-//! After them, half as many cases of the stages that change logits alone (`early_config`).
+//! After them, half as many cases of the stages that change logits alone (`early_config`), then a
+//! quarter as many of the page's slider mix, T ≠ 1 with a penalty (`learner_config`).
 #![allow(clippy::unwrap_used)]
 use nexttoken::decode::{rng, Config, Decoder, Engine};
 use std::io::Write;
@@ -218,6 +219,49 @@ fn early_config(r: &mut R, n: usize) -> Config {
     c
 }
 
+/// The mix the page's sliders make (round thirteen): T ≠ 1 with a penalty over a short history,
+/// often with top-k, min-p or top-p; the history sometimes holds the best id (the max moves) or
+/// an id twice, and the logits sometimes tie at the max.
+fn learner_config(r: &mut R, l: &[f32]) -> Config {
+    let n = l.len();
+    let best = (0..n).fold(0, |b, i| if l[i] > l[b] { i } else { b }) as u32;
+    let len = 1 + r.below(12) as u32;
+    let mut history: Vec<u32> = (0..len).map(|_| r.below(n as u64) as u32).collect();
+    if r.chance(0.3) {
+        history.push(best);
+    }
+    if r.chance(0.2) {
+        history.push(history[0]);
+    }
+    let mut c = Config {
+        engine: Some(r.pick(&[Engine::Hf, Engine::Hf, Engine::LlamaCpp, Engine::Vllm])),
+        temperature: Some(r.pick(&[0.3, 0.7, 0.8, 1.0, 1.2, 1.5, 2.0, 5.0])),
+        repetition_penalty: Some(r.pick(&[0.8, 1.05, 1.15, 1.3, 2.0])),
+        history: Some(history),
+        trace_top: Some(r.pick(&[0, 1, 5, 20, 300, n as u32])),
+        seed: Some(r.next() as u32),
+        draw: Some(r.below(1000)),
+        ..Config::default()
+    };
+    if r.chance(0.6) {
+        c.top_k = Some(r.pick(&[1, 5, 40, 100, 1000]));
+    }
+    if r.chance(0.5) {
+        c.min_p = Some(r.pick(&[0.01, 0.05, 0.1, 0.5]));
+    }
+    if r.chance(0.3) {
+        c.top_p = Some(r.pick(&[0.5, 0.9, 0.95]));
+    }
+    if r.chance(0.25) {
+        c.frequency_penalty = Some(r.pick(&[-0.5, 0.5]));
+        c.presence_penalty = Some(r.pick(&[0.0, 0.5]));
+    }
+    if r.chance(0.1) {
+        c.logit_bias = Some(vec![(r.below(n as u64) as u32, r.pick(&[-5.0, 3.0]))]);
+    }
+    c
+}
+
 fn main() {
     let cases: usize = std::env::args()
         .nth(1)
@@ -286,5 +330,27 @@ fn main() {
         if dump == Some(case) {
             writeln!(out, "{c:?}\n{text}").unwrap();
         }
+    }
+    // Then a quarter as many of the page's slider mix (`learner_config`).
+    let mut r = R(0x5851_f42d_4c95_7f2d);
+    for case in 0..cases / 4 {
+        let n = if case % 10 == 9 {
+            151_936
+        } else {
+            r.pick(&sizes[..sizes.len() - 1])
+        };
+        let l = logits(&mut r, n);
+        let c = learner_config(&mut r, &l);
+        let (kind, text) = match decoder.step(&l, &c) {
+            Ok(t) => ("trace", format!("{t:?}")),
+            Err(e) => ("error", format!("{e}")),
+        };
+        let hash = fnv(text.as_bytes());
+        writeln!(
+            out,
+            "learner {case} n {n} {kind} {hash:016x} {}",
+            text.len()
+        )
+        .unwrap();
     }
 }

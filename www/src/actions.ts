@@ -51,4 +51,8 @@ export interface Actions {
   tokenText(id: number): string;
   /** Change settings as the sidebar's controls do (a lesson's own slider where the sidebar is hidden). */
   setParams(change: Partial<Params>): void;
+  /** Set one logit of the hand-made table the next step reads, as the sidebar's table does (误解二's own table). */
+  setLogit(id: number, logit: number): void;
+  /** Draw the next token `n` times, as the Sample buttons do (hidden in projector mode); counts by token id, or null. */
+  sample(n: number): ReadonlyMap<number, number> | null;
 }

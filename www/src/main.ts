@@ -98,6 +98,16 @@ const actions: Actions = {
   useServer: () => pg.dispatch({ type: "selectSource", kind: "server" }),
   tokenText: (id) => page.label(id),
   setParams: (change) => pg.dispatch({ type: "setParams", change }),
+  setLogit: (id, logit) => {
+    const source = pg.source;
+    if (!(source instanceof ManualSource)) return;
+    const token = source.tokenText(id);
+    pg.dispatch({ type: "setRows", rows: source.currentRows().map((row) => (row.token === token ? { ...row, logit } : row)) });
+  },
+  sample: (n) => {
+    pg.dispatch({ type: "sample", n });
+    return pg.sampleRun?.n === n ? pg.sampleRun.counts : null;
+  },
 };
 
 const lessons = createLessons(actions, {

@@ -108,17 +108,19 @@ fn lane_sum<T: Copy>(xs: &[T], f: impl Fn(T) -> f32) -> f64 {
     total
 }
 
+mod blocks;
 pub(crate) mod cached;
 mod fused;
 mod patched;
 mod scan;
 mod sums;
 
+pub(crate) use blocks::{blocks_touched, BlockSums};
 pub(crate) use cached::Exps;
 pub(crate) use fused::{raw_and_final, raw_keys_and_blocks, weights_keys_and_sums};
 pub(crate) use patched::RawKeys;
 pub(crate) use scan::{scan, scan_input};
-pub(crate) use sums::{raw_and_tempered_sums, raw_sums};
+pub(crate) use sums::{raw_and_tempered_blocks, raw_and_tempered_sums, raw_sums};
 
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
 /// (s the scaled logit, the entropy's sum), in float32 lanes folded into f64 every block, as

@@ -9,8 +9,8 @@ use super::{above, exp_f32, EXP_MIN, LANES};
 /// to remember each e (cached.rs), when a later pass at T = 1 can read them.
 pub(crate) fn raw_sums(logits: &[f32], max: f32, keep: Option<&mut [f32]>) -> (f64, f64) {
     let (z, weighted, _) = match keep {
-        Some(out) => sums::<false, true>(logits, max, 1.0, out),
-        None => sums::<false, false>(logits, max, 1.0, &mut []),
+        Some(out) => sums::<false, true, false>(logits, max, 1.0, out, &mut Vec::new()),
+        None => sums::<false, false, false>(logits, max, 1.0, &mut [], &mut Vec::new()),
     };
     (z, weighted)
 }
@@ -24,20 +24,38 @@ pub(crate) fn raw_and_tempered_sums(
     keep: Option<&mut [f32]>,
 ) -> (f64, f64, f64) {
     match keep {
-        Some(out) => sums::<true, true>(logits, max, inv_t, out),
-        None => sums::<true, false>(logits, max, inv_t, &mut []),
+        Some(out) => sums::<true, true, false>(logits, max, inv_t, out, &mut Vec::new()),
+        None => sums::<true, false, false>(logits, max, inv_t, &mut [], &mut Vec::new()),
+    }
+}
+
+/// `raw_and_tempered_sums` keeping each block's float32 (Σ e, Σ t) in `blocks` (blocks.rs
+/// corrects them where logits change); `keep` remembers the tempered weights.
+pub(crate) fn raw_and_tempered_blocks(
+    logits: &[f32],
+    max: f32,
+    inv_t: f32,
+    keep: Option<&mut [f32]>,
+    blocks: &mut Vec<[f32; 2]>,
+) -> (f64, f64, f64) {
+    blocks.clear();
+    match keep {
+        Some(out) => sums::<true, true, true>(logits, max, inv_t, out, blocks),
+        None => sums::<true, false, true>(logits, max, inv_t, &mut [], blocks),
     }
 }
 
 /// The one loop behind both: float32 lanes inside a block, f64 across blocks; the tempered sum
 /// is compiled in only when asked for (it costs a second exp per entry), and so are the stores
-/// of the weights (the tempered ones when TEMPERED) into `out` (as long as `logits`).
+/// of the weights (the tempered ones when TEMPERED) into `out` (as long as `logits`), and so is
+/// the record of each block's sums (BLOCKS).
 #[inline(always)]
-fn sums<const TEMPERED: bool, const FILL: bool>(
+fn sums<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool>(
     logits: &[f32],
     max: f32,
     inv_t: f32,
     out: &mut [f32],
+    blocks: &mut Vec<[f32; 2]>,
 ) -> (f64, f64, f64) {
     let (mut z, mut weighted, mut z_t) = (0.0f64, 0.0f64, 0.0f64);
     let term = |l: f32| {
@@ -88,9 +106,13 @@ fn sums<const TEMPERED: bool, const FILL: bool>(
             }
             base += 1;
         }
-        z += f64::from(zs.iter().sum::<f32>());
+        let (block_z, block_t) = (zs.iter().sum::<f32>(), ts.iter().sum::<f32>());
+        if BLOCKS {
+            blocks.push([block_z, block_t]);
+        }
+        z += f64::from(block_z);
         weighted += f64::from(ws.iter().sum::<f32>());
-        z_t += f64::from(ts.iter().sum::<f32>());
+        z_t += f64::from(block_t);
     }
     (z, weighted, z_t)
 }

@@ -1,7 +1,8 @@
 //! Hand-checkable cases: logits chosen so softmax gives simple fractions (ln 1, ln 2, ln 3 …), with
 //! the arithmetic in comments. Each names the rule it pins. One file per subject: the stages'
 //! rules (stages.rs), errors (errors.rs), what the trace lists (trace.rs), min_new_tokens
-//! (min_new_tokens.rs) and the entropy-driven cutoff eta (eta_cutoff.rs).
+//! (min_new_tokens.rs), the entropy-driven cutoff eta (eta_cutoff.rs) and a temperature after a
+//! penalty (tempered_after_penalties.rs).
 
 use super::*;
 
@@ -9,6 +10,7 @@ mod errors;
 mod eta_cutoff;
 mod min_new_tokens;
 mod stages;
+mod tempered_after_penalties;
 mod trace;
 
 pub(super) const LN2: f32 = std::f32::consts::LN_2;

@@ -138,14 +138,26 @@ function show(target: Element): void {
   place(box, target);
 }
 
-/** Above the element, centred, kept inside the window (below it when there is no room above). */
+/**
+ * Above the element, centred, kept inside the window (below it when there is no room above), and
+ * never over the strip's u marker: a finger's tap leaves the numbers up, and over a band they hid
+ * the random number the class is reading (then below the element if that clears it, else beside it).
+ */
 function place(box: HTMLDivElement, target: Element): void {
   const r = target.getBoundingClientRect();
   const w = box.offsetWidth;
   const h = box.offsetHeight;
-  const left = Math.min(Math.max(4, r.left + r.width / 2 - w / 2), window.innerWidth - w - 4);
+  let left = Math.min(Math.max(4, r.left + r.width / 2 - w / 2), window.innerWidth - w - 4);
   const above = r.top - h - 8;
-  const top = above >= 4 ? above : Math.min(r.bottom + 8, window.innerHeight - h - 4);
+  const below = Math.min(r.bottom + 8, window.innerHeight - h - 4);
+  let top = above >= 4 ? above : below;
+  const covers = (x: number, y: number, m: DOMRect): boolean => x < m.right && x + w > m.left && y < m.bottom && y + h > m.top;
+  const marker = [...document.querySelectorAll(".u-marker")].map((m) => m.getBoundingClientRect()).find((m) => m.width > 0 && covers(left, top, m));
+  if (marker !== undefined) {
+    if (!covers(left, below, marker)) top = below;
+    else if (window.innerWidth - marker.right >= marker.left) left = Math.min(marker.right + 8, window.innerWidth - w - 4);
+    else left = Math.max(4, marker.left - 8 - w);
+  }
   box.style.setProperty("left", `${Math.round(left + window.scrollX)}px`);
   box.style.setProperty("top", `${Math.round(top + window.scrollY)}px`);
 }

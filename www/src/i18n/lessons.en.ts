@@ -52,7 +52,7 @@ export const lessonsEn = {
   "lesson.exp2.again": "Draw again (seed {seed})",
   "lesson.exp2.five": "Draw 5 more",
   "lesson.exp2.draws": "Draws so far",
-  "lesson.exp2.counts": "{n} draws: {list}",
+  "lesson.exp2.counts": "Total {n}: {list}",
   "lesson.exp2.keep": "Keep drawing: 用户 (user) comes up most, but not every time; 界面 (interface) only now and then.",
   "lesson.exp2.found": "界面 (interface) came up: “React 是一个用于构建界面” (“… for building interfaces”) is reasonable too, just another path. Sampling lets several good continuations compete.",
 
@@ -86,6 +86,8 @@ export const lessonsEn = {
   "lesson.myth3.intro": "“中国的首都是” (“The capital of China is”) at three temperatures (top-p off). The model's knowledge is the same in all three.",
   "lesson.myth3.rest": "all others",
   "lesson.myth3.wrap": "At T = 2, 北京 (Beijing) loses most of its probability to wrong tokens: the answer gets worse, not smarter. The page is set to T = 2: sample 1,000 times and count.",
+  "lesson.myth3.sample": "Sample 1,000 times",
+  "lesson.myth3.counted": "{token}: {k} of 1,000 ({p})",
 
   "lesson.myth4.short": "Myth 4",
   "lesson.myth4.title": "Myth 4 · Greedy is always right",

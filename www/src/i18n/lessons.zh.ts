@@ -88,6 +88,8 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.myth3.intro": "「中国的首都是」在三个温度下（关闭 top-p）。三种情况下模型知道的东西完全一样。",
   "lesson.myth3.rest": "其他所有 Token",
   "lesson.myth3.wrap": "T = 2 时，「北京」的大部分概率被分给了错误的 Token：回答变得更不可靠，而不是更聪明。页面已设为 T = 2，抽样 1,000 次数一数。",
+  "lesson.myth3.sample": "抽样 1,000 次",
+  "lesson.myth3.counted": "「{token}」：1,000 次里 {k} 次（{p}）",
 
   "lesson.myth4.short": "误解四",
   "lesson.myth4.title": "误解四：greedy 一定最正确",

@@ -3,7 +3,7 @@ import type { Actions } from "../actions";
 import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import type { Params } from "../state";
-import { DEFAULT_PARAMS, FIRST_VISIT } from "../state";
+import { DEFAULT_PARAMS } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
 import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, say, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
@@ -104,50 +104,6 @@ export function noPlan(): Lesson {
   };
 }
 
-/** 误解二：logits are not probabilities. Their sum is any number; softmax's is 1. */
-export function logitsNotProbabilities(): Lesson {
-  return {
-    prompts: [TS_PROMPT],
-    // the chapter's own table, editable: not a model's distribution
-    runsOn: "manual",
-    async setUp(actions) {
-      // the first visit's seed: its first draws are typical ones, not a tail token on the first Step
-      await actions.apply({ source: "manual", presetId: "ts-zh", params: { temperature: 1, top_p: 1, seed: FIRST_VISIT.seed }, path: [] });
-    },
-    build(body, env) {
-      const { actions } = env;
-      const table = h("table", { class: "lesson-table" });
-      const sums = h("p", { class: "lesson-sums", attrs: { role: "status" } });
-      body.append(
-        para("lesson.myth2.intro"),
-        h(
-          "div",
-          { class: "lesson-cols" },
-          h("div", {}, table),
-          h("div", {}, sums, para("lesson.myth2.try"), h("div", { class: "lesson-row" }, pointer(env, "lesson.show.logit", "#logit-table tbody input"), pointer(env, "lesson.show.logitsChart", '#stages figure[data-stage="logits"]'))),
-        ),
-      );
-      return () => {
-        const preview = actions.preview();
-        const rows = preview?.ok === true ? preview.result.candidates.filter((c) => Number.isFinite(c.logit)) : [];
-        const logitSum = rows.reduce((s, c) => s + c.logit, 0);
-        const pSum = rows.reduce((s, c) => s + c.p_raw, 0);
-        table.replaceChildren(
-          h("caption", {}, t("lesson.myth2.caption")),
-          h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, "Token"), h("th", { attrs: { scope: "col" } }, "logit"), h("th", { attrs: { scope: "col" } }, t("lesson.myth2.prob")))),
-          h(
-            "tbody",
-            {},
-            ...rows.map((c) => h("tr", {}, h("th", { attrs: { scope: "row" } }, glossed(actions.tokenText(c.id))), h("td", {}, num(c.logit, 2)), h("td", {}, percent(c.p_raw)))),
-          ),
-          h("tfoot", {}, h("tr", {}, h("th", { attrs: { scope: "row" } }, t("lesson.myth2.sum")), h("td", { class: "sum-logits" }, num(logitSum, 2)), h("td", { class: "sum-p" }, num(pSum, 3)))),
-        );
-        say(sums, t("lesson.myth2.sums", { logits: num(logitSum, 2), p: num(pSum, 3) }));
-      };
-    },
-  };
-}
-
 /** 误解三：a higher temperature does not make the model smarter; at T = 2 北京 loses most of its mass. */
 export function temperatureNotSmarter(): Lesson {
   const temperatures = [0.5, 1, 2];
@@ -163,17 +119,32 @@ export function temperatureNotSmarter(): Lesson {
       const glimpse = glimpseCache(actions, env.update);
       const grid = h("div", { class: "lesson-sides three" });
       const wrap = h("p", { class: "lesson-text lesson-wrap" });
+      // "sample 1,000 times and count", done here: projector mode hides the page's Sample buttons
+      const counted = h("p", { class: "lesson-text lesson-counted", attrs: { role: "status" } });
+      const sample = button(t("lesson.myth3.sample"), () =>
+        env.run(async () => {
+          // the first token after the prompt (a Step meanwhile moved on), at the page's temperature
+          const state = actions.state();
+          if (state.prompt !== CAPITAL_PROMPT || state.path.length > 0) await actions.apply({ source: liveSource(actions), prompt: CAPITAL_PROMPT, params: { ...state.params }, path: [] });
+          const counts = actions.sample(1000);
+          const k = [...(counts ?? [])].reduce((sum, [id, times]) => (actions.tokenText(id) === answerNow() ? sum + times : sum), 0);
+          say(counted, counts === null ? "" : t("lesson.myth3.counted", { token: glossed(answerNow()), k, p: percent(k / 1000) }));
+        }),
+      );
       body.append(
         para("lesson.myth3.intro"),
         grid,
-        h("div", { class: "lesson-row" }, pointer(env, "lesson.show.temperature", "#temperature"), pointer(env, "lesson.show.sampleN", '#sample-buttons button[data-n="1000"]')),
         wrap,
+        h("div", { class: "lesson-row" }, sample, pointer(env, "lesson.show.temperature", "#temperature"), counted),
       );
       const at = (temperature: number) => glimpse.get(CAPITAL_PROMPT, { ...DEFAULT_PARAMS, temperature, top_p: 1 });
-      return () => {
-        // the answer is the model's own top token at T = 1: 北京 on the embedded model, the server's otherwise
+      // the answer is the model's own top token at T = 1: 北京 on the embedded model, the server's otherwise
+      const answerNow = (): string => {
         const one = at(1);
-        const answer = one !== null && typeof one !== "string" ? (one.kept[0]?.text ?? "北京") : "北京";
+        return one !== null && typeof one !== "string" ? (one.kept[0]?.text ?? "北京") : "北京";
+      };
+      return () => {
+        const answer = answerNow();
         const server = actions.state().source === "server";
         const p = (temperature: number): string => {
           const g = at(temperature);

@@ -8,8 +8,8 @@ import { el } from "./controls";
 import { numberField, readNumber, inRange } from "./number-field";
 import type { NumberField } from "./number-field";
 
-/** A logit a table row (and so a link) can hold. */
-const LOGIT_RULE = { min: -MAX_LOGIT, max: MAX_LOGIT, integer: false };
+/** A logit a table row (and so a link) can hold (误解二's own table too). */
+export const LOGIT_RULE = { min: -MAX_LOGIT, max: MAX_LOGIT, integer: false };
 
 export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
   render(rows: TableRow[], eos: string, editable: boolean): void;
