@@ -325,7 +325,7 @@ describe("lessons", () => {
     await page.keyboard.press("Enter");
     await settled(page);
     assert.equal(await page.locator("#lesson-title").textContent(), "Experiment 1 · Greedy by hand");
-    assert.equal(await page.evaluate(() => document.activeElement?.dataset.lesson), "exp1", "focus stays on the lesson button");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "lesson-title", "focus on the lesson's heading (screen-reader.test)");
     const hide = page.getByRole("button", { name: "Hide the lesson" });
     await hide.focus();
     await page.keyboard.press("Enter");

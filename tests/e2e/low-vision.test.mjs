@@ -126,3 +126,49 @@ describe("forced colours (Windows high contrast): the charts keep their contrast
     });
   }
 });
+
+/**
+ * On the normal page's own colours: every bar drawn (taller than half a unit) whose fill is under
+ * 3:1 against its chart, without an outline of 3:1 either, as "chart class: ratio".
+ */
+function faintBars() {
+  const { parse, ratio, backdrop } = window.wcag;
+  const faint = [];
+  for (const svg of document.querySelectorAll("#stages figure:not([hidden]) svg.chart")) {
+    const bg = backdrop(svg);
+    for (const bar of svg.querySelectorAll(".bars rect")) {
+      if (bar.getBBox().height <= 0.5) continue;
+      const s = getComputedStyle(bar);
+      const fill = parse(s.fill);
+      const stroke = parse(s.stroke);
+      const fillRatio = fill === null || fill[3] === 0 ? 1 : ratio(fill.slice(0, 3), bg);
+      const strokeRatio = stroke === null || stroke[3] === 0 || parseFloat(s.strokeWidth) < 1 ? 1 : ratio(stroke.slice(0, 3), bg);
+      if (Math.max(fillRatio, strokeRatio) < 3) faint.push(`${svg.closest("figure").dataset.stage} ${bar.getAttribute("class")}: ${fillRatio.toFixed(2)}:1`);
+    }
+  }
+  return faint;
+}
+
+// A bar removed by an earlier stage is drawn at its height when the engine's order puts a chart
+// after that stage (llama.cpp's: temperature after top-k, so the chart shows what T does to every
+// token): that height is information, so its outline is 3:1 (WCAG 1.4.11; its #eceef1 fill alone
+// was 1.16:1 on white, 1.3:1 in projector mode).
+describe("bars removed by an earlier stage are outlined at 3:1 where they are drawn", () => {
+  for (const [lang, projector] of [["en", false], ["zh", true]]) {
+    test(`${lang}${projector ? ", projector" : ""}: llama.cpp's order, top-k 5, T 1.5`, async () => {
+      const { page, context } = await open(`?lang=${lang}&engine=llama.cpp&top_k=5&temperature=1.5${projector ? "&projector=1" : ""}`, { viewport: { width: 1280, height: 800 } });
+      try {
+        await page.locator("#step").click();
+        await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+        await page.waitForTimeout(400);
+        await installWcag(page);
+        const drawn = await page.evaluate(() => [...document.querySelectorAll('#stages figure[data-stage="temperature"] rect.removed-before')].filter((r) => r.getBBox().height > 0.5).length);
+        assert.ok(drawn >= 5, `${drawn} removed-before bars drawn in the temperature chart`);
+        const faint = await page.evaluate(faintBars);
+        assert.deepEqual(faint.slice(0, 8), [], `${faint.length} faint bars`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

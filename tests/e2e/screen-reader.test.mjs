@@ -242,3 +242,69 @@ test("en: the keyboard's focus stays on a chip it opened, and Back to the next s
     await context.close();
   }
 });
+
+describe("a lesson, a chart and the final strip, as a screen reader meets them", () => {
+  for (const lang of ["en", "zh"]) {
+    test(`${lang}: opening a lesson from its button moves focus to its heading, says nothing twice; Esc goes back`, async () => {
+      const { page, context } = await open(`?lang=${lang}`);
+      try {
+        await watchLive(page);
+        const button = page.locator('#lesson-list button[data-lesson="exp1"]');
+        await button.focus();
+        await page.keyboard.press("Enter");
+        await page.waitForFunction(() => document.querySelector("#lesson-title") !== null && !document.getElementById("lessons").hasAttribute("aria-busy"));
+        // (it stayed on the button, whose name "Exp. 1" says nothing of the lesson)
+        await page.waitForFunction(() => document.activeElement?.id === "lesson-title", null, { timeout: 3000 }).catch(() => {});
+        const heading = await page.evaluate(() => ({ tag: document.activeElement.tagName, text: document.activeElement.textContent.trim() }));
+        assert.deepEqual(heading, { tag: "H3", text: lang === "en" ? "Experiment 1 · Greedy by hand" : "实验一：手动做一次 greedy" });
+        // the lesson's first words are read with it, not announced (the hint was said twice)
+        const said = (await spoken(page)).map((s) => s.text);
+        assert.deepEqual(said.filter((s, i) => said.indexOf(s) !== i), [], `said twice: ${JSON.stringify(said)}`);
+        assert.ok(!said.some((s) => s.includes(lang === "en" ? "Choose one of the tokens above." : "在上面的 Token 里选一个。")), JSON.stringify(said));
+        // a choice is still announced, once
+        await page.keyboard.press("Tab");
+        await page.locator("#lesson-body .lesson-choices button").first().focus();
+        await page.keyboard.press("Enter");
+        const verdict = (await spoken(page)).filter((s) => s.id.includes("lesson-feedback"));
+        assert.equal(verdict.length, 1, JSON.stringify(verdict));
+        await page.keyboard.press("Escape");
+        assert.equal(await page.evaluate(() => document.activeElement?.dataset.lesson), "exp1", "Esc: back on the lesson's button");
+      } finally {
+        await context.close();
+      }
+    });
+
+    test(`${lang}: a chart is named by its title and status, not its Save-as-SVG button; the strip's bands are buttons a screen reader keeps`, async () => {
+      const { page, context } = await open(`?lang=${lang}&top_k=5`);
+      try {
+        await page.locator("#step").click();
+        await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+        const figures = (await page.locator("section.inspector").ariaSnapshot()).split("\n").filter((l) => /^\s*- figure /.test(l));
+        assert.ok(figures.length >= 6, figures.join("\n"));
+        for (const line of figures) assert.doesNotMatch(line, /SVG/, line);
+        assert.ok(figures.some((l) => l.includes(lang === "en" ? 'figure "1 · Logits (raw scores)"' : 'figure "1 · logits（原始分数）"')), figures.join("\n"));
+        assert.ok(figures.some((l) => /figure "(Top-k|top-k).*(removed|移除) 7,?995/.test(l)), figures.join("\n"));
+        // nothing focusable inside an img (its children are presentational)
+        const inImg = await page.evaluate(() => [...document.querySelectorAll('[role="img"] :is(button, a[href], [tabindex], [role="button"])')].map((n) => n.getAttribute("aria-label") ?? n.tagName));
+        assert.deepEqual(inImg, []);
+        // in Chromium's own tree: the strip's band buttons under no image
+        const cdp = await context.newCDPSession(page);
+        const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+        const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+        const strip = nodes.filter((n) => n.role?.value === "button" && /[:：] ?(rank|排名) \d+/.test(n.name?.value ?? "") && n.backendDOMNodeId !== undefined);
+        const underImage = strip.filter((n) => {
+          for (let p = byId.get(n.parentId); p !== undefined; p = byId.get(p.parentId)) if (p.role?.value === "image") return true;
+          return false;
+        });
+        assert.ok(strip.length > 20, `${strip.length} bar and band buttons`);
+        assert.deepEqual(underImage.map((n) => n.name.value), []);
+        // the strip is read as its name and bands, not its axis and numbers as words
+        const tree = await page.locator("#final").ariaSnapshot();
+        assert.match(tree, /- group "u = [\d.]+ /, tree);
+        assert.doesNotMatch(tree, /- text: .*%/, tree);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

@@ -180,12 +180,23 @@ function release(target: Element): void {
   }
 }
 
+/**
+ * The chart (its bars' parent) where Enter or Space just forced a bar: the step it appends redraws
+ * the charts, and the focused bar can go with its step (focus fell to the page). Cleared when focus
+ * moves elsewhere.
+ */
+let forcedIn: Element | null = null;
+
 /** Give one of `nodes` the chart's tab stop (the focused one, else `preferred`); the rest -1. */
 export function rove(nodes: Element[], preferred: number): void {
   const focused = nodes.findIndex((n) => n === document.activeElement);
   const stop = focused >= 0 ? focused : Math.min(Math.max(0, preferred), nodes.length - 1);
   nodes.forEach((n, i) => n.setAttribute("tabindex", i === stop ? "0" : "-1"));
   for (const n of nodes) n.setAttribute("data-rove", "");
+  // a bar forced from the keyboard left with its step: focus stays in its chart, on the tab stop
+  const lost = document.activeElement === null || document.activeElement === document.body;
+  const next = nodes[stop];
+  if (lost && forcedIn !== null && next?.parentElement === forcedIn && (next instanceof SVGElement || next instanceof HTMLElement)) next.focus();
 }
 
 /** Arrow keys move between a chart's bars (one tab stop per chart); Escape closes the tooltip. */
@@ -228,7 +239,17 @@ export function installTips(): void {
     window.clearTimeout(hideTimer);
     hideTimer = window.setTimeout(hide, 120);
   });
+  document.addEventListener(
+    "keydown",
+    (e) => {
+      // (in capture, before the bar's own handler forces it and the charts are redrawn)
+      const target = e.target instanceof Element ? e.target : null;
+      if ((e.key === "Enter" || e.key === " ") && target?.hasAttribute("data-rove") === true) forcedIn = target.parentElement;
+    },
+    true,
+  );
   document.addEventListener("focusin", (e) => {
+    if (forcedIn !== null && !(e.target instanceof Node && forcedIn.contains(e.target))) forcedIn = null;
     const target = tipTarget(e);
     if (target !== null) show(target);
     else hide();

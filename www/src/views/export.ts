@@ -30,13 +30,17 @@ export function createExport(from: ExportSource): { render(): void } {
   });
   el<HTMLButtonElement>("print-handout").addEventListener("click", () => window.print());
 
-  /** Every chart figure of the inspector gets a Save-as-SVG button in its caption (once). */
+  /**
+   * Every chart figure of the inspector gets a Save-as-SVG button beside its caption (once): not in
+   * it, where its words were part of the figure's name ("Temperature … Save as SVG"); drawn in the
+   * caption's row (styles/inspect.css).
+   */
   function svgButtons(): void {
     for (const figure of document.querySelectorAll<HTMLElement>(".inspector figure.stage")) {
       const caption = figure.querySelector("figcaption");
       const svg = figure.querySelector("svg");
       if (caption === null || svg === null) continue;
-      let button = caption.querySelector<HTMLButtonElement>("button.export-svg");
+      let button = figure.querySelector<HTMLButtonElement>(":scope > button.export-svg");
       if (button === null) {
         button = document.createElement("button");
         button.type = "button";
@@ -47,7 +51,7 @@ export function createExport(from: ExportSource): { render(): void } {
           const name = `nexttoken-${figure.dataset["stage"] ?? figure.id}-step-${step?.stepNumber ?? 0}.svg`;
           download(name, "image/svg+xml", svgFile(svg, title));
         });
-        caption.append(button);
+        caption.after(button);
       }
       // named "Save as SVG" and described by the chart's title (a name holding the title would
       // also answer to the title's control, e.g. the Typical-p slider)

@@ -81,6 +81,10 @@ export function createInspector(handlers: InspectorHandlers): { render(input: In
   new MutationObserver(() => drawShown(false)).observe(document.body, { attributes: true, attributeFilter: ["data-projector"] });
   const shownLater = new MutationObserver(() => drawShown(false));
   addEventListener("beforeprint", () => drawShown(true));
+  // the strip's bands are buttons, so it is a group (an img's children are presentational: its
+  // buttons were gone for a screen reader); its numbers and axis are read from its name and the bands
+  for (const layer of el("cdf").children) if (!layer.matches(".bands, .rest, .vocab-rest-box")) layer.setAttribute("aria-hidden", "true");
+  el("cdf").querySelector(".rest-label")?.setAttribute("aria-hidden", "true");
 
   function panel(kind: PanelKind): Panel {
     const existing = panels.get(kind);

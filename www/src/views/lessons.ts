@@ -155,10 +155,15 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     close.setAttribute("aria-label", t("lesson.closeName"));
     const content = h("div", { class: "lesson-content" });
     const noModel = actions.modelReady() ? null : h("p", { class: "lesson-hint" }, t("lesson.noModel"));
-    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), server.node, again, close), noModel ?? "", content, status);
     // the note is redrawn for this lesson and language
     delete server.node.dataset["key"];
     update = lessons[id].build(content, env);
+    // its first words are written before it is shown: a status line's first text (实验一's "Choose
+    // one of the tokens above.") is read with the lesson, not announced (twice: once more after the
+    // set-up's redraw); only what changes later is
+    update();
+    markHanRuns(content);
+    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), server.node, again, close), noModel ?? "", content, status);
   }
 
   function render(): void {
@@ -205,27 +210,29 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
   actions.onRender(render);
 
   function open(id: LessonId | null, setUp: boolean | "never" = true): void {
-    // a button inside the old body (again, close) disappears: focus goes to the new heading
-    focusTitle = body.contains(document.activeElement);
     const active = document.activeElement;
+    // a button inside the old body (again, close) disappears; a lesson's button in the list says
+    // nothing of the lesson: focus goes to the new heading, which a screen reader reads out
+    const toTitle = body.contains(active) || (id !== null && list.contains(active));
     // a button is worth returning to; a menu is not (its arrows would pick another lesson)
-    if (id !== null && !focusTitle) returnTo = active instanceof HTMLElement && active.matches("button, a[href]") ? active : null;
+    if (id !== null && !body.contains(active)) returnTo = active instanceof HTMLElement && active.matches("button, a[href]") ? active : null;
     current = id;
     if (id !== null && collapsed === true) collapsed = false;
     handlers.onLesson(id);
-    render();
-    if (id === null || setUp === "never") return;
     // a link to a lesson whose page is on another prompt (e.g. a hand-written ?lesson=exp1) is set up
-    const wanted = lessons[id].prompts;
-    if (!setUp && (wanted === undefined || wanted.includes(actions.state().prompt))) return;
-    const inBody = focusTitle;
+    const wanted = id === null ? undefined : lessons[id].prompts;
+    const settingUp = id !== null && setUp !== "never" && (setUp || !(wanted === undefined || wanted.includes(actions.state().prompt)));
+    // (a lesson being set up is drawn again once it is: its heading takes focus then, once)
+    focusTitle = toTitle && !settingUp;
+    render();
+    if (id === null || !settingUp) return;
     const on = server.sourceFor(lessons[id]);
     enqueue(async () => {
       await lessons[id].setUp(actions, on);
       server.settled();
       // the lesson's own state was reset: draw it afresh
       builtFor = "";
-      focusTitle = inBody;
+      focusTitle = toTitle;
     }, true);
   }
 

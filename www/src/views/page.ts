@@ -163,9 +163,10 @@ export function createPage(
     playButton.textContent = state.playing ? t("transport.pause") : t("transport.play");
     playButton.disabled = (finished || blocked) && !state.playing;
     el<HTMLButtonElement>("stop").disabled = finished;
-    // the focused Step or Play, disabled by the end of the text, dropped the keyboard's focus to the
-    // page (Enter did nothing, a screen reader said nothing): it goes to Play (still playing) or Reset
-    if (focused instanceof HTMLButtonElement && focused.disabled && (focused.id === "step" || focused.id === "play")) {
+    // the focused Step, Play or Stop, disabled by the end of the text, dropped the keyboard's focus
+    // to the page (Enter did nothing, a screen reader said nothing): it goes to Play (still playing)
+    // or Reset
+    if (focused instanceof HTMLButtonElement && focused.disabled && ["step", "play", "stop"].includes(focused.id)) {
       (playButton.disabled ? el<HTMLButtonElement>("reset") : playButton).focus({ preventScroll: true });
     }
     showUndoReset();

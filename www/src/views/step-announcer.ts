@@ -3,8 +3,8 @@
 // charts and the inspector change too, but they are not live regions: this sentence is the only
 // announcement a step makes (the plain text and the sliders' values are not re-announced). Tokens
 // that come faster than a sentence can be heard (Play at speed, a lesson running to the end) are
-// not queued one by one: the first is said at once, then at most one sentence per `GAP_MS`, the
-// newest token's.
+// not queued one by one: the first is said as soon as the step is drawn, then at most one sentence
+// per `GAP_MS`, the newest token's.
 import { grouped, percent, STAGE_NAMES } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/index";
@@ -47,8 +47,9 @@ export function createStepAnnouncer(host: HTMLElement): { render(state: AppState
       } else if (added) {
         const words = sentence(entry, state.path.length, label(entry.id));
         const wait = saidAt + GAP_MS - performance.now();
-        if (wait <= 0 && pending === null) return say(words);
-        // (the newest token's sentence replaces one still waiting)
+        // (the newest token's sentence replaces one still waiting; even the first waits for the end
+        // of this render, in a task of its own: said and timed when a screen reader gets it, not
+        // before the charts are drawn, which on a slow machine brought the next one within 0.4 s)
         if (pending === null) timer = window.setTimeout(() => pending !== null && say(pending), Math.max(0, wait));
         pending = words;
       }

@@ -55,6 +55,10 @@ export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
         return;
       }
       body.dataset["lang"] = lang();
+      // a row's × that had the keyboard's focus goes with its row: focus goes to the × now in its
+      // place (else the last row's; else the new token's box), not to the page
+      const active = document.activeElement;
+      const removedAt = active instanceof HTMLButtonElement && body.contains(active) ? (active.closest("tr")?.sectionRowIndex ?? 0) : null;
       body.replaceChildren(
         ...rows.map((row, i) => {
           const tr = document.createElement("tr");
@@ -87,6 +91,10 @@ export function createTable(handlers: { onRows(rows: TableRow[]): void }): {
           return tr;
         }),
       );
+      if (removedAt !== null) {
+        const next = body.rows[Math.min(removedAt, body.rows.length - 1)]?.querySelector("button");
+        (next && !next.disabled ? next : newToken).focus({ preventScroll: true });
+      }
     },
   };
 }

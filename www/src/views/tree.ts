@@ -28,6 +28,7 @@ export function createTree(handlers: { onSwitch(index: number): void }): {
           const button = document.createElement("button");
           button.type = "button";
           button.className = "path";
+          button.dataset["branch"] = String(index);
           // a path of the opening link still being rebuilt has its tokens but no entries yet
           const waiting = branch.entries.length < branch.ids.length;
           const shared = branch.entries.slice(0, branch.forkAt).map(entryText).join("");
@@ -63,7 +64,11 @@ export function createTree(handlers: { onSwitch(index: number): void }): {
         }
         return ul;
       };
+      // the tree is drawn afresh: a path that had the keyboard's focus (Enter switched to it) keeps it
+      const active = document.activeElement;
+      const focused = active instanceof HTMLElement && root.contains(active) ? active.dataset["branch"] : undefined;
       root.replaceChildren(list(null) ?? document.createElement("ul"));
+      if (focused !== undefined) root.querySelector<HTMLElement>(`button[data-branch="${focused}"]`)?.focus({ preventScroll: true });
     },
   };
 }
