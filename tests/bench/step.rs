@@ -57,7 +57,7 @@ fn bench_step(c: &mut Criterion, group: &str, n: usize, name: &str, cfg: &Config
     g.finish();
 }
 
-/// The floor is measured before a size's rows ("floor") and after them ("floor after"); the table
+/// The floor is measured before a size's rows ("floor") and after them ("floor_after"); the table
 /// divides by their mean. Why: one floor measured a minute before twenty rows moved every ratio of
 /// a run by 10–15 % against another quiet run (312 vs 269 µs at 151,936); the two show the drift.
 fn bench_floor(c: &mut Criterion, group: &str, name: &str, n: usize) {
@@ -90,7 +90,7 @@ fn median_ns(group: &str, name: &str, n: usize) -> Option<f64> {
 
 /// The mean of the floor measured before and after a size's rows (the one there is, if only one).
 fn floor_ns(group: &str, n: usize) -> Option<f64> {
-    match (median_ns(group, "floor", n), median_ns(group, "floor after", n)) {
+    match (median_ns(group, "floor", n), median_ns(group, "floor_after", n)) {
         (Some(a), Some(b)) => Some((a + b) / 2.0),
         (a, b) => a.or(b),
     }
@@ -120,7 +120,7 @@ fn main() {
             }
             bench_step(&mut c, "step", n, name, &cfg);
         }
-        bench_floor(&mut c, "step", "floor after", n);
+        bench_floor(&mut c, "step", "floor_after", n);
     }
     bench_floor(&mut c, "trace", "floor", TRACE_N);
     let full_trace = Config {
@@ -132,7 +132,7 @@ fn main() {
         ..Config::default()
     };
     bench_step(&mut c, "trace", TRACE_N, "full trace", &full_trace);
-    bench_floor(&mut c, "trace", "floor after", TRACE_N);
+    bench_floor(&mut c, "trace", "floor_after", TRACE_N);
 
     println!("\nnative step ÷ floor (criterion medians, same run)\n");
     println!("| config | 1,000 | 32,000 | 151,936 |");

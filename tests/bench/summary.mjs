@@ -37,7 +37,7 @@ const cell = (t, floor, n) => {
 };
 // The native floor is measured before a size's rows and after them (step.rs): their mean divides.
 const floorOf = (group, n) => {
-  const [a, b] = [native(group, "floor", n), native(group, "floor after", n)];
+  const [a, b] = [native(group, "floor", n), native(group, "floor_after", n)];
   return a != null && b != null ? (a + b) / 2 : (a ?? b);
 };
 const floorsNative = Object.fromEntries(SIZES.map((n) => [n, floorOf("step", n)]));
@@ -61,5 +61,5 @@ const tf = floorOf("trace", 8000);
 const nTrace = tn != null && tf != null ? `${(tn / tf).toFixed(1)}×` : "–";
 console.log(`\nfull trace at 8,000 (target ≤ 20×): native ${nTrace}, wasm through the columns ${(wasm.trace.columns / wasm.trace.floor).toFixed(1)}×`);
 console.log(`rows within both targets, native and wasm: ${met} of ${rows}`);
-const drift = [...SIZES.map((n) => [n, "step"]), [8000, "trace"]].map(([n, group]) => `${n.toLocaleString("en")}: ${us(native(group, "floor", n))} / ${us(native(group, "floor after", n))}`);
+const drift = [...SIZES.map((n) => [n, "step"]), [8000, "trace"]].map(([n, group]) => `${n.toLocaleString("en")}: ${us(native(group, "floor", n))} / ${us(native(group, "floor_after", n))}`);
 console.log(`native floor before / after its rows (the table divides by their mean): ${drift.join("; ")}`);
