@@ -90,7 +90,10 @@ fn median_ns(group: &str, name: &str, n: usize) -> Option<f64> {
 
 /// The mean of the floor measured before and after a size's rows (the one there is, if only one).
 fn floor_ns(group: &str, n: usize) -> Option<f64> {
-    match (median_ns(group, "floor", n), median_ns(group, "floor_after", n)) {
+    match (
+        median_ns(group, "floor", n),
+        median_ns(group, "floor_after", n),
+    ) {
         (Some(a), Some(b)) => Some((a + b) / 2.0),
         (a, b) => a.or(b),
     }
