@@ -114,12 +114,11 @@ pub(super) fn first_pass(
     }
 }
 
-/// Whether the only stages change a few logits and remove nothing (a bias without bans, the
-/// penalties, a min_new_tokens that holds nothing back) at T = 1: then the raw pass writes its
-/// weights as the final keys and the final pass corrects only what changed (softmax/patched.rs).
-fn few_changes_only(s: &Settings, order: &[StageKind]) -> bool {
+/// Whether some stage of `stages` is active and every active one only changes a few logits and
+/// removes nothing: a bias without bans, the penalties, a min_new_tokens that holds nothing back.
+fn only_few_changes(s: &Settings, stages: &[StageKind]) -> bool {
     let mut any = false;
-    let only = order.iter().all(|&kind| {
+    let only = stages.iter().all(|&kind| {
         let active = pipeline::stage_active(kind, s);
         any |= active;
         !active
@@ -130,7 +129,14 @@ fn few_changes_only(s: &Settings, order: &[StageKind]) -> bool {
                 _ => false,
             }
     });
-    any && only && !s.greedy && s.temperature == 1.0 && s.dynatemp_range == 0.0
+    any && only
+}
+
+/// Whether the only stages change a few logits and remove nothing (a bias without bans, the
+/// penalties, a min_new_tokens that holds nothing back) at T = 1: then the raw pass writes its
+/// weights as the final keys and the final pass corrects only what changed (softmax/patched.rs).
+fn few_changes_only(s: &Settings, order: &[StageKind]) -> bool {
+    only_few_changes(s, order) && !s.greedy && s.temperature == 1.0 && s.dynatemp_range == 0.0
 }
 
 /// Whether, at T ≠ 1, the stages before temperature only change a few logits in a few blocks and
@@ -147,19 +153,11 @@ fn few_changes_then_temperature(
     let Some(at) = order.iter().position(|&k| k == StageKind::Temperature) else {
         return false;
     };
-    let mut any = false;
-    let only = order.iter().take(at).all(|&kind| {
-        let active = pipeline::stage_active(kind, s);
-        any |= active;
-        !active
-            || match kind {
-                StageKind::LogitBias => s.logit_bias.iter().all(|&(_, b)| b != f32::NEG_INFINITY),
-                StageKind::Penalties => true,
-                StageKind::MinNewTokens => s.new_tokens >= s.min_new_tokens,
-                _ => false,
-            }
-    });
-    if !(any && only && !s.greedy && s.temperature != 1.0 && s.dynatemp_range == 0.0) {
+    if !(only_few_changes(s, &order[..at])
+        && !s.greedy
+        && s.temperature != 1.0
+        && s.dynatemp_range == 0.0)
+    {
         return false;
     }
     let penalised: &[u32] = if stages::penalties::active(s) {

@@ -19,6 +19,7 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { DIST, launch, openPage, seededRandom, serveDist } from "../e2e/harness.mjs";
+import { mainThreadCpu, renderers } from "./renderer-cpu.mjs";
 
 const quick = !!process.env.BENCH_QUICK;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 7));
@@ -68,24 +69,6 @@ function serveBench(dist) {
       return true;
     },
   });
-}
-
-/** The page's renderer processes (Chromium's own list), so a new one can be told apart. */
-async function renderers(cdp) {
-  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
-  return processInfo.filter((p) => p.type === "renderer").map((p) => p.id);
-}
-
-/**
- * CPU time (ms) the main thread of each renderer in `pids` has run so far (Linux: its schedstat):
- * the page's own work, without the time the loaded machine gave to other processes. NaN elsewhere.
- */
-function mainThreadCpu(pids) {
-  try {
-    return pids.reduce((sum, pid) => sum + Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
-  } catch {
-    return NaN;
-  }
 }
 
 /** Resident memory (MB) of the renderer processes `pids` (Linux: VmRSS), NaN elsewhere. */

@@ -14,9 +14,9 @@
 // BENCH_QUICK=1: 3 rounds instead of 5 (BENCH_ROUNDS=n: n); BENCH_FULL=1 adds 6× and the normal
 // page (and Play); BENCH_AGAINST=<another build's dist/> measures that build too, interleaved in every
 // round (the two in alternating order), with the per-round ratios (this build ÷ that one).
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { DIST, launch, openPage, serveDist } from "../e2e/harness.mjs";
+import { mainThreadCpu, renderers } from "./renderer-cpu.mjs";
 
 const quick = !!process.env.BENCH_QUICK;
 const full = !!process.env.BENCH_FULL;
@@ -118,21 +118,6 @@ async function playRates(page) {
     document.getElementById("play").click();
     return { tokensPerSecond: (shown * 1000) / elapsed, longFramesPerSecond: (long * 1000) / elapsed, speed: Number(speed.value) };
   }, PLAY_MS);
-}
-
-/** The page's renderer processes (Chromium's own list), so a new one can be told apart. */
-async function renderers(cdp) {
-  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
-  return processInfo.filter((p) => p.type === "renderer").map((p) => p.id);
-}
-
-/** CPU time (ms) the main threads of `pids` have run so far (Linux schedstat; NaN elsewhere): load-proof. */
-function mainThreadCpu(pids) {
-  try {
-    return pids.reduce((sum, pid) => sum + Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
-  } catch {
-    return NaN;
-  }
 }
 
 async function measure(browser, url, { layout, rate, play }) {
