@@ -51,3 +51,18 @@ export function matrix(n) {
     },
   ];
 }
+
+// Rows measured on uncertainLogits (an open context) too, named with " · uncertain": where the
+// peaked logits flatter a configuration whose cost grows with what it keeps. tests/support's
+// uncertain_rows.
+export const UNCERTAIN = " · uncertain";
+export function uncertainRows() {
+  return [
+    { name: `T 1${UNCERTAIN}`, config: {} },
+    { name: `T 0.8 top-p 0.95${UNCERTAIN}`, config: { temperature: 0.8, top_p: 0.95 } },
+    { name: `top-p 0.9${UNCERTAIN}`, config: { top_p: 0.9 } },
+    { name: `min-p 0.05${UNCERTAIN}`, config: { min_p: 0.05 } },
+    { name: `typical-p 0.9${UNCERTAIN}`, config: { typical_p: 0.9 } },
+    { name: `combined hf${UNCERTAIN}`, config: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05 } },
+  ];
+}

@@ -10,8 +10,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as pkg from "../../www/pkg/nexttoken.js";
-import { peakedLogits } from "./logits.mjs";
-import { matrix } from "./matrix.mjs";
+import { peakedLogits, uncertainLogits } from "./logits.mjs";
+import { matrix, uncertainRows, UNCERTAIN } from "./matrix.mjs";
 
 const wasmBytes = readFileSync(fileURLToPath(new URL("../../www/pkg/nexttoken_bg.wasm", import.meta.url)));
 const wasm = pkg.initSync({ module: wasmBytes });
@@ -45,9 +45,10 @@ const results = {}; // name → n → {step, tj}
 const floors = {};
 for (const n of SIZES) {
   const logits = peakedLogits(n);
+  const uncertain = uncertainLogits(n);
   const tensor = new Tensor("float32", logits, [1, 1, n]);
   const only = process.env.BENCH_ONLY;
-  const rows = matrix(n).filter((r) => !only || r.name.includes(only));
+  const rows = [...matrix(n), ...uncertainRows()].filter((r) => !only || r.name.includes(only));
   const samplers = rows.map((r) => (r.tj ? LogitsSampler.getSampler(new GenerationConfig(r.tj)) : null));
   const cols = { floor: [] };
   for (const r of rows) cols[r.name] = [], cols[`tj ${r.name}`] = [];
@@ -56,7 +57,8 @@ for (const n of SIZES) {
   for (let round = 0; round < rounds; round++) {
     cols.floor.push(timeIt(() => logSumExp(logits), ms));
     rows.forEach((r, i) => {
-      cols[r.name].push(timeIt((d) => step(logits, { ...r.config, seed: 7, draw: d }), ms));
+      const input = r.name.endsWith(UNCERTAIN) ? uncertain : logits;
+      cols[r.name].push(timeIt((d) => step(input, { ...r.config, seed: 7, draw: d }), ms));
     });
     for (let i = 0; i < rows.length; i++) {
       if (samplers[i]) cols[`tj ${rows[i].name}`].push(await timeAsync(() => samplers[i](tensor), ms));

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 #[path = "../support/mod.rs"]
 mod support;
-use support::{history, matrix, more_stages, newer_stages, peaked_logits};
+use support::{
+    history, matrix, more_stages, newer_stages, peaked_logits, uncertain_logits, uncertain_rows,
+};
 
 /// The matrix at vocabulary `n` (its repetition history as tests/bench/matrix.mjs makes it),
 /// then every other stage the config accepts.
@@ -20,6 +22,7 @@ fn matrix_at(n: usize) -> Vec<(&'static str, Config)> {
     let mut rows = matrix(history(256, n));
     rows.extend(more_stages(n));
     rows.extend(newer_stages(n));
+    rows.extend(uncertain_rows());
     rows
 }
 
@@ -39,7 +42,11 @@ fn slug(name: &str) -> String {
 }
 
 fn bench_step(c: &mut Criterion, group: &str, n: usize, name: &str, cfg: &Config) {
-    let logits = peaked_logits(n);
+    let logits = if name.ends_with(" · uncertain") {
+        uncertain_logits(n)
+    } else {
+        peaked_logits(n)
+    };
     let mut decoder = Decoder::default();
     let mut draw = 0u64;
     let mut g = c.benchmark_group(group);

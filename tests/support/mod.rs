@@ -5,8 +5,21 @@
 use nexttoken::decode::{Config, Engine};
 
 /// Realistic ("peaked") logits, as tests/bench/logits.mjs makes them: xorshift32, a four-uniform
-/// approximately normal bulk (σ ≈ 2.5) and 30 strong candidates.
+/// approximately normal bulk (σ ≈ 2.5) and 30 strong candidates (18 down to 6.4: after a clear
+/// context, the top token about a third of the mass at T = 1, the top ten 0.97).
 pub fn peaked_logits(n: usize) -> Vec<f32> {
+    logits_with_head(n, 18.0)
+}
+
+/// The same bulk with its 30 candidates 4 lower (14 down to 2.4): an open context, where the top
+/// token holds about a fifth of the mass and the top ten two thirds, so top-p 0.9 keeps ~10,000
+/// of 151,936 tokens (7 with `peaked_logits`). The matrix is peaked; `uncertain_rows` run here.
+#[allow(dead_code)] // the criterion bench's only
+pub fn uncertain_logits(n: usize) -> Vec<f32> {
+    logits_with_head(n, 14.0)
+}
+
+fn logits_with_head(n: usize, top: f64) -> Vec<f32> {
     let mut state: u32 = 0x9e37_79b9;
     let mut next = || {
         state ^= state << 13;
@@ -21,7 +34,7 @@ pub fn peaked_logits(n: usize) -> Vec<f32> {
         })
         .collect();
     for i in 0..30.min(n) {
-        logits[(i * 7919) % n] = (18.0 - 0.4 * i as f64) as f32;
+        logits[(i * 7919) % n] = (top - 0.4 * i as f64) as f32;
     }
     logits
 }
@@ -216,6 +229,55 @@ pub fn newer_stages(n: usize) -> Vec<(&'static str, Config)> {
                 min_p: Some(0.1),
                 repetition_penalty: Some(1.15),
                 history: Some(history(6, n)),
+                ..Config::default()
+            },
+        ),
+    ]
+}
+
+/// Rows measured on `uncertain_logits` (an open context) as well, named with " · uncertain":
+/// where the matrix's peaked logits flatter a configuration whose cost grows with what it keeps
+/// (top-p, typical-p walk a sorted prefix up to their cut). As in tests/bench/matrix.mjs.
+#[allow(dead_code)] // the criterion bench's only
+pub fn uncertain_rows() -> Vec<(&'static str, Config)> {
+    vec![
+        ("T 1 · uncertain", Config::default()),
+        (
+            "T 0.8 top-p 0.95 · uncertain",
+            Config {
+                temperature: Some(0.8),
+                top_p: Some(0.95),
+                ..Config::default()
+            },
+        ),
+        (
+            "top-p 0.9 · uncertain",
+            Config {
+                top_p: Some(0.9),
+                ..Config::default()
+            },
+        ),
+        (
+            "min-p 0.05 · uncertain",
+            Config {
+                min_p: Some(0.05),
+                ..Config::default()
+            },
+        ),
+        (
+            "typical-p 0.9 · uncertain",
+            Config {
+                typical_p: Some(0.9),
+                ..Config::default()
+            },
+        ),
+        (
+            "combined hf · uncertain",
+            Config {
+                temperature: Some(0.8),
+                top_k: Some(40),
+                top_p: Some(0.95),
+                min_p: Some(0.05),
                 ..Config::default()
             },
         ),
