@@ -14,7 +14,8 @@ const L = {
 
 /** The strip's accessible name, parsed: u, the token, its band. */
 async function stripName(page, lang) {
-  const name = await page.getByRole("img", { name: lang === "zh" ? /^u = .* 落在/ : /^u = .* falls in/ }).getAttribute("aria-label");
+  // (a group: its band buttons stay in the accessibility tree, which an img's children do not)
+  const name = await page.getByRole("group", { name: lang === "zh" ? /^u = .* 落在/ : /^u = .* falls in/ }).getAttribute("aria-label");
   const m = L[lang].name.exec(name);
   assert.ok(m, name);
   return { name, u: Number(m[1]), token: m[2], from: Number(m[3]), to: Number(m[4]) };

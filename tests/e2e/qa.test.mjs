@@ -214,9 +214,11 @@ describe("a lesson named alone in a link (or an element's lesson attribute) sets
 
   test("zh ?lesson=myth2 (on the default prompt): the chapter's hand-made table (logit 3 for 超集), not the model's logits", async () => {
     const { page, context } = await open("?lang=zh&lesson=myth2", { viewport: { width: 1024, height: 768 } });
+    // (the lesson's table is editable: each logit is a box in its row)
     const firstRow = page.locator(".lesson-body tbody tr").first();
-    await page.waitForFunction(() => document.querySelector(".lesson-body tbody tr td")?.textContent === "3");
-    assert.match(await firstRow.textContent(), /超集.*3/);
+    await page.waitForFunction(() => document.querySelector(".lesson-body tbody tr input.lesson-logit")?.value === "3");
+    assert.match(await firstRow.locator("th").textContent(), /超集/);
+    assert.equal(await firstRow.locator("input.lesson-logit").inputValue(), "3");
     await context.close();
   });
 
