@@ -107,6 +107,8 @@ export const lessonsEn = {
   "lesson.myth5.wrap": "Top-k keeps a fixed number; top-p keeps a fixed share of probability, so its count follows how sure the model is.",
   "lesson.myth5.showK": "Inspect top-k = {k}",
   "lesson.myth5.showP": "Inspect top-p = {p}",
+  "lesson.myth5.setK": "Set the page to top-k = {k}, seed 42",
+  "lesson.myth5.setP": "Set the page to top-p = {p}, seed 42",
 
   "lesson.myth6.short": "Myth 6",
   "lesson.myth6.title": "Myth 6 · Sampling settings fix factual errors",
@@ -125,6 +127,7 @@ export const lessonsEn = {
   "lesson.quiz.yours": "Your answer",
   "lesson.quiz.reveal": "Show the answer",
   "lesson.quiz.need": "Think first: write an answer, or try it on the page.",
+  "lesson.quiz.needProjector": "Think first: write an answer, or say it to the class.",
   "lesson.quiz.answerLabel": "Answer:",
   "lesson.quiz.prev": "Previous",
   "lesson.quiz.next": "Next",

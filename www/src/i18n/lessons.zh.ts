@@ -109,6 +109,8 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.myth5.wrap": "top-k 固定数量；top-p 固定累计概率，所以它保留的数量随模型的确定程度变化。",
   "lesson.myth5.showK": "在检查器里看 top-k = {k}",
   "lesson.myth5.showP": "在检查器里看 top-p = {p}",
+  "lesson.myth5.setK": "把页面设为 top-k = {k}，种子 42",
+  "lesson.myth5.setP": "把页面设为 top-p = {p}，种子 42",
 
   "lesson.myth6.short": "误解六",
   "lesson.myth6.title": "误解六：采样参数能解决事实错误",
@@ -127,6 +129,7 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.quiz.yours": "你的答案",
   "lesson.quiz.reveal": "看参考答案",
   "lesson.quiz.need": "先想一想：写下你的答案，或者在页面上试一试。",
+  "lesson.quiz.needProjector": "先想一想：写下你的答案，或者说给全班听。",
   "lesson.quiz.answerLabel": "参考答案：",
   "lesson.quiz.prev": "上一题",
   "lesson.quiz.next": "下一题",

@@ -258,6 +258,9 @@ export function topKIsNotTopP(): Lesson {
               // "pointer": they name the inspector, hidden in projector mode while a lesson is open
               button(t("lesson.myth5.showK", { k }), () => env.run(() => show(actions, "k")), "small pointer"),
               button(t("lesson.myth5.showP", { p }), () => env.run(() => show(actions, "p")), "small pointer"),
+              // projector mode's way to the same state (the first Step then draws the 10th kept token), named for what it sets
+              button(t("lesson.myth5.setK", { k }), () => env.run(() => show(actions, "k")), "small on-projector"),
+              button(t("lesson.myth5.setP", { p }), () => env.run(() => show(actions, "p")), "small on-projector"),
               pointer(env, "lesson.show.topk", "#top-k"),
             ),
           ),

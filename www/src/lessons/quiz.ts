@@ -93,7 +93,8 @@ export function selfTest(): Lesson {
         const textarea = h("textarea", { id: inputId, attrs: { rows: "2", spellcheck: "false" } });
         textarea.value = written[i] ?? "";
         const answer = h("p", { class: "quiz-answer", id: answerId }, h("strong", {}, t("lesson.quiz.answerLabel")), " ", t(key(q.n, "a")));
-        const need = h("p", { class: "lesson-hint", id: needId }, t("lesson.quiz.need"));
+        // projector mode hides the try-it buttons: its hint does not send the class to the page
+        const need = h("p", { class: "lesson-hint", id: needId }, h("span", { class: "off-projector" }, t("lesson.quiz.need")), h("span", { class: "on-projector" }, t("lesson.quiz.needProjector")));
         const reveal = button(t("lesson.quiz.reveal"), () => {
           shown[i] = true;
           sync();

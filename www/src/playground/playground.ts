@@ -26,6 +26,7 @@ import type { CompareRun } from "../views/compare";
 import type { SampleRun } from "../views/sample";
 import { enact } from "./actions";
 import type { PlaygroundAction } from "./actions";
+import { PlayPace } from "./pace";
 import { clearPaths } from "./paths";
 import { stopAfterAppend } from "./stops";
 import type { Problem } from "./scenarios";
@@ -72,7 +73,8 @@ export class Playground {
   linkProblems: Problem[] = [];
   /** Called when a problem joins `linkProblems` after the link was opened (a path rebuilt in the background). */
   onLinkProblem: () => void = () => {};
-  private playTimer: number | undefined;
+  /** Play's timer: when its next Step runs. */
+  private readonly pace = new PlayPace();
   /** A step or force waiting for an async source's logits (see `whenLogits`). */
   private deferred: Promise<void> | null = null;
   /** The latest `source.reset` (see `reset`). */
@@ -355,15 +357,10 @@ export class Playground {
     const tick = (): void => {
       if (!state.playing) return;
       // an async source's logits still on their way: look again shortly
-      if (this.deferred !== null) {
-        this.playTimer = window.setTimeout(tick, 50);
-        return;
-      }
-      if (!this.step() || this.finished()) {
-        this.pause();
-        return;
-      }
-      this.playTimer = window.setTimeout(tick, 1000 / state.tokensPerSecond);
+      if (this.deferred !== null) return this.pace.poll(50, tick);
+      const started = performance.now();
+      if (!this.step() || this.finished()) return this.pause();
+      this.pace.after(started, state.tokensPerSecond, tick);
     };
     tick();
     this.notify();
@@ -371,7 +368,7 @@ export class Playground {
 
   pause(): void {
     this.state.playing = false;
-    window.clearTimeout(this.playTimer);
+    this.pace.cancel();
     this.notify();
   }
 }
