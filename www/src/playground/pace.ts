@@ -13,8 +13,9 @@ export class PlayPace {
       this.frame = undefined;
       this.timer = window.setTimeout(next, Math.max(0, startedAt + 1000 / perSecond - performance.now()));
     };
-    // a hidden tab draws no frames (rAF would stop Play there): the clock alone
-    if (document.hidden) wait();
+    // a hidden tab draws no frames (rAF would stop Play there), and the controller runs without a
+    // page too (tests/node/playground.test.mjs): the clock alone
+    if (typeof document === "undefined" || document.hidden || typeof window.requestAnimationFrame !== "function") wait();
     else this.frame = window.requestAnimationFrame(wait);
   }
 
@@ -26,7 +27,7 @@ export class PlayPace {
 
   cancel(): void {
     window.clearTimeout(this.timer);
-    if (this.frame !== undefined) window.cancelAnimationFrame(this.frame);
+    if (this.frame !== undefined) window.cancelAnimationFrame?.(this.frame);
     this.timer = undefined;
     this.frame = undefined;
   }
