@@ -11,46 +11,40 @@
 //! them: z is bit for bit theirs. The first pass puts a block's tail (n not a multiple of
 //! `LANES`) in lane 0, `lane_sum` apart: the last block is summed again once.
 
-use super::{exp_f32, lane_sum, LANES};
-
-const BLOCK: usize = 1024;
+use super::changed_blocks::{ChangedBlocks, BLOCK};
+use super::{exp_f32, lane_sum};
 
 /// Per-block sums of the first pass, and what changed since.
 #[derive(Debug, Default)]
 pub(crate) struct BlockSums {
     /// The (max, inv_t) bits the sums are at; None when they hold nothing.
     at: Option<(u32, u32)>,
-    /// Per block of `BLOCK` ids: (Σ e^(l − max), Σ e^((l − max)·inv_t)) in float32.
-    blocks: Vec<[f32; 2]>,
-    /// Ids whose logits changed since the blocks were last brought up to date.
-    pending: Vec<u32>,
-    /// The last block's sums are in the first pass's order, not `lane_sum`'s.
-    tail_stale: bool,
+    /// Per block: (Σ e^(l − max), Σ e^((l − max)·inv_t)) in float32, and what changed since.
+    changes: ChangedBlocks,
 }
 
 impl BlockSums {
     /// The sums no longer hold (new logits, or another first pass).
     pub fn off(&mut self) {
         self.at = None;
-        self.pending.clear();
+        self.changes.pending.clear();
     }
 
     /// After the first pass wrote every block's sums at (`max`, `inv_t`) into `blocks()`.
     pub fn on(&mut self, max: f32, inv_t: f32, n: usize) {
         self.at = Some((max.to_bits(), inv_t.to_bits()));
-        self.pending.clear();
-        self.tail_stale = n % LANES != 0;
+        self.changes.reset(n);
     }
 
     /// Where the first pass puts its block sums.
     pub fn blocks(&mut self) -> &mut Vec<[f32; 2]> {
-        &mut self.blocks
+        &mut self.changes.blocks
     }
 
     /// A stage changed the logits of `ids` (and only those).
     pub fn changed(&mut self, ids: impl IntoIterator<Item = u32>) {
         if self.at.is_some() {
-            self.pending.extend(ids);
+            self.changes.pending.extend(ids);
         }
     }
 
@@ -70,25 +64,19 @@ impl BlockSums {
         };
         self.bring_up_to_date(processed, max, f32::from_bits(at_inv_t));
         let mut z = 0.0f64;
-        for block in &self.blocks {
+        for block in &self.changes.blocks {
             z += f64::from(block[column]);
         }
         Some(z)
     }
 
     fn bring_up_to_date(&mut self, processed: &[f32], max: f32, inv_t: f32) {
-        let mut stale: Vec<usize> = self.pending.iter().map(|&id| id as usize / BLOCK).collect();
-        self.pending.clear();
-        if self.tail_stale {
-            stale.push(processed.len().saturating_sub(1) / BLOCK);
-            self.tail_stale = false;
-        }
-        stale.sort_unstable();
-        stale.dedup();
-        for b in stale {
+        for b in self.changes.take_stale(processed.len()) {
             let start = b * BLOCK;
             let end = (start + BLOCK).min(processed.len());
-            if let (Some(slot), Some(ls)) = (self.blocks.get_mut(b), processed.get(start..end)) {
+            if let (Some(slot), Some(ls)) =
+                (self.changes.blocks.get_mut(b), processed.get(start..end))
+            {
                 // One block through lane_sum is one float32 widened: narrowing it back is exact.
                 *slot = [
                     lane_sum(ls, |l| exp_f32(l - max)) as f32,

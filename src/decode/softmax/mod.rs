@@ -110,6 +110,7 @@ fn lane_sum<T: Copy>(xs: &[T], f: impl Fn(T) -> f32) -> f64 {
 
 mod blocks;
 pub(crate) mod cached;
+mod changed_blocks;
 mod fused;
 mod patched;
 mod scan;

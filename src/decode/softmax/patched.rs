@@ -11,47 +11,41 @@
 //! blocks are then added up in order as those passes add them: z and Σ e·s are bit for bit theirs.
 
 use super::super::draw::{key, key_weight};
+use super::changed_blocks::{ChangedBlocks, BLOCK};
 use super::{above, exp_f32, logit_of, EXP_MIN, LANES};
-
-const BLOCK: usize = 1024;
 
 /// The state of the raw weights held as keys.
 #[derive(Debug, Default)]
 pub(crate) struct RawKeys {
     /// The max the keys' weights are at; None when the keys do not hold them.
     at: Option<f32>,
-    /// Per block of `BLOCK` ids: its (Σ e, Σ e·s) in float32, as of the last `sums`.
-    blocks: Vec<[f32; 2]>,
-    /// Ids whose logits changed since the keys and `blocks` were last brought up to date.
-    pending: Vec<u32>,
-    /// The raw pass sums a block's tail (n not a multiple of `LANES`) into lane 0, the final
-    /// pass apart: the last block is summed again once.
-    tail_stale: bool,
+    /// Per block: its (Σ e, Σ e·s) in float32 as of the last `sums`, and the ids changed since
+    /// (their keys too are out of date).
+    changes: ChangedBlocks,
 }
 
 impl RawKeys {
     /// The keys no longer hold the raw weights (new logits, or another first pass).
     pub fn off(&mut self) {
         self.at = None;
-        self.pending.clear();
+        self.changes.pending.clear();
     }
 
     /// After the raw pass wrote every id's key at `max` and its block sums into `blocks()`.
     pub fn on(&mut self, max: f32, n: usize) {
         self.at = Some(max);
-        self.pending.clear();
-        self.tail_stale = n % LANES != 0;
+        self.changes.reset(n);
     }
 
     /// Where the raw pass puts its block sums.
     pub fn blocks(&mut self) -> &mut Vec<[f32; 2]> {
-        &mut self.blocks
+        &mut self.changes.blocks
     }
 
     /// A stage changed the logits of `ids` (and only those).
     pub fn changed(&mut self, ids: impl IntoIterator<Item = u32>) {
         if self.at.is_some() {
-            self.pending.extend(ids);
+            self.changes.pending.extend(ids);
         }
     }
 
@@ -68,25 +62,18 @@ impl RawKeys {
             return (0.0, 0.0);
         };
         let scaled = |l: f32| above(l - max, EXP_MIN - 1.0);
-        let mut stale: Vec<usize> = Vec::with_capacity(self.pending.len() + 1);
-        for &id in &self.pending {
+        for &id in &self.changes.pending {
             if let Some(k) = keys.get_mut(id as usize) {
                 *k = key(exp_f32(scaled(logit_of(processed, id))), id);
-                stale.push(id as usize / BLOCK);
             }
         }
-        self.pending.clear();
-        if self.tail_stale {
-            stale.push(processed.len().saturating_sub(1) / BLOCK);
-            self.tail_stale = false;
-        }
-        stale.sort_unstable();
-        stale.dedup();
-        for b in stale {
+        // (an id past the keys has no key; its block, if any, is summed again from the same keys
+        // and logits: the same bits)
+        for b in self.changes.take_stale(processed.len()) {
             let start = b * BLOCK;
             let end = (start + BLOCK).min(processed.len());
             if let (Some(slot), Some(ls), Some(ks)) = (
-                self.blocks.get_mut(b),
+                self.changes.blocks.get_mut(b),
                 processed.get(start..end),
                 keys.get(start..end),
             ) {
@@ -94,7 +81,7 @@ impl RawKeys {
             }
         }
         let (mut z, mut weighted) = (0.0f64, 0.0f64);
-        for &[bz, bw] in &self.blocks {
+        for &[bz, bw] in &self.changes.blocks {
             z += f64::from(bz);
             weighted += f64::from(bw);
         }
