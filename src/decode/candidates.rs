@@ -56,6 +56,9 @@ pub(crate) struct Work {
     pub p: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, top-k's best).
     pub aux: Vec<u32>,
+    /// Ids at or above a logit cut (top-p's pre-filter, `candidates_above_into`): only grows; its
+    /// first `count` are the ids.
+    pub above: Vec<u32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
     /// The draw's per-bucket tables (draw.rs), reused between calls.

@@ -4,7 +4,9 @@
 //! text (or the error). Build it in main's worktree and in yours, run both with the same count
 //! (`cargo run --release --example pair_traces -- 12000 > traces.txt`), and `cmp` the outputs.
 //! After them, half as many cases of the stages that change logits alone (`early_config`), then a
-//! quarter as many of the page's slider mix, T ≠ 1 with a penalty (`learner_config`).
+//! quarter as many of the page's slider mix, T ≠ 1 with a penalty (`learner_config`), then a
+//! quarter as many on an open context's logits, large vocabularies (`open_logits`, `open_config`:
+//! the pre-filters let tens of thousands through, so top-p and typical-p take their bucket paths).
 #![allow(clippy::unwrap_used)]
 use nexttoken::decode::{rng, Config, Decoder, Engine};
 use std::io::Write;
@@ -262,6 +264,71 @@ fn learner_config(r: &mut R, l: &[f32]) -> Config {
     c
 }
 
+/// An open context (issue 10's "· uncertain" rows): a Gaussian bulk of spread `spread` under a
+/// head of 30 spaced `gap` apart whose top sits `top` up, sometimes ties (a coarse grid).
+fn open_logits(r: &mut R, n: usize) -> Vec<f32> {
+    let spread = r.pick(&[1.5, 2.5, 3.5]);
+    let (top, gap) = (r.pick(&[8.0, 11.0, 14.0]), r.pick(&[0.1, 0.4]));
+    let quantum = if r.chance(0.2) { 0.125 } else { 0.0 };
+    let mut l: Vec<f32> = (0..n)
+        .map(|_| {
+            let g = ((r.f() + r.f() + r.f() + r.f() - 2.0) * 3f64.sqrt() * spread) as f32;
+            if quantum > 0.0 {
+                (g / quantum).round() * quantum
+            } else {
+                g
+            }
+        })
+        .collect();
+    for i in 0..30.min(n) {
+        l[(i * 7919) % n] = (top - gap * i as f64) as f32;
+    }
+    if r.chance(0.2) {
+        for _ in 0..r.below(1000) {
+            let i = r.below(n as u64) as usize;
+            l[i] = f32::NEG_INFINITY;
+        }
+    }
+    l
+}
+
+/// What a learner sets on an open context: top-p, typical-p, min-p, temperature, alone or
+/// together, sometimes after a penalty or top-k, every engine, u anywhere.
+fn open_config(r: &mut R, n: usize) -> Config {
+    let mut c = Config {
+        engine: Some(r.pick(&[Engine::Hf, Engine::LlamaCpp, Engine::Vllm])),
+        trace_top: Some(r.pick(&[0, 1, 20, 300])),
+        seed: Some(r.next() as u32),
+        draw: Some(r.below(1000)),
+        ..Config::default()
+    };
+    if r.chance(0.5) {
+        c.temperature = Some(r.pick(&[0.7, 0.8, 1.0, 1.2, 1.5, 2.0]));
+    }
+    match r.below(4) {
+        0 | 1 => c.top_p = Some(r.pick(&[0.5, 0.8, 0.9, 0.95, 0.99])),
+        2 => c.typical_p = Some(r.pick(&[0.2, 0.5, 0.9, 0.95])),
+        _ => {
+            c.top_p = Some(r.pick(&[0.9, 0.95]));
+            c.typical_p = Some(0.9);
+        }
+    }
+    if r.chance(0.3) {
+        c.min_p = Some(r.pick(&[0.001, 0.01, 0.05]));
+    }
+    if r.chance(0.2) {
+        c.top_k = Some(r.pick(&[40, 1000, 50_000]));
+    }
+    if r.chance(0.2) {
+        c.history = Some((0..r.below(64)).map(|_| r.below(n as u64) as u32).collect());
+        c.repetition_penalty = Some(r.pick(&[1.1, 1.3]));
+    }
+    if r.chance(0.2) {
+        c.min_keep = Some(r.pick(&[1, 2, 10, 20_000]));
+    }
+    c
+}
+
 fn main() {
     let cases: usize = std::env::args()
         .nth(1)
@@ -352,5 +419,18 @@ fn main() {
             text.len()
         )
         .unwrap();
+    }
+    // Then a quarter as many on an open context's logits (`open_config`).
+    let mut r = R(0x1405_7b7e_f767_814f);
+    for case in 0..cases / 4 {
+        let n = r.pick(&[20_000usize, 40_000, 100_000, 151_936]);
+        let l = open_logits(&mut r, n);
+        let c = open_config(&mut r, n);
+        let (kind, text) = match decoder.step(&l, &c) {
+            Ok(t) => ("trace", format!("{t:?}")),
+            Err(e) => ("error", format!("{e}")),
+        };
+        let hash = fnv(text.as_bytes());
+        writeln!(out, "open {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
     }
 }

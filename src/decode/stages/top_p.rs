@@ -20,67 +20,66 @@ use super::Applied;
 /// Below this many candidates the pre-filter costs more than it saves.
 const PREFILTER_MIN: usize = 1024;
 /// Above this many pre-filtered candidates the crossing is located by buckets before sorting
-/// (below it the 65,536 counters cost more than the selections they save: measured at 32,000).
+/// (below it the counting costs more than the selections it saves: measured at 32,000).
 const BUCKET_MIN: usize = 16_384;
-/// Buckets of the ordered logit's top 16 bits (128 per binade), taken from the logit key's high
-/// half: they order like the logits.
-const BUCKET_SHIFT: u32 = 48;
-const BUCKETS: usize = 1 << 16;
+/// Equal-width buckets of the logit between the pre-filter's cut and the max: every bucket's
+/// weights lie within a factor e^(width/T) of each other wherever the head lies.
+const BUCKETS: usize = 4096;
 
-/// The smallest logit whose ordered bits fall in bucket `b` (NaN patterns, which hold no logit,
-/// give −inf).
-fn lowest_in_bucket(b: usize) -> f32 {
-    let ordered = (b as u32) << 16;
-    let bits = if ordered & 0x8000_0000 != 0 {
-        ordered & 0x7fff_ffff
-    } else {
-        !ordered
-    };
-    let l = f32::from_bits(bits);
-    if l.is_nan() {
-        f32::NEG_INFINITY
-    } else {
-        l
-    }
+/// The bucket of logit `l` in [cut, max]: ⌊(max − l)·scale⌋, at most the last. Float32
+/// subtraction and multiplication round monotonically, so a lower logit never gets a lower bucket.
+#[inline(always)]
+fn bucket_of(l: f32, max: f32, scale: f32) -> usize {
+    (((max - l) * scale) as usize).min(BUCKETS - 1)
 }
 
-/// `head` (ids in id order) through the bucket where the running mass (logit order) surely
-/// reaches `target`, sorted by (logit desc, id asc); None if no bucket does. Every token of a
-/// higher bucket ranks before every token of a lower one, so this is exactly the sorted head's
-/// first part. Buckets are only counted: each one's mass is bounded below by its count times the
-/// weight of its lowest logit, so the bucket found is at or below the one the walk crosses in.
+/// The sort keys (logit desc, id asc: `logit_key`) of `head` (ids in id order) through the bucket
+/// where the running mass (logit order) surely reaches `target`, sorted; None if no bucket does.
+/// Every token of a bucket ranks before every token of a later one, so this is exactly the sorted
+/// head's first part. Buckets are only counted: a bucket's mass is at least its count times the
+/// weight at its low edge, so the bucket found is at or below the one the walk crosses in.
 fn through_crossing_bucket(
     head: &[u32],
     processed: &[f32],
-    max: f32,
-    inv_t: f32,
+    (max, cut, inv_t): (f32, f32, f32),
     target: f64,
-) -> Option<Vec<u32>> {
-    let mut count = vec![0u32; BUCKETS];
+) -> Option<Vec<u64>> {
+    let width = f64::from(max) - f64::from(cut);
+    if !(width > 0.0 && width.is_finite()) {
+        return None;
+    }
+    let scale = (BUCKETS as f64 / width) as f32;
+    let mut count = [0u32; BUCKETS];
     for &id in head {
-        let b = (logit_key(logit_of(processed, id), id) >> BUCKET_SHIFT) as usize;
-        if let Some(c) = count.get_mut(b) {
+        if let Some(c) = count.get_mut(bucket_of(logit_of(processed, id), max, scale)) {
             *c += 1;
         }
     }
-    // The slack covers the float32 exp's rounding (not exactly monotone) and the walk's own
-    // summation order; if the walk over the part still falls short, the caller walks the head.
-    let (mut cum, want) = (0.0f64, target * (1.0 + 1e-6));
-    let lowest = (0..BUCKETS).rev().find(|&b| {
-        let c = count.get(b).copied().unwrap_or(0);
-        if c > 0 {
-            cum += f64::from(c) * weight(lowest_in_bucket(b), max, inv_t);
-        }
+    // Bucket b's logits are above max − (b + 1)/scale; the slack covers the float32 rounding of
+    // the bucket index and of exp (not exactly monotone) and the walk's own summation order. If
+    // the walk over the part still falls short, the caller walks the head.
+    let step = (-f64::from(inv_t) / f64::from(scale) * (1.0 + 1e-5)).exp();
+    let (mut cum, mut low_edge, want) = (0.0f64, 1.0f64, target * (1.0 + 1e-6));
+    let last = (0..BUCKETS - 1).find(|&b| {
+        low_edge *= step;
+        cum += f64::from(count.get(b).copied().unwrap_or(0)) * low_edge;
         cum >= want
-    })? as u64;
-    let mut keys: Vec<u64> = head
-        .iter()
-        .map(|&id| logit_key(logit_of(processed, id), id))
-        .filter(|&k| k >> BUCKET_SHIFT >= lowest)
-        .collect();
-    // In id order, so a stable sort by the logit alone leaves ties by lower id.
+    })?;
+    let through: usize = count.iter().take(last + 1).map(|&c| c as usize).sum();
+    // In id order, stored at every step and advanced only for the bucket's own (no branch to
+    // mispredict), so a stable sort by the logit alone leaves ties by lower id.
+    let mut keys = vec![0u64; through];
+    let mut len = 0usize;
+    for &id in head {
+        let l = logit_of(processed, id);
+        if let Some(slot) = keys.get_mut(len) {
+            *slot = logit_key(l, id);
+        }
+        len += usize::from(bucket_of(l, max, scale) <= last);
+    }
+    keys.truncate(len);
     radix_sort_desc_high(&mut keys);
-    Some(keys.into_iter().map(key_id).collect())
+    Some(keys)
 }
 
 /// Where a walk down the logit order stopped.
@@ -124,6 +123,46 @@ fn walk(
     }
 }
 
+/// Top-p over the pre-filtered `head` alone: keeps the walk's cut and returns the kept mass, or
+/// None when rounding made the head fall short (then the caller walks every kept token).
+fn keep_by_head(
+    work: &mut Work,
+    head: &mut [u32],
+    (max, cut, inv_t): (f32, f32, f32),
+    target: f64,
+    stage: u8,
+) -> Option<f64> {
+    if head.len() > BUCKET_MIN {
+        if let Some(keys) =
+            through_crossing_bucket(head, &work.processed, (max, cut, inv_t), target)
+        {
+            let mut prefix: Vec<u32> = keys.into_iter().map(key_id).collect();
+            let sorted = prefix.len();
+            let w = walk(&mut prefix, sorted, &work.processed, max, inv_t, target, 1);
+            if w.mass >= target {
+                work.keep_exactly(
+                    stage,
+                    prefix.get(..w.keep).unwrap_or_default(),
+                    false,
+                    |_, _| false,
+                );
+                return Some(w.mass);
+            }
+        }
+    }
+    let w = walk(head, 0, &work.processed, max, inv_t, target, 1);
+    if !head.is_empty() && (w.mass >= target || w.keep < head.len()) {
+        work.keep_exactly(
+            stage,
+            head.get(..w.keep).unwrap_or_default(),
+            false,
+            |_, _| false,
+        );
+        return Some(w.mass);
+    }
+    None
+}
+
 pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     let p = s.top_p;
     let value = Some(p);
@@ -143,29 +182,15 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     // tokens above it; if rounding makes that walk fall short, walk everything.
     if n > PREFILTER_MIN && s.min_keep <= 1 {
         let cut = f64::from(max) + ((1.0 - p) / (n - 1) as f64 * z).ln() / f64::from(inv_t);
-        let mut head = work.candidates_above(cut);
-        if head.len() > BUCKET_MIN {
-            let prefix = through_crossing_bucket(&head, &work.processed, max, inv_t, target);
-            if let Some(mut prefix) = prefix {
-                let sorted = prefix.len();
-                let w = walk(&mut prefix, sorted, &work.processed, max, inv_t, target, 1);
-                if w.mass >= target {
-                    prefix.truncate(w.keep);
-                    work.keep_exactly(stage, &prefix, false, |_, _| false);
-                    return Applied {
-                        value,
-                        threshold: Some((w.mass / z).min(1.0)),
-                    };
-                }
-            }
-        }
-        let w = walk(&mut head, 0, &work.processed, max, inv_t, target, 1);
-        if !head.is_empty() && (w.mass >= target || w.keep < head.len()) {
-            head.truncate(w.keep);
-            work.keep_exactly(stage, &head, false, |_, _| false);
+        let mut above = std::mem::take(&mut work.above);
+        let count = work.candidates_above_into(cut, &mut above);
+        let head = above.get_mut(..count).unwrap_or_default();
+        let kept = keep_by_head(work, head, (max, cut as f32, inv_t), target, stage);
+        work.above = above;
+        if let Some(mass) = kept {
             return Applied {
                 value,
-                threshold: Some((w.mass / z).min(1.0)),
+                threshold: Some((mass / z).min(1.0)),
             };
         }
     }
@@ -193,7 +218,28 @@ mod tests {
     use super::super::super::candidates::Work;
     use super::super::super::config::Config;
     use super::super::super::softmax::{scan, sum_weights_all};
+    use super::super::super::{Decoder, Engine};
     use super::{by_logit, logit_of, weight, BUCKET_MIN};
+
+    /// top_p = 0 keeps one token (the best, ties by lower id) however many tie with it: at
+    /// 151,936 with a third of the vocabulary at the max, the bucket path once kept none and the
+    /// step was refused ("top_p must leave at least one token").
+    #[test]
+    fn top_p_zero_keeps_the_best_among_many_ties() {
+        let logits: Vec<f32> = (0..151_936).map(|i| (i % 3) as f32 - 1.0).collect();
+        for engine in [Engine::Hf, Engine::LlamaCpp] {
+            let config = Config {
+                engine: Some(engine),
+                top_p: Some(0.0),
+                seed: Some(1),
+                ..Config::default()
+            };
+            let trace = Decoder::default().step(&logits, &config).unwrap();
+            assert_eq!(trace.token, 2, "{engine:?}");
+            let stage = trace.stages.iter().find(|s| s.name == "top_p").unwrap();
+            assert_eq!(stage.kept_count, 1, "{engine:?}");
+        }
+    }
 
     /// On flat distributions large enough for the bucket path, the kept list is the naive one:
     /// every token sorted by (logit desc, id asc), walked until the mass reaches p·z, in order.
