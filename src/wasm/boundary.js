@@ -31,6 +31,7 @@ const regexExec = RegExp.prototype.exec;
 const stringIncludes = String.prototype.includes;
 const arrayJoin = Array.prototype.join;
 const call = Function.prototype.call;
+const charCodeAt = String.prototype.charCodeAt;
 // a UTF-16 surrogate without its pair: Rust would read it as U+FFFD, so a stop sequence "\uD800"
 // would silently stop at any replacement character the model writes
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -151,6 +152,22 @@ export function describe_object(value) {
   }
 }
 
+/** How many characters (code points) `text` holds: a surrogate pair is one. */
+function codePoints(text) {
+  let n = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const unit = call.call(charCodeAt, text, i);
+    if (unit >= 0xd800 && unit < 0xdc00) {
+      const next = call.call(charCodeAt, text, i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        n -= 1;
+        i += 1;
+      }
+    }
+  }
+  return n;
+}
+
 /** An array's missing element, for a message: `[1, , 3]` has a hole at index 1. */
 function hole(index) {
   return `a hole (no element at index ${index})`;
@@ -158,6 +175,11 @@ function hole(index) {
 
 /** The message of whatever a caller's code threw (it may itself be hostile). */
 export function thrown(what, error) {
+  return `${what} could not be read: ${whatWasThrown(error)}`;
+}
+
+/** "reading it threw …": whatever a caller's code threw, shown safely and briefly. */
+function whatWasThrown(error) {
   let text;
   try {
     text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -165,7 +187,7 @@ export function thrown(what, error) {
   } catch (_) {
     text = "a value that cannot be shown";
   }
-  return `${what} could not be read: reading it threw ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
+  return `reading it threw ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
 }
 
 /** A length read from an array-like: an integer in [0, max], or a message. */
@@ -269,8 +291,12 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       case "boolean":
         return v;
       case "string":
-        if (v.length > maxString) {
-          fail(`${path} must be a string of at most ${maxString} characters, got ${v.length} characters`);
+        // every tree is an object or a list: a string in its place is refused by type, whatever
+        // it holds ("stop sequences must be an array of strings, got string …")
+        if (depth === 0) return other(describe(v));
+        // (characters are code points, as Rust counts a stop sequence's)
+        if (v.length > maxString && codePoints(v) > maxString) {
+          fail(`${path} must be a string of at most ${maxString} characters, got ${codePoints(v)} characters`);
         }
         {
           const lone = loneSurrogate(v);
@@ -290,10 +316,18 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       default:
         return other(describe(v));
     }
+    // A flat list (stop sequences, token ids: no known keys) holds primitives only: an object
+    // or a list inside it, or an object in its place, is refused by type, never walked.
+    const flat = knownKeys.length === 0;
+    if (flat && depth >= maxDepth) return other(describe_object(v));
     if (depth >= maxDepth) fail(`${what} must be nested at most ${maxDepth} levels deep, got deeper at ${path}`);
     at(path, -1, undefined, depth);
     const tag = tagOf(v);
-    if (isArray(v) || (tag !== undefined && !tag.startsWith("Big"))) {
+    if (flat && !isArray(v) && tag === undefined) return other(describe_object(v));
+    // A typed array where the settings belong is named as one (BigInt64Array's indices used to
+    // be read as keys: `unknown key "0"`, or no key at all for an empty one: silently the defaults)
+    if (depth === 0 && tag !== undefined && knownKeys.length > 0) return other(describe(v));
+    if (isArray(v) || tag !== undefined) {
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
       if (typeof length === "string") fail(length);
       // A list of numbers (a history) becomes one Float64Array, copied by Rust in one call. Each
@@ -364,7 +398,10 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       const key = keys[i];
       at(path, -1, key, depth);
       if (i !== first) item = v[key];
-      out[key] = copy(item, entry(path, depth, key), depth + 1, depth === 0);
+      // A config key the core does not know is refused by name whatever it holds (null and
+      // undefined: not given), so its value is not walked: the refusal is "unknown key".
+      if (depth === 0 && item !== undefined && item !== null && knownKeys.length > 0 && !knownKeys.includes(key)) out[key] = 0;
+      else out[key] = copy(item, entry(path, depth, key), depth + 1, depth === 0);
     }
     return out;
   };
@@ -375,6 +412,10 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       if (error instanceof Refusal) return error.message;
     } catch (_) {
       // A Proxy thrown as the error, whose prototype trap throws: not ours.
+    }
+    // a getter on a key the core does not know: that is what is wrong with it
+    if (atDepth === 0 && atKey !== undefined && knownKeys.length > 0 && !knownKeys.includes(atKey)) {
+      return `unknown key ${stringify(short(atKey))} in ${what}; ${whatWasThrown(error)}`;
     }
     return thrown(reading(), error);
   }

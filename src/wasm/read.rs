@@ -90,8 +90,12 @@ pub fn describe(value: &JsValue) -> String {
         "a function".into()
     } else if value.is_symbol() {
         "a symbol".into()
-    } else if value.is_bigint() {
-        "a bigint".into()
+    } else if let Some(big) = value.dyn_ref::<js_sys::BigInt>() {
+        // (a BigInt's decimal digits: no user code runs)
+        let digits: String = big.to_string(10).map(String::from).unwrap_or_default();
+        let head: String = digits.chars().take(40).collect();
+        let more = if digits.len() > head.len() { "…" } else { "" };
+        format!("bigint {head}{more}")
     } else {
         // a wrapped primitive (`new String("hi")`) or a Map is named (brand checks: no user code)
         describe_object(value)
@@ -220,10 +224,10 @@ pub fn config(value: &JsValue) -> Result<Config, JsError> {
 /// The stop sequences: an array of at most `MAX_STOP_SEQUENCES` strings.
 pub fn stop_sequences(value: &JsValue) -> Result<Vec<String>, JsError> {
     let limits = (
-        2,
+        1,
         MAX_STOP_SEQUENCES as u32,
         MAX_STOP_SEQUENCES as u32 + 1,
-        4 * MAX_STOP_SEQUENCE_CHARS as u32,
+        MAX_STOP_SEQUENCE_CHARS as u32,
     );
     let parsed = tree("stop sequences", value, "", limits)?;
     generate::stop_sequences_arg(&parsed).map_err(super::to_js_error)
@@ -233,7 +237,7 @@ pub fn stop_sequences(value: &JsValue) -> Result<Vec<String>, JsError> {
 /// [0, max_id].
 pub fn token_ids(value: &JsValue, max_id: u64) -> Result<Vec<u32>, JsError> {
     let n = MAX_FORCED_TOKENS as u32;
-    let parsed = tree("tokens", value, "", (2, n, n + 1, 64))?;
+    let parsed = tree("tokens", value, "", (1, n, n + 1, 64))?;
     generate::token_ids_arg("tokens", &parsed, max_id).map_err(super::to_js_error)
 }
 
