@@ -68,8 +68,11 @@ export function arrivedEntries(
   query: string,
   known: ReadonlySet<string>,
   endsAfter: number,
-): { entries: Array<[string, string]>; cut?: { key: string; value: string; kept: number | null } } {
+): { entries: Array<[string, string]>; cut?: { key: string; value: string; kept: number | null }; notText: Set<string> } {
   const entries: Array<[string, string]> = [];
+  const notText = new Set<string>();
+  // (URLSearchParams reads the non-empty parts between `&`, in order: part i is entry i)
+  const parts = query.split("&").filter((part) => part !== "");
   let version = 0;
   let ended = false;
   for (const [key, value] of new URLSearchParams(query)) {
@@ -77,20 +80,32 @@ export function arrivedEntries(
     const name = !known.has(key) && known.has(plain) ? plain : key;
     if (name === "v") version = Number(value);
     if (name === "end") ended = true;
+    if (FREE_TEXT.has(name) && lostBytes(parts[entries.length] ?? "", value)) notText.add(name);
     entries.push([name, value]);
   }
   const last = entries.pop();
-  if (last === undefined) return { entries };
+  if (last === undefined) return { entries, notText };
   if (version >= endsAfter && !ended) {
     const [key, value] = last;
     const whole = value.slice(0, Math.max(0, value.lastIndexOf(".")));
-    if (!TOKEN_LISTS.has(key) || whole === "") return { entries, cut: { key, value, kept: null } };
+    if (!TOKEN_LISTS.has(key) || whole === "") return { entries, cut: { key, value, kept: null }, notText };
     entries.push([key, whole]);
-    return { entries, cut: { key, value, kept: whole.split(".").length } };
+    return { entries, cut: { key, value, kept: whole.split(".").length }, notText };
   }
-  if (last[1] === "" && trimTrailing(last[0]) === "") return { entries };
+  if (last[1] === "" && trimTrailing(last[0]) === "") return { entries, notText };
   entries.push([last[0], FREE_TEXT.has(last[0]) ? last[1] : trimTrailing(last[1])]);
-  return { entries };
+  return { entries, notText };
+}
+
+/**
+ * Whether the escapes of `raw` (one `key=value` of a query) were bytes that are not UTF-8 text
+ * (`%E4%B8` cut from a character, `%ED%A0%80` a lone surrogate's bytes): the browser reads each
+ * such byte run as U+FFFD, so `value` holds more U+FFFD than `raw` wrote (raw or as `%EF%BF%BD`).
+ */
+function lostBytes(raw: string, value: string): boolean {
+  if (!/%[89a-f]/i.test(raw)) return false;
+  const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
+  return count(value, /\uFFFD/g) > count(raw, /\uFFFD|%EF%BF%BD/gi);
 }
 
 /**

@@ -57,6 +57,8 @@ export type UrlRule =
   | { kind: "tokensCut"; kept: number }
   /** A field given more than once: `value` holds the earlier ones, `used` the last, which was read. */
   | { kind: "repeated"; used: string }
+  /** Free text (a prompt, a stop, a table) whose escapes were bytes that are not UTF-8: each run became U+FFFD. */
+  | { kind: "notText" }
   | { kind: "table" }
   /** A `set` field: path_from_key:value,… (the keys a step reads, each in its range). */
   | { kind: "settings" }
@@ -113,7 +115,7 @@ export function readUrl(
   }
   // one pass over the query (URLSearchParams.get scans every entry: per key, that is quadratic)
   const fields = new Map<string, string[]>();
-  const { entries, cut } = arrivedEntries(arrivedQuery(search, hash), KNOWN, ENDS_AFTER);
+  const { entries, cut, notText } = arrivedEntries(arrivedQuery(search, hash), KNOWN, ENDS_AFTER);
   for (const [key, value] of entries) {
     const values = fields.get(key);
     if (values === undefined) fields.set(key, [value]);
@@ -267,6 +269,8 @@ export function readUrl(
   if (height !== null) bad("height", height, { kind: "range", min: MIN_HEIGHT, max: MAX_HEIGHT, integer: false });
   request.projector = flag("projector");
   request.embed = flag("embed") || fragmentFlags(hash).includes("embed");
+  // used as it arrived (the page cannot guess the characters meant), and said so
+  for (const key of notText) bad(key, fields.get(key)?.find((value) => value.includes("\uFFFD")) ?? "", { kind: "notText" });
   for (const [key, values] of fields) {
     const used = values.at(-1) ?? "";
     if (KNOWN.has(key) && !LISTS.has(key) && values.length > 1) bad(key, values.slice(0, -1).join(" "), { kind: "repeated", used: clip(used) });

@@ -43,6 +43,9 @@ export function problemText(problem: UrlProblem): string {
     case "repeated":
       because = t("url.rule.repeated", { used: escapeControls(rule.used) });
       break;
+    case "notText":
+      because = t("url.rule.notText");
+      break;
     case "table":
       because = t("url.rule.table");
       break;
