@@ -223,14 +223,25 @@ impl<'a> SafeTensors<'a> {
                 ))
             }
         };
-        let shape: Vec<usize> = e
+        let dims: Vec<u64> = e
             .get("shape")
             .and_then(Json::as_array)
             .ok_or_else(|| tensor_err(name, "shape missing"))?
             .iter()
-            .map(|d| d.as_u64().map(|d| d as usize))
+            .map(Json::as_u64)
             .collect::<Option<_>>()
             .ok_or_else(|| tensor_err(name, "shape must be non-negative integers"))?;
+        // (try_from: on wasm32 `as usize` wrapped 2^32 + 128 to 128, a header that lies read as true)
+        let mut shape = Vec::with_capacity(dims.len());
+        for &d in &dims {
+            let fits = usize::try_from(d).map_err(|_| {
+                tensor_err(
+                    name,
+                    format!("shape dimension {d} must be at most {}", usize::MAX),
+                )
+            })?;
+            shape.push(fits);
+        }
         let offs = e
             .get("data_offsets")
             .and_then(Json::as_array)
@@ -239,7 +250,11 @@ impl<'a> SafeTensors<'a> {
         let (start, end) = match (offs[0].as_u64(), offs[1].as_u64()) {
             (Some(s), Some(e)) if s <= e && e <= self.data.len() as u64 => (s as usize, e as usize),
             _ => {
-                let show = |j: &Json| j.as_u64().map_or_else(|| "?".to_owned(), |v| v.to_string());
+                let show = |j: &Json| match j {
+                    Json::Number(n) if n.fract() == 0.0 && n.abs() < 1e21 => format!("{n}"),
+                    Json::Number(n) => format!("{n:e}"),
+                    _ => "not a number".to_owned(),
+                };
                 return Err(tensor_err(
                     name,
                     format!(

@@ -126,12 +126,17 @@ impl Tokenizer {
         let mut filled = vec![false; n];
         let mut ids = HashMap::with_capacity(n);
         for (tok, id) in vocab {
-            let id = id.as_u64().filter(|&i| (i as usize) < n).ok_or_else(|| {
-                field(
-                    "model.vocab",
-                    format!("id of {tok:?} must be an integer in 0..{n}"),
-                )
-            })? as usize;
+            // (try_from: on wasm32 `as usize` wrapped 2^40 to 0, refused as "id 0 is used twice")
+            let id = id
+                .as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .filter(|&i| i < n)
+                .ok_or_else(|| {
+                    field(
+                        "model.vocab",
+                        format!("id of {tok:?} must be an integer in 0..{n}"),
+                    )
+                })?;
             if filled[id] {
                 return Err(field("model.vocab", format!("id {id} is used twice")));
             }

@@ -123,3 +123,21 @@ test("a prompt of lone surrogates, a 100 MB prompt, or an empty one is refused; 
   assert.deepEqual(run(gen), fresh, "a new prompt after all that gives a fresh Generator's tokens");
   gen.free();
 });
+
+test("numbers past 2^32 in either file are refused as written, never wrapped to wasm's 32-bit sizes", () => {
+  // a shape of 2^32 + 128 rows was read as 128 (the model loaded from a header that lies); a
+  // dimension of 2^32 + 1 was quoted as 1
+  const [shape, rows, cols] = header.match(/"shape":\[(\d+),(\d+)\]/);
+  const wrapsTo = (n) => 2 ** 32 + Number(n);
+  refusedThenFresh(withHeader(header.replace(shape, `"shape":[${wrapsTo(rows)},${cols}]`)), tokenizer,
+    new RegExp(`: shape dimension ${wrapsTo(rows)} must be at most 4294967295$`));
+  refusedThenFresh(withHeader(header.replace(shape, `"shape":[${rows},${cols},${wrapsTo(1)}]`)), tokenizer, /: shape dimension 4294967297 must be at most 4294967295$/);
+  // an offset no u64 of the parser holds is shown as written (it was "?")
+  const [offsets, start] = header.match(/"data_offsets":\[(\d+),(\d+)\]/);
+  refusedThenFresh(withHeader(header.replace(offsets, `"data_offsets":[${start},9007199254740992]`)), tokenizer,
+    new RegExp(`: data_offsets \\[${start}, 9007199254740992\\] must satisfy start ≤ end ≤ \\d+ \\(the data size\\)$`));
+  // a token id of 2^40 was read as id 0 ("id 0 is used twice")
+  const parsed = JSON.parse(tokenizer);
+  parsed.model.vocab.zzz = 2 ** 40;
+  refusedThenFresh(weights, JSON.stringify(parsed), /^tokenizer\.json field `model\.vocab`: id of "zzz" must be an integer in 0\.\.8001$/);
+});
