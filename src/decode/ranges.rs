@@ -37,7 +37,8 @@ pub(crate) fn range(field: &str, engine: Engine) -> Option<&'static str> {
         "top_p" | "min_p" => "in [0, 1]",
         "typical_p" => "in (0, 1]",
         "epsilon_cutoff" | "eta_cutoff" | "rest_mass" => "in [0, 1)",
-        "repetition_penalty" => "a number > 0 (and ≤ 3.4e38)",
+        // (said as float32 holds it: "> 0" read as refusing 1e-300 for being ≤ 0)
+        "repetition_penalty" => "in [1.4e-45, 3.4e38] (a positive float32)",
         "frequency_penalty" | "presence_penalty" => "a finite number",
         "dynatemp_range" => "in [0, 1e6]",
         "dynatemp_exponent" => "a finite number ≥ 0",
@@ -252,6 +253,12 @@ mod tests {
                 &[-2.01, 2.01],
             ),
             ("typical_p", Engine::LlamaCpp, &[1e-9, 1.0], &[0.0, 1.01]),
+            (
+                "repetition_penalty",
+                Engine::Hf,
+                &[1.4e-45, 1.0, 3.4e38],
+                &[0.0, 1e-300, 3.5e38, f64::INFINITY],
+            ),
             ("min_p", Engine::Vllm, &[0.0, 1.0], &[-0.01, 1.01]),
         ];
         for (field, engine, inside, outside) in cases {

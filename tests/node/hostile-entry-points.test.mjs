@@ -271,6 +271,8 @@ test("what each refusal says: the field, and the rule it broke (not one it did n
   says(() => gen.forceMany("5".repeat(100)), /^tokens must be an array of at most 65536 token ids, got string "5{40}…"$/);
   says(() => gen.forceMany({ length: 1, get 0() { throw new Error("z"); } }), /^tokens must be an array of at most 65536 token ids, got an object$/);
   says(() => gen.forceMany([5, [6]]), /^tokens\[1\] must be an integer in \[0, 7999\], got an array$/);
+  // a number float32 rounds to 0 is refused in words that say why (it was "must be > 0, got 1e-300")
+  says(() => step(chapter, { repetition_penalty: 1e-300 }), /^repetition_penalty must be in \[1\.4e-45, 3\.4e38\] \(a positive float32\), got 1e-300$/);
   // a BigInt argument is shown as the number it is
   says(() => gen.rewind(2n), /^rewind n must be an integer in \[0, 4294967295\], got bigint 2$/);
   says(() => sampleCounts(chapter, {}, 2n ** 70n), /^n must be an integer in \[1, 1048576\], got bigint 1180591620717411303424$/);

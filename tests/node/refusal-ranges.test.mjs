@@ -21,7 +21,7 @@ const KEYS = {
   typical_p: ["0.95", "a number in (0, 1]"],
   epsilon_cutoff: ["0.0003", "a number in [0, 1)"],
   rest_mass: ["0.1", "a number in [0, 1)"],
-  repetition_penalty: ["1.1", "a number > 0 (and ≤ 3.4e38)"],
+  repetition_penalty: ["1.1", "a number in [1.4e-45, 3.4e38] (a positive float32)"],
   frequency_penalty: ["0.5", "a finite number"],
   presence_penalty: ["0.5", "a finite number"],
   dynatemp_range: ["0.5", "a number in [0, 1e6]"],
@@ -68,7 +68,7 @@ test("a BigInt no number holds exactly names the key's range, in a list and a ma
   const big = 2n ** 64n + 1n;
   const got = "got bigint 18446744073709551617, which no number holds exactly";
   refuses(() => step(chapter, { top_k: big }), new RegExp(`^top_k must be an integer in \\[0, 4294967295\\], ${got}$`));
-  refuses(() => step(chapter, { repetition_penalty: big }), new RegExp(`^repetition_penalty must be a number > 0 \\(and ≤ 3\\.4e38\\), ${got}$`));
+  refuses(() => step(chapter, { repetition_penalty: big }), new RegExp(`^repetition_penalty must be a number in \\[1\\.4e-45, 3\\.4e38\\] \\(a positive float32\\), ${got}$`));
   refuses(() => step(chapter, { history: [0, big] }), new RegExp(`^history\\[1\\] must be an integer in \\[0, 4294967295\\], ${got}$`));
   refuses(() => step(chapter, { logit_bias: { 1: big } }), new RegExp(`^logit_bias\\["1"\\] must be a number in \\[-100, 100\\] or -inf, ${got}$`));
   refuses(() => step(chapter, { eos_token_id: big }), new RegExp(`^eos_token_id must be a token id \\(an integer in \\[0, 4294967295\\]\\) or an array of at most \\d+ of them, ${got}$`));
