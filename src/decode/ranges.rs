@@ -39,7 +39,8 @@ pub(crate) fn range(field: &str, engine: Engine) -> Option<&'static str> {
         "epsilon_cutoff" | "eta_cutoff" | "rest_mass" => "in [0, 1)",
         // (said as float32 holds it: "> 0" read as refusing 1e-300 for being ≤ 0)
         "repetition_penalty" => "in [1.4e-45, 3.4e38] (a positive float32)",
-        "frequency_penalty" | "presence_penalty" => "a finite number",
+        // (1e39 is finite, but not in float32, as it is applied: say so)
+        "frequency_penalty" | "presence_penalty" => "in [-3.4e38, 3.4e38] (a finite float32)",
         "dynatemp_range" => "in [0, 1e6]",
         "dynatemp_exponent" => "a finite number ≥ 0",
         _ if field.starts_with("logit_bias[") => "in [-100, 100] or -inf",
@@ -75,7 +76,7 @@ pub(crate) fn in_range(field: &str, engine: Engine, value: f64) -> bool {
 }
 
 /// What a float-valued key must be, for a value that is not a number at all: "a number in [0, 1]",
-/// "a number: 0 (greedy) or in [1e-38, 1e6]", "a finite number".
+/// "a number: 0 (greedy) or in [1e-38, 1e6]", "a finite number ≥ 0".
 pub(crate) fn number_rule(field: &str, engine: Engine) -> String {
     match range(field, engine) {
         None => "a number".into(),
@@ -182,7 +183,7 @@ mod tests {
         );
         assert_eq!(
             number_rule("frequency_penalty", Engine::LlamaCpp),
-            "a finite number"
+            "a number in [-3.4e38, 3.4e38] (a finite float32)"
         );
     }
 
@@ -258,6 +259,12 @@ mod tests {
                 Engine::Hf,
                 &[1.4e-45, 1.0, 3.4e38],
                 &[0.0, 1e-300, 3.5e38, f64::INFINITY],
+            ),
+            (
+                "frequency_penalty",
+                Engine::Hf,
+                &[-3.4e38, 0.0, 3.4e38],
+                &[-1e39, 1e39, f64::NAN],
             ),
             ("min_p", Engine::Vllm, &[0.0, 1.0], &[-0.01, 1.01]),
         ];

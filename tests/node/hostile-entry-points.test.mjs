@@ -273,6 +273,7 @@ test("what each refusal says: the field, and the rule it broke (not one it did n
   says(() => gen.forceMany([5, [6]]), /^tokens\[1\] must be an integer in \[0, 7999\], got an array$/);
   // a number float32 rounds to 0 is refused in words that say why (it was "must be > 0, got 1e-300")
   says(() => step(chapter, { repetition_penalty: 1e-300 }), /^repetition_penalty must be in \[1\.4e-45, 3\.4e38\] \(a positive float32\), got 1e-300$/);
+  says(() => step(chapter, { engine: "llama.cpp", presence_penalty: 1e39 }), /^presence_penalty must be in \[-3\.4e38, 3\.4e38\] \(a finite float32\), got 1e\+39$/);
   // a BigInt argument is shown as the number it is
   says(() => gen.rewind(2n), /^rewind n must be an integer in \[0, 4294967295\], got bigint 2$/);
   says(() => sampleCounts(chapter, {}, 2n ** 70n), /^n must be an integer in \[1, 1048576\], got bigint 1180591620717411303424$/);
