@@ -282,6 +282,23 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     atDepth = depth;
   };
   const reading = () => (atKey !== undefined ? entry(atPath, atDepth, atKey) : atIndex >= 0 ? `${atPath}[${atIndex}]` : atPath);
+  // A flat list (stop sequences, token ids: no known keys) holds primitives only, never walked
+  // deeper.
+  const flat = knownKeys.length === 0;
+  /**
+   * The tree's own shape, checked once, before it is walked: a string in its place is refused by
+   * type whatever it holds ("stop sequences must be an array of strings, got string …", not a
+   * string's limits); settings are never a typed array (a BigInt64Array's indices were read as
+   * keys, an empty one as the defaults); a flat list is an array (an object is not walked).
+   */
+  const misshapen = (v) => {
+    if (typeof v === "string") return other(describe(v));
+    if (typeof v !== "object" || v === null) return undefined;
+    const tag = tagOf(v);
+    if (!flat && tag !== undefined) return other(describe(v));
+    if (flat && tag === undefined && !isArray(v)) return other(describe_object(v));
+    return undefined;
+  };
   /** `given`: a config's own entry, where `undefined` means "not given" (null: the default). */
   const copy = (v, path, depth, given) => {
     total += 1;
@@ -291,9 +308,6 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       case "boolean":
         return v;
       case "string":
-        // every tree is an object or a list: a string in its place is refused by type, whatever
-        // it holds ("stop sequences must be an array of strings, got string …")
-        if (depth === 0) return other(describe(v));
         // (characters are code points, as Rust counts a stop sequence's)
         if (v.length > maxString && codePoints(v) > maxString) {
           fail(`${path} must be a string of at most ${maxString} characters, got ${codePoints(v)} characters`);
@@ -316,17 +330,13 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       default:
         return other(describe(v));
     }
-    // A flat list (stop sequences, token ids: no known keys) holds primitives only: an object
-    // or a list inside it, or an object in its place, is refused by type, never walked.
-    const flat = knownKeys.length === 0;
-    if (flat && depth >= maxDepth) return other(describe_object(v));
-    if (depth >= maxDepth) fail(`${what} must be nested at most ${maxDepth} levels deep, got deeper at ${path}`);
+    if (depth >= maxDepth) {
+      // a flat list's item is a primitive: an object or a list there is refused by type
+      if (flat) return other(describe_object(v));
+      fail(`${what} must be nested at most ${maxDepth} levels deep, got deeper at ${path}`);
+    }
     at(path, -1, undefined, depth);
     const tag = tagOf(v);
-    if (flat && !isArray(v) && tag === undefined) return other(describe_object(v));
-    // A typed array where the settings belong is named as one (BigInt64Array's indices used to
-    // be read as keys: `unknown key "0"`, or no key at all for an empty one: silently the defaults)
-    if (depth === 0 && tag !== undefined && knownKeys.length > 0) return other(describe(v));
     if (isArray(v) || tag !== undefined) {
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
       if (typeof length === "string") fail(length);
@@ -406,7 +416,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     return out;
   };
   try {
-    return { value: copy(value, what, 0, false) };
+    return { value: misshapen(value) ?? copy(value, what, 0, false) };
   } catch (error) {
     try {
       if (error instanceof Refusal) return error.message;
