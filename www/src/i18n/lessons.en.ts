@@ -114,7 +114,7 @@ export const lessonsEn = {
   "lesson.myth6.title": "Myth 6 · Sampling settings fix factual errors",
   "lesson.myth6.intro": "This tiny model answers “英国的首都是” (“The capital of the UK is”) with 巴黎 (Paris). The right answer, 伦敦, starts with 伦, a candidate: can any setting make it win?",
   "lesson.myth6.said": "Greedy says:",
-  "lesson.myth6.caption": "Wrong answer vs right answer, by setting",
+  "lesson.myth6.caption": "Wrong vs right, by setting",
   "lesson.myth6.setting": "Setting",
   "lesson.myth6.top": "Top token",
   "lesson.myth6.tryT": "Try it: Temperature (switches to sampling)",

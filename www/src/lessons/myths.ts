@@ -367,7 +367,8 @@ export function paramsDoNotFixFacts(): Lesson {
           return;
         }
         delete said.dataset["key"];
-        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
+        // (projector mode shows the same answer in its text line above: there the room goes to the slider)
+        said.replaceChildren(h("span", { class: "off-projector" }, t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions))));
         keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),
           h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, `p(${WRONG_TOKEN})`, gloss(WRONG_TOKEN)), h("th", { attrs: { scope: "col" } }, `p(${RIGHT_TOKEN})`, gloss(RIGHT_TOKEN)), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
