@@ -188,8 +188,8 @@ pub(super) fn apply(
     let upper = f64::from_bits((bound as u64 - 1 + LOWEST) << 48);
     let (lo, hi) = sc.band(upper, false);
     let mut band = std::mem::take(&mut work.aux);
-    if band.len() < n {
-        band.resize(n, 0); // `aux` only grows here; ranking.rs clears it before use
+    if band.len() < n + 4 {
+        band.resize(n + 4, 0); // `aux` only grows here; ranking.rs clears it before use
     }
     let marks = holes.then_some(work.removed_by.as_slice());
     let count = compact_band(&work.processed, marks, (lo, hi), &mut band);
@@ -208,46 +208,73 @@ pub(super) fn apply(
     done
 }
 
+/// For a group of four tokens, by the bit mask of those inside the band: their positions first.
+const POSITIONS: [[u32; 4]; 16] = {
+    let mut table = [[0u32; 4]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let (mut j, mut k) = (0, 0);
+        while j < 4 {
+            if m & (1 << j) != 0 {
+                table[m][k] = j as u32;
+                k += 1;
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    table
+};
+
 /// Writes the ids whose logit is in [lo, hi] (and whose mark is KEPT, given `marks`) to the
-/// front of `out` (as long as the logits), in id order, and returns how many: every id is stored
-/// and the count advanced by the test, so no branch depends on the logits.
+/// front of `out` (at least 4 longer than the logits), in id order, and returns how many. No
+/// branch on the logits: per block, each token's test as a byte (a loop that vectorises), then
+/// four at a time their bit mask from the four bytes (one multiply), the positions of those
+/// inside from a table, four ids stored and the count advanced by how many were inside.
 fn compact_band(
     processed: &[f32],
     marks: Option<&[u8]>,
     (lo, hi): (f32, f32),
     out: &mut [u32],
 ) -> usize {
-    let out = out.get_mut(..processed.len()).unwrap_or_default();
     let mut count = 0usize;
-    let inside = |l: f32, m: u8| u8::from((l >= lo) & (l <= hi) & (m == KEPT));
-    let mut push = |flags: &[u8], first: u32| {
-        for (id, &f) in (first..).zip(flags) {
-            if let Some(slot) = out.get_mut(count) {
-                *slot = id;
+    let mut flags_all = [0u8; BLOCK];
+    for (start, ls) in (0..).step_by(BLOCK).zip(processed.chunks(BLOCK)) {
+        let flags = flags_all.get_mut(..ls.len()).unwrap_or_default();
+        match marks.and_then(|m| m.get(start..start + ls.len())) {
+            None => {
+                for (f, &l) in flags.iter_mut().zip(ls) {
+                    *f = u8::from((l >= lo) & (l <= hi));
+                }
             }
-            count += usize::from(f);
+            Some(ms) => {
+                for ((f, &l), &m) in flags.iter_mut().zip(ls).zip(ms) {
+                    *f = u8::from((l >= lo) & (l <= hi) & (m == KEPT));
+                }
+            }
         }
-    };
-    // Eight at a time: the tests vectorise, and a group with none inside (most of them when the
-    // band is narrow) stores nothing.
-    let groups = processed.chunks_exact(8);
-    let rest = groups.remainder();
-    for (g, l8) in groups.enumerate() {
-        let mut flags = [0u8; 8];
-        let m8 = marks.and_then(|m| m.get(g * 8..g * 8 + 8));
-        for (j, (f, &l)) in flags.iter_mut().zip(l8).enumerate() {
-            *f = inside(l, m8.map_or(KEPT, |m| m.get(j).copied().unwrap_or(1)));
+        // The last group padded with tokens outside.
+        let whole = ls.len().div_ceil(4) * 4;
+        let flags = match flags_all.get_mut(..whole) {
+            Some(f) => f,
+            None => return count,
+        };
+        for f in flags.get_mut(ls.len()..).unwrap_or_default() {
+            *f = 0;
         }
-        if u64::from_le_bytes(flags) != 0 {
-            push(&flags, (g * 8) as u32);
+        for (first, f4) in (start as u32..).step_by(4).zip(flags.chunks_exact(4)) {
+            let word = <[u8; 4]>::try_from(f4).unwrap_or_default();
+            // Bytes b0..b3 (each 0 or 1) to b0 | b1 << 1 | b2 << 2 | b3 << 3 in bits 24..27.
+            let mask = (u32::from_le_bytes(word).wrapping_mul(0x0102_0408) >> 24) & 0xf;
+            let at = POSITIONS.get(mask as usize).copied().unwrap_or_default();
+            if let Some(dst) = out.get_mut(count..count + 4) {
+                for (d, &j) in dst.iter_mut().zip(&at) {
+                    *d = first + j;
+                }
+            }
+            count += mask.count_ones() as usize;
         }
     }
-    let first = processed.len() - rest.len();
-    let flags: Vec<u8> = (first..)
-        .zip(rest)
-        .map(|(i, &l)| inside(l, marks.map_or(KEPT, |m| m.get(i).copied().unwrap_or(1))))
-        .collect();
-    push(&flags, first as u32);
     count
 }
 
@@ -267,17 +294,10 @@ fn cut_and_mark(
     // for the crossing bucket's items.
     let mut bucket_mass = [0.0f64; BUCKETS];
     let mut bucket_count = [0usize; BUCKETS];
-    let mut buckets: Vec<u16> = Vec::with_capacity(band.len());
+    let mut buckets: Vec<u16> = vec![0; band.len()];
+    let (processed, sums) = (&work.processed, (&mut bucket_mass, &mut bucket_count));
+    histogram(processed, e, band, &sc, z, sums, &mut buckets);
     let logit = |id: u32| work.processed.get(id as usize).copied().unwrap_or(0.0);
-    for &id in band {
-        let b = bucket(sc.score(logit(id)));
-        let p = f64::from(e.get(id as usize).copied().unwrap_or(0.0)) / z;
-        if let (Some(m), Some(c)) = (bucket_mass.get_mut(b), bucket_count.get_mut(b)) {
-            *m += p;
-            *c += 1;
-        }
-        buckets.push(b as u16); // BUCKETS < 2^16
-    }
     let crosses = |cum: f64| if llama { cum > mass } else { cum >= mass };
     let Some((at, above, before)) = crossing_bucket(&bucket_mass, &bucket_count, crosses) else {
         return false;
@@ -336,6 +356,41 @@ fn cut_and_mark(
         work.retain_marked();
     }
     true
+}
+
+/// Band tokens per chunk of the histogram (its gathered values on the stack).
+const CHUNK: usize = 256;
+
+/// Each band token's bucket into `buckets`, and each bucket's mass (p = e / z summed in id
+/// order, as the full pass sums it) and count. Per chunk: the logits and exps gathered, then the
+/// buckets and the divisions in a loop that vectorises, then the sums (the one serial part).
+fn histogram(
+    processed: &[f32],
+    e: &[f32],
+    band: &[u32],
+    sc: &Scorer,
+    z: f64,
+    (bucket_mass, bucket_count): (&mut [f64; BUCKETS], &mut [usize; BUCKETS]),
+    buckets: &mut [u16],
+) {
+    let (mut ls, mut es, mut ps) = ([0.0f32; CHUNK], [0.0f32; CHUNK], [0.0f64; CHUNK]);
+    for (ids, bs) in band.chunks(CHUNK).zip(buckets.chunks_mut(CHUNK)) {
+        for ((l, w), &id) in ls.iter_mut().zip(&mut es).zip(ids) {
+            *l = processed.get(id as usize).copied().unwrap_or(0.0);
+            *w = e.get(id as usize).copied().unwrap_or(0.0);
+        }
+        for (((b, p), &l), &w) in bs.iter_mut().zip(&mut ps).zip(&ls).zip(&es) {
+            *b = bucket(sc.score(l)) as u16; // BUCKETS < 2^16
+            *p = f64::from(w) / z;
+        }
+        for (&b, &p) in bs.iter().zip(&ps) {
+            let b = usize::from(b);
+            if let (Some(m), Some(c)) = (bucket_mass.get_mut(b), bucket_count.get_mut(b)) {
+                *m += p;
+                *c += 1;
+            }
+        }
+    }
 }
 
 /// Marks every kept token outside the keep test with `stage`: logit in `at_most` (HF), or in
