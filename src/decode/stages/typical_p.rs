@@ -80,7 +80,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         .kept
         .windows(2)
         .fold(true, |up, w| up & (w.first() < w.get(1))); // no early exit: it vectorises
-    if ascending && cached.is_some() {
+    if ascending && cached.is_some() && band_allowed() {
         let sc = band::Scorer {
             max,
             inv_t,
@@ -96,6 +96,8 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         let done = band::apply(work, e, sc, z, cut, holes, stage);
         work.exps = exps;
         if done {
+            #[cfg(test)]
+            BAND.with(|b| b.set((b.get().0, b.get().1 + 1)));
             return Applied {
                 value: Some(mass),
                 threshold: Some(entropy),
@@ -317,6 +319,19 @@ fn items_where(
 
 #[path = "typical_p_band.rs"]
 mod band;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: whether the band path may run (off, to compare with it), and how often it decided.
+    static BAND: std::cell::Cell<(bool, usize)> = const { std::cell::Cell::new((true, 0)) };
+}
+
+fn band_allowed() -> bool {
+    #[cfg(test)]
+    return BAND.with(|b| b.get().0);
+    #[cfg(not(test))]
+    true
+}
 
 #[cfg(test)]
 #[path = "typical_p_tests.rs"]
