@@ -319,6 +319,8 @@ fn items_where(
 
 #[path = "typical_p_band.rs"]
 mod band;
+#[path = "typical_p_scan.rs"]
+mod scan;
 
 #[cfg(test)]
 thread_local! {

@@ -11,25 +11,11 @@
 //! does not cross within it) or min_keep reaches past the crossing, nothing is changed and the
 //! caller takes the full pass. The keep test is a band too, so the marking reads float32 logits.
 
+use super::scan::{compact_band, pick_bound};
 use super::{bucket, by_score, crossing_bucket, Item, BUCKETS, LOWEST};
 use crate::decode::candidates::{Work, KEPT};
 use crate::decode::crossing::first_crossing;
 use crate::decode::softmax::exp_f32;
-
-/// The band's bounds tried, as the first bucket left out: scores below 2^-2, 2^-1, … 2^3.
-const BOUNDS: [usize; 6] = [
-    16 * 14 + 1,
-    16 * 15 + 1,
-    16 * 16 + 1,
-    16 * 17 + 1,
-    16 * 18 + 1,
-    16 * 19 + 1,
-];
-/// The approximate mass must pass `mass` by this much for a bound to be tried: the float32
-/// sums' error is far below it.
-const MARGIN: f64 = 1e-3;
-/// Tokens per block of float32 sums in the estimate (then added in f64).
-const BLOCK: usize = 1024;
 
 /// A token's score as the full pass computes it, from its logit.
 #[derive(Clone, Copy)]
@@ -97,70 +83,6 @@ fn first_where(pred: impl Fn(f32) -> bool) -> Option<u32> {
     Some(lo)
 }
 
-/// The lowest score below which the kept tokens' approximate mass passes `mass` (+ MARGIN), as
-/// its bucket index; None if no bound in BOUNDS does. `kept`: per id, whether it is kept (None:
-/// every id).
-fn pick_bound(
-    processed: &[f32],
-    e: &[f32],
-    kept: Option<&[u8]>,
-    sc: &Scorer,
-    z: f64,
-    mass: f64,
-) -> Option<usize> {
-    let vertex = (sc.ln_z - sc.entropy) as f32;
-    let bounds = BOUNDS.map(|b| f64::from_bits((b as u64 - 1 + LOWEST) << 48) as f32);
-    let mut sums = [0.0f64; BOUNDS.len()];
-    let n = processed.len();
-    let mut block = [0.0f32; BLOCK];
-    for start in (0..n).step_by(BLOCK) {
-        let ls = processed
-            .get(start..n.min(start + BLOCK))
-            .unwrap_or_default();
-        let es = e.get(start..start + ls.len()).unwrap_or_default();
-        // The weights that count: a removed token's are 0 (its remembered exp may be stale).
-        let w = block.get_mut(..ls.len()).unwrap_or_default();
-        w.copy_from_slice(es);
-        if let Some(marks) = kept.and_then(|k| k.get(start..start + ls.len())) {
-            for (w, &m) in w.iter_mut().zip(marks) {
-                *w = if m == KEPT { *w } else { 0.0 };
-            }
-        }
-        // Four tokens at a time: their distances from the entropy's logit, then each bound's
-        // masked sum in four lanes (registers throughout: it vectorises).
-        let mut acc = [[0.0f32; 8]; BOUNDS.len()];
-        let (l4s, w4s) = (ls.chunks_exact(8), w.chunks_exact(8));
-        let tail = l4s.remainder().iter().zip(w4s.remainder());
-        for (l4, w4) in l4s.zip(w4s) {
-            let (Ok(l4), Ok(w4)) = (<&[f32; 8]>::try_from(l4), <&[f32; 8]>::try_from(w4)) else {
-                continue;
-            };
-            let d = l4.map(|l| ((l - sc.max) * sc.inv_t - vertex).abs());
-            for (a, &bound) in acc.iter_mut().zip(&bounds) {
-                for ((a, &d), &w) in a.iter_mut().zip(&d).zip(w4) {
-                    *a += if d < bound { w } else { 0.0 };
-                }
-            }
-        }
-        for (&l, &w) in tail {
-            let d = ((l - sc.max) * sc.inv_t - vertex).abs();
-            for (a, &bound) in acc.iter_mut().zip(&bounds) {
-                a[0] += if d < bound { w } else { 0.0 };
-            }
-        }
-        for (s, a) in sums.iter_mut().zip(&acc) {
-            let [a0, a1, a2, a3, a4, a5, a6, a7] = *a;
-            *s += f64::from(((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)));
-        }
-    }
-    let want = (mass + MARGIN) * z;
-    BOUNDS
-        .iter()
-        .zip(&sums)
-        .find(|&(_, &s)| s >= want)
-        .map(|(&b, _)| b)
-}
-
 /// The cut and the marking by bands; false (nothing changed) when the caller must take the full
 /// pass. `holes`: `kept` is ascending but not every id (else it is every id in id order).
 #[allow(clippy::too_many_arguments)]
@@ -206,76 +128,6 @@ pub(super) fn apply(
     );
     work.aux = band;
     done
-}
-
-/// For a group of four tokens, by the bit mask of those inside the band: their positions first.
-const POSITIONS: [[u32; 4]; 16] = {
-    let mut table = [[0u32; 4]; 16];
-    let mut m = 0;
-    while m < 16 {
-        let (mut j, mut k) = (0, 0);
-        while j < 4 {
-            if m & (1 << j) != 0 {
-                table[m][k] = j as u32;
-                k += 1;
-            }
-            j += 1;
-        }
-        m += 1;
-    }
-    table
-};
-
-/// Writes the ids whose logit is in [lo, hi] (and whose mark is KEPT, given `marks`) to the
-/// front of `out` (at least 4 longer than the logits), in id order, and returns how many. No
-/// branch on the logits: per block, each token's test as a byte (a loop that vectorises), then
-/// four at a time their bit mask from the four bytes (one multiply), the positions of those
-/// inside from a table, four ids stored and the count advanced by how many were inside.
-fn compact_band(
-    processed: &[f32],
-    marks: Option<&[u8]>,
-    (lo, hi): (f32, f32),
-    out: &mut [u32],
-) -> usize {
-    let mut count = 0usize;
-    let mut flags_all = [0u8; BLOCK];
-    for (start, ls) in (0..).step_by(BLOCK).zip(processed.chunks(BLOCK)) {
-        let flags = flags_all.get_mut(..ls.len()).unwrap_or_default();
-        match marks.and_then(|m| m.get(start..start + ls.len())) {
-            None => {
-                for (f, &l) in flags.iter_mut().zip(ls) {
-                    *f = u8::from((l >= lo) & (l <= hi));
-                }
-            }
-            Some(ms) => {
-                for ((f, &l), &m) in flags.iter_mut().zip(ls).zip(ms) {
-                    *f = u8::from((l >= lo) & (l <= hi) & (m == KEPT));
-                }
-            }
-        }
-        // The last group padded with tokens outside.
-        let whole = ls.len().div_ceil(4) * 4;
-        let flags = match flags_all.get_mut(..whole) {
-            Some(f) => f,
-            None => return count,
-        };
-        for f in flags.get_mut(ls.len()..).unwrap_or_default() {
-            *f = 0;
-        }
-        for (first, f4) in (start as u32..).step_by(4).zip(flags.chunks_exact(4)) {
-            let word = <[u8; 4]>::try_from(f4).unwrap_or_default();
-            // Bytes b0..b3 (each 0 or 1) to b0 | b1 << 1 | b2 << 2 | b3 << 3 in bits 24..27.
-            let mask = (u32::from_le_bytes(word).wrapping_mul(0x0102_0408) >> 24) & 0xf;
-            let at = POSITIONS.get(mask as usize).copied().unwrap_or_default();
-            if let Some(dst) = out.get_mut(count..count + 4) {
-                for (d, &j) in dst.iter_mut().zip(&at) {
-                    *d = first + j;
-                }
-            }
-            count += mask.count_ones() as usize;
-        }
-    }
-    count
 }
 
 /// The walk over the band's buckets, the boundary, and the marking (see `apply`).
