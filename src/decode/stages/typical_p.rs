@@ -27,11 +27,14 @@ pub(super) const BUCKETS: usize = 2 + 24 * 16;
 /// The bucket of a score ≥ 0: non-decreasing in the score.
 #[inline(always)]
 pub(super) fn bucket(score: f64) -> usize {
-    let bits = score.to_bits() >> 48;
-    if bits < LOWEST {
+    // In 32 bits (the top 16 of the float's): a loop of them vectorises in wasm too, which has no
+    // unsigned 64-bit compare.
+    let bits = (score.to_bits() >> 48) as u32;
+    let lowest = LOWEST as u32;
+    if bits < lowest {
         0
     } else {
-        ((bits - LOWEST) as usize + 1).min(BUCKETS - 1)
+        ((bits - lowest) as usize + 1).min(BUCKETS - 1)
     }
 }
 

@@ -36,7 +36,7 @@ pub(super) fn pick_bound(
     let bounds = BOUNDS.map(|b| f64::from_bits((b as u64 - 1 + LOWEST) << 48) as f32);
     let mut sums = [0.0f64; BOUNDS.len()];
     let n = processed.len();
-    let mut block = [0.0f32; BLOCK];
+    let (mut block, mut dist) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
     for start in (0..n).step_by(BLOCK) {
         let ls = processed
             .get(start..n.min(start + BLOCK))
@@ -50,32 +50,7 @@ pub(super) fn pick_bound(
                 *w = if m == KEPT { *w } else { 0.0 };
             }
         }
-        // Four tokens at a time: their distances from the entropy's logit, then each bound's
-        // masked sum in four lanes (registers throughout: it vectorises).
-        let mut acc = [[0.0f32; 8]; BOUNDS.len()];
-        let (l4s, w4s) = (ls.chunks_exact(8), w.chunks_exact(8));
-        let tail = l4s.remainder().iter().zip(w4s.remainder());
-        for (l4, w4) in l4s.zip(w4s) {
-            let (Ok(l4), Ok(w4)) = (<&[f32; 8]>::try_from(l4), <&[f32; 8]>::try_from(w4)) else {
-                continue;
-            };
-            let d = l4.map(|l| ((l - sc.max) * sc.inv_t - vertex).abs());
-            for (a, &bound) in acc.iter_mut().zip(&bounds) {
-                for ((a, &d), &w) in a.iter_mut().zip(&d).zip(w4) {
-                    *a += if d < bound { w } else { 0.0 };
-                }
-            }
-        }
-        for (&l, &w) in tail {
-            let d = ((l - sc.max) * sc.inv_t - vertex).abs();
-            for (a, &bound) in acc.iter_mut().zip(&bounds) {
-                a[0] += if d < bound { w } else { 0.0 };
-            }
-        }
-        for (s, a) in sums.iter_mut().zip(&acc) {
-            let [a0, a1, a2, a3, a4, a5, a6, a7] = *a;
-            *s += f64::from(((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)));
-        }
+        add_below(ls, w, sc, vertex, &bounds, &mut sums, &mut dist);
     }
     let want = (mass + MARGIN) * z;
     BOUNDS
@@ -83,6 +58,69 @@ pub(super) fn pick_bound(
         .zip(&sums)
         .find(|&(_, &s)| s >= want)
         .map(|(&b, _)| b)
+}
+
+/// Adds to each bound's sum the weights `w` of the tokens whose distance from the entropy's
+/// logit is below it. Natively eight tokens at a time with every bound's lanes in registers
+/// (one pass); LLVM vectorises that across the bounds in wasm, so there each token's distance goes
+/// to `dist` first and each bound gets a loop of its own (one accumulator: it vectorises).
+#[inline(always)]
+fn add_below(
+    ls: &[f32],
+    w: &[f32],
+    sc: &Scorer,
+    vertex: f32,
+    bounds: &[f32; BOUNDS.len()],
+    sums: &mut [f64; BOUNDS.len()],
+    dist: &mut [f32; BLOCK],
+) {
+    let distance = |l: f32| ((l - sc.max) * sc.inv_t - vertex).abs();
+    let fold = |acc: &[f32; 8]| {
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = *acc;
+        ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+    };
+    if cfg!(target_arch = "wasm32") {
+        let d = dist.get_mut(..ls.len()).unwrap_or_default();
+        for (d, &l) in d.iter_mut().zip(ls) {
+            *d = distance(l);
+        }
+        for (s, &bound) in sums.iter_mut().zip(bounds) {
+            let mut acc = [0.0f32; 8];
+            let (d8s, w8s) = (d.chunks_exact(8), w.chunks_exact(8));
+            let tail = d8s.remainder().iter().zip(w8s.remainder());
+            let tail: f32 = tail.map(|(&d, &w)| if d < bound { w } else { 0.0 }).sum();
+            for (d8, w8) in d8s.zip(w8s) {
+                for ((a, &d), &w) in acc.iter_mut().zip(d8).zip(w8) {
+                    *a += if d < bound { w } else { 0.0 };
+                }
+            }
+            *s += f64::from(fold(&acc) + tail);
+        }
+        return;
+    }
+    let mut acc = [[0.0f32; 8]; BOUNDS.len()];
+    let (l8s, w8s) = (ls.chunks_exact(8), w.chunks_exact(8));
+    let tail = l8s.remainder().iter().zip(w8s.remainder());
+    for (l8, w8) in l8s.zip(w8s) {
+        let (Ok(l8), Ok(w8)) = (<&[f32; 8]>::try_from(l8), <&[f32; 8]>::try_from(w8)) else {
+            continue;
+        };
+        let d = l8.map(distance);
+        for (a, &bound) in acc.iter_mut().zip(bounds) {
+            for ((a, &d), &w) in a.iter_mut().zip(&d).zip(w8) {
+                *a += if d < bound { w } else { 0.0 };
+            }
+        }
+    }
+    for (&l, &w) in tail {
+        let d = distance(l);
+        for (a, &bound) in acc.iter_mut().zip(bounds) {
+            a[0] += if d < bound { w } else { 0.0 };
+        }
+    }
+    for (s, a) in sums.iter_mut().zip(&acc) {
+        *s += f64::from(fold(a));
+    }
 }
 
 /// For a group of four tokens, by the bit mask of those inside the band: their positions first.
