@@ -94,7 +94,8 @@ fn add_below(
                     *a += if d < bound { w } else { 0.0 };
                 }
             }
-            *s += f64::from(fold(&acc) + tail);
+            // Lanes summed in order (a tree here makes LLVM pair the lanes up in wasm).
+            *s += f64::from(acc.iter().sum::<f32>() + tail);
         }
         return;
     }
