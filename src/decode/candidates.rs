@@ -56,9 +56,10 @@ pub(crate) struct Work {
     pub p: Vec<f64>,
     /// Second id list for orders other than by logit (typical's score order, top-k's best).
     pub aux: Vec<u32>,
-    /// Ids at or above a logit cut (top-p's pre-filter, `candidates_above_into`): only grows; its
-    /// first `count` are the ids.
+    /// Ids at or above a logit cut and their logits (top-p's pre-filter,
+    /// `candidates_above_into`): they only grow; the first `count` are the head.
     pub above: Vec<u32>,
+    pub above_logits: Vec<f32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
     /// The draw's per-bucket tables (draw.rs), reused between calls.

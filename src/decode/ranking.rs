@@ -128,11 +128,17 @@ impl Work {
         }
     }
 
-    /// The kept ids whose processed logit is ≥ `cut`, in id order, written to `out[..count]`;
-    /// returns the count. `out` only grows (a memset of the vocabulary per step costs more than
-    /// the pass), and the pass stores every id and advances by the comparison: no branch to
+    /// The kept ids whose processed logit is ≥ `cut`, in id order, written to `ids[..count]` and
+    /// their logits to `logits[..count]` (so later passes read them contiguously); returns the
+    /// count. The buffers only grow (a memset of the vocabulary per step costs more than the
+    /// pass), and the pass stores every id and advances by the comparison: no branch to
     /// mispredict when a third of the vocabulary passes (an open context).
-    pub fn candidates_above_into(&self, cut: f64, out: &mut Vec<u32>) -> usize {
+    pub fn candidates_above_into(
+        &self,
+        cut: f64,
+        ids: &mut Vec<u32>,
+        logits: &mut Vec<f32>,
+    ) -> usize {
         // Compare in float32 after rounding the cut down, so no token at the boundary is lost.
         let cut32 = {
             let c = cut as f32;
@@ -147,23 +153,27 @@ impl Work {
         } else {
             self.kept.len()
         };
-        if out.len() < n {
-            out.resize(n, 0);
+        if ids.len() < n {
+            ids.resize(n, 0);
+        }
+        if logits.len() < n {
+            logits.resize(n, 0.0);
         }
         let mut count = 0usize;
+        let mut store = |id: u32, l: f32| {
+            if let (Some(i), Some(x)) = (ids.get_mut(count), logits.get_mut(count)) {
+                *i = id;
+                *x = l;
+            }
+            count += usize::from(l >= cut32);
+        };
         if self.all_kept {
             for (i, &l) in self.processed.iter().enumerate() {
-                if let Some(slot) = out.get_mut(count) {
-                    *slot = i as u32;
-                }
-                count += usize::from(l >= cut32);
+                store(i as u32, l);
             }
         } else {
             for &id in &self.kept {
-                if let Some(slot) = out.get_mut(count) {
-                    *slot = id;
-                }
-                count += usize::from(logit_of(&self.processed, id) >= cut32);
+                store(id, logit_of(&self.processed, id));
             }
         }
         count

@@ -35,26 +35,11 @@ impl Work {
 
     /// `retain` after the caller marked `removed_by` itself (a contiguous pass over every id):
     /// drops the kept ids no longer marked `KEPT`, in order, keeping the sorted-prefix invariant.
-    /// Every id is stored and the write position advanced by the test, so an open context
-    /// (a third of the vocabulary kept, in no pattern) mispredicts no branch.
     pub fn retain_marked(&mut self) -> usize {
-        let before = self.kept.len();
-        let (mut write, mut sorted_survivors) = (0usize, 0usize);
-        for read in 0..before {
-            let id = self.kept.get(read).copied().unwrap_or_default();
-            let keep = self.removed_by.get(id as usize) == Some(&KEPT);
-            if let Some(slot) = self.kept.get_mut(write) {
-                *slot = id;
-            }
-            write += usize::from(keep);
-            sorted_survivors += usize::from(keep & (read < self.sorted));
-        }
-        self.kept.truncate(write);
-        self.sorted = sorted_survivors;
-        if write != before {
-            self.kept_changed();
-        }
-        before - write
+        let removed_by = std::mem::take(&mut self.removed_by);
+        let removed = self.retain(KEPT, |id| removed_by.get(id as usize) == Some(&KEPT));
+        self.removed_by = removed_by;
+        removed
     }
 
     /// `retain_marked` when every id still marked `KEPT` is in `among` (ids in `kept`'s order,

@@ -5,83 +5,24 @@
 //! one token (vLLM rejects 0: config). Applies to the current, renormalised distribution.
 //!
 //! The walk extends a sorted prefix block by block, so a peaked distribution sorts only its head.
-//! When many tokens survive the pre-filter (a flat distribution: T > 1, p near 1), counts in
-//! buckets of the logit's float bits bound where the mass crosses p, and only the tokens in that
-//! bucket and above are sorted (a radix sort of integer keys) and walked: the same walk over the
-//! same order, so the same sums and the same cut, bit for bit.
+//! When many tokens survive the pre-filter (an open context, T > 1, p near 1), top_p_head.rs
+//! bounds where the mass crosses p by counting the head in logit buckets, and only the tokens in
+//! that bucket and above are sorted and walked: the same walk over the same order, so the same
+//! sums and the same cut, bit for bit.
 
 use super::super::candidates::{by_logit, extend_sorted, Work};
 use super::super::config::Settings;
 use super::super::draw::key_id;
-use super::super::select::{logit_key, radix_sort_desc_high};
 use super::super::softmax::{logit_of, weight};
+use super::top_p_head::{through_crossing_bucket, walk_keys};
 use super::Applied;
 
 /// Below this many candidates the pre-filter costs more than it saves.
 const PREFILTER_MIN: usize = 1024;
 /// Above this many pre-filtered candidates the crossing is located by buckets before sorting
-/// (below it the counting costs more than the selections it saves: measured at 32,000).
-const BUCKET_MIN: usize = 16_384;
-/// Equal-width buckets of the logit between the pre-filter's cut and the max: every bucket's
-/// weights lie within a factor e^(width/T) of each other wherever the head lies.
-const BUCKETS: usize = 4096;
-
-/// The bucket of logit `l` in [cut, max]: ⌊(max − l)·scale⌋, at most the last. Float32
-/// subtraction and multiplication round monotonically, so a lower logit never gets a lower bucket.
-#[inline(always)]
-fn bucket_of(l: f32, max: f32, scale: f32) -> usize {
-    (((max - l) * scale) as usize).min(BUCKETS - 1)
-}
-
-/// The sort keys (logit desc, id asc: `logit_key`) of `head` (ids in id order) through the bucket
-/// where the running mass (logit order) surely reaches `target`, sorted; None if no bucket does.
-/// Every token of a bucket ranks before every token of a later one, so this is exactly the sorted
-/// head's first part. Buckets are only counted: a bucket's mass is at least its count times the
-/// weight at its low edge, so the bucket found is at or below the one the walk crosses in.
-fn through_crossing_bucket(
-    head: &[u32],
-    processed: &[f32],
-    (max, cut, inv_t): (f32, f32, f32),
-    target: f64,
-) -> Option<Vec<u64>> {
-    let width = f64::from(max) - f64::from(cut);
-    if !(width > 0.0 && width.is_finite()) {
-        return None;
-    }
-    let scale = (BUCKETS as f64 / width) as f32;
-    let mut count = [0u32; BUCKETS];
-    for &id in head {
-        if let Some(c) = count.get_mut(bucket_of(logit_of(processed, id), max, scale)) {
-            *c += 1;
-        }
-    }
-    // Bucket b's logits are above max − (b + 1)/scale; the slack covers the float32 rounding of
-    // the bucket index and of exp (not exactly monotone) and the walk's own summation order. If
-    // the walk over the part still falls short, the caller walks the head.
-    let step = (-f64::from(inv_t) / f64::from(scale) * (1.0 + 1e-5)).exp();
-    let (mut cum, mut low_edge, want) = (0.0f64, 1.0f64, target * (1.0 + 1e-6));
-    let last = (0..BUCKETS - 1).find(|&b| {
-        low_edge *= step;
-        cum += f64::from(count.get(b).copied().unwrap_or(0)) * low_edge;
-        cum >= want
-    })?;
-    let through: usize = count.iter().take(last + 1).map(|&c| c as usize).sum();
-    // In id order, stored at every step and advanced only for the bucket's own (no branch to
-    // mispredict), so a stable sort by the logit alone leaves ties by lower id.
-    let mut keys = vec![0u64; through];
-    let mut len = 0usize;
-    for &id in head {
-        let l = logit_of(processed, id);
-        if let Some(slot) = keys.get_mut(len) {
-            *slot = logit_key(l, id);
-        }
-        len += usize::from(bucket_of(l, max, scale) <= last);
-    }
-    keys.truncate(len);
-    radix_sort_desc_high(&mut keys);
-    Some(keys)
-}
-
+/// (top_p_head.rs). Measured on flat logits: at 8,000 and 32,000 tokens the buckets from 2,048
+/// on take the step from ~10× the floor to ~5×; at 512 they cost more than the selections.
+const BUCKET_MIN: usize = 2048;
 /// Where a walk down the logit order stopped.
 struct Walk {
     /// Tokens kept: the first `keep` of the order.
@@ -123,38 +64,31 @@ fn walk(
     }
 }
 
-/// Top-p over the pre-filtered `head` alone: keeps the walk's cut and returns the kept mass, or
-/// None when rounding made the head fall short (then the caller walks every kept token).
+/// Top-p over the pre-filtered head alone (`ids` and their `logits`, in id order): keeps the
+/// walk's cut and returns the kept mass, or None when rounding made the head fall short (then the
+/// caller walks every kept token).
 fn keep_by_head(
     work: &mut Work,
-    head: &mut [u32],
+    (ids, logits): (&mut [u32], &[f32]),
     (max, cut, inv_t): (f32, f32, f32),
     target: f64,
     stage: u8,
 ) -> Option<f64> {
-    if head.len() > BUCKET_MIN {
-        if let Some(keys) =
-            through_crossing_bucket(head, &work.processed, (max, cut, inv_t), target)
-        {
-            let mut prefix: Vec<u32> = keys.into_iter().map(key_id).collect();
-            let sorted = prefix.len();
-            let w = walk(&mut prefix, sorted, &work.processed, max, inv_t, target, 1);
-            if w.mass >= target {
-                work.keep_exactly(
-                    stage,
-                    prefix.get(..w.keep).unwrap_or_default(),
-                    false,
-                    |_, _| false,
-                );
-                return Some(w.mass);
+    if ids.len() > BUCKET_MIN {
+        if let Some(keys) = through_crossing_bucket(ids, logits, (max, cut, inv_t), target) {
+            let (keep, mass) = walk_keys(&keys, max, inv_t, target);
+            if mass >= target {
+                let prefix: Vec<u32> = keys.iter().take(keep).map(|&k| key_id(k)).collect();
+                work.keep_exactly(stage, &prefix, false, |_, _| false);
+                return Some(mass);
             }
         }
     }
-    let w = walk(head, 0, &work.processed, max, inv_t, target, 1);
-    if !head.is_empty() && (w.mass >= target || w.keep < head.len()) {
+    let w = walk(ids, 0, &work.processed, max, inv_t, target, 1);
+    if !ids.is_empty() && (w.mass >= target || w.keep < ids.len()) {
         work.keep_exactly(
             stage,
-            head.get(..w.keep).unwrap_or_default(),
+            ids.get(..w.keep).unwrap_or_default(),
             false,
             |_, _| false,
         );
@@ -182,11 +116,17 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     // tokens above it; if rounding makes that walk fall short, walk everything.
     if n > PREFILTER_MIN && s.min_keep <= 1 {
         let cut = f64::from(max) + ((1.0 - p) / (n - 1) as f64 * z).ln() / f64::from(inv_t);
-        let mut above = std::mem::take(&mut work.above);
-        let count = work.candidates_above_into(cut, &mut above);
-        let head = above.get_mut(..count).unwrap_or_default();
+        let (mut ids, mut logits) = (
+            std::mem::take(&mut work.above),
+            std::mem::take(&mut work.above_logits),
+        );
+        let count = work.candidates_above_into(cut, &mut ids, &mut logits);
+        let head = (
+            ids.get_mut(..count).unwrap_or_default(),
+            logits.get(..count).unwrap_or_default(),
+        );
         let kept = keep_by_head(work, head, (max, cut as f32, inv_t), target, stage);
-        work.above = above;
+        (work.above, work.above_logits) = (ids, logits);
         if let Some(mass) = kept {
             return Applied {
                 value,
