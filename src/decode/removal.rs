@@ -42,6 +42,38 @@ impl Work {
         removed
     }
 
+    /// `retain_marked` when every id still marked `KEPT` is in `among` (ids in `kept`'s order,
+    /// typical-p's band): `kept` becomes those of `among` still marked, with no pass over `kept`
+    /// beyond its sorted prefix. The same list, prefix and changed state as `retain_marked`.
+    pub fn retain_marked_among(&mut self, among: &[u32]) -> usize {
+        let before = self.kept.len();
+        let marked = |id: &u32| self.removed_by.get(*id as usize) == Some(&KEPT);
+        let sorted_survivors = self
+            .kept
+            .get(..self.sorted)
+            .unwrap_or_default()
+            .iter()
+            .filter(|id| marked(id))
+            .count();
+        // Every id stored and the write position advanced by the test: no branch on the marks.
+        // `among` is no longer than `kept` (it holds the survivors, and they are kept).
+        let (kept, removed_by) = (&mut self.kept, &self.removed_by);
+        let mut write = 0usize;
+        for &id in among {
+            if let Some(slot) = kept.get_mut(write) {
+                *slot = id;
+            }
+            write += usize::from(removed_by.get(id as usize) == Some(&KEPT));
+        }
+        kept.truncate(write);
+        self.sorted = sorted_survivors;
+        let write = self.kept.len();
+        if write != before {
+            self.kept_changed();
+        }
+        before - write
+    }
+
     /// Removes the listed ids that are still kept (a handful: bans, end ids), marking them with
     /// `stage`: each id is marked by index, then one pass drops the marked ids from `kept`, in
     /// order. Duplicates and ids already removed change nothing.

@@ -8,6 +8,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
+import { fitProblems } from "./fit.mjs";
 
 const open = browserSuite();
 const XGA = { width: 1024, height: 768 };
@@ -121,6 +122,45 @@ describe("a lesson's pointers point at something the class can see and use", () 
         if (n < 6) await page.locator("#lesson-body").getByRole("button", { name: lang === "zh" ? "下一题" : "Next", exact: true }).click();
       }
       assert.deepEqual(offending, []);
+      await context.close();
+    });
+
+    test(`${lang}: projector mode, 误解六 brings its own temperature slider: its try-it lights it, and dragging it moves 伦's chance in words`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&projector=1`, { viewport: XGA });
+      await page.getByRole("combobox", { name: lang === "zh" ? "课程" : "Lesson" }).selectOption("myth6");
+      await settled(page);
+      const own = page.locator("#lesson-body").getByRole("slider", { name: lang === "zh" ? "本课温度" : "Lesson temperature" });
+      assert.ok(await own.isVisible(), "a temperature slider the class can see");
+      assert.ok(await own.isDisabled(), "under greedy it waits for the try-it (greedy ignores the temperature)");
+      await page.locator("#lesson-body").getByRole("button", { name: lang === "zh" ? "试一试：切到 sampling" : "Try it: sampling", exact: true }).click();
+      await settled(page);
+      assert.ok(await own.isEnabled());
+      assert.ok(await own.evaluate((input) => document.activeElement === input), "the try-it lights (focuses) the lesson's slider");
+      assert.equal(await page.locator("#strategy").inputValue(), "sample");
+      /** The lesson's line for the current T: p(伦) and the first token. */
+      const live = async () => {
+        const text = await page.locator("#lesson-body").getByText(/^T = [\d.]+[：:] ?p\(巴\)/).textContent();
+        return { text, right: parseFloat(/p\(伦\) ([\d.]+)%/.exec(text)[1]), top: /「(.+)」$|top: (.+)$/.exec(text).slice(1).find(Boolean) };
+      };
+      const at15 = await live();
+      assert.match(at15.text, /T = 1\.5/);
+      await own.fill("1");
+      await page.waitForFunction(() => document.getElementById("temperature").value === "1");
+      const at1 = await live();
+      assert.ok(at1.right > at15.right, `T 1 raises 伦's chance (${at15.text} → ${at1.text})`);
+      await own.fill("2");
+      await page.waitForFunction(() => document.getElementById("temperature").value === "2");
+      const at2 = await live();
+      assert.ok(at2.right < at15.right, `T 2 lowers it (${at2.text})`);
+      for (const { top, text } of [at15, at1, at2]) assert.match(top, /^巴/, text);
+      // one screen, nothing clipped or scrolled inside, at the projector sizes
+      for (const viewport of [XGA, { width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+        await page.setViewportSize(viewport);
+        await page.waitForTimeout(100);
+        await screenshot(page, `lesson-pointers-myth6-projector-${lang}-${viewport.width}x${viewport.height}.png`);
+        assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], `${viewport.width}×${viewport.height}`);
+      }
+      assert.deepEqual(problems, { console: [], foreign: [] });
       await context.close();
     });
 

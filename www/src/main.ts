@@ -110,7 +110,9 @@ const actions: Actions = {
   },
 };
 
+const settingsDrawer = createSettingsDrawer();
 const lessons = createLessons(actions, {
+  reveal: (node) => settingsDrawer.reveal(node),
   onLesson(id) {
     page.modes.lesson = id;
     page.render();
@@ -123,7 +125,6 @@ const projector = createProjector(actions, {
     page.render();
   },
 });
-const settingsDrawer = createSettingsDrawer();
 installPhoneLayout();
 installDoubleTapGuard();
 installTouchKeys();
@@ -192,6 +193,8 @@ function wire(): void {
     const input = el<HTMLInputElement>("force-token");
     if (input.value !== "") forceTyped(input.value);
   });
+  // an edit takes back the last refusal: the field is no longer the one that was refused
+  el<HTMLInputElement>("force-token").addEventListener("input", () => markForceError(null));
   const prompt = el<HTMLTextAreaElement>("prompt");
   prompt.value = pg.state.prompt;
   // (not again on leaving the box when Enter has applied this text: that would undo the step)
@@ -211,15 +214,29 @@ function wire(): void {
 
 /** Force a token the user typed (its text, or `<E4>` for a byte token) at the inspected step. */
 function forceTyped(text: string): void {
-  const message = el("force-msg");
   const id = pg.source.idOf(text);
   if (id === undefined) {
-    message.textContent = t("force.unknown", { token: text });
+    markForceError(t("force.unknown", { token: text }));
     return;
   }
-  message.textContent = "";
+  markForceError(null);
   el<HTMLInputElement>("force-token").value = "";
   pg.dispatch({ type: "force", id });
+}
+
+/** The force field's refusal (null: none), said next to it and tied to it for a screen reader. */
+function markForceError(message: string | null): void {
+  const input = el<HTMLInputElement>("force-token");
+  const said = el("force-msg");
+  if (message === null && !input.hasAttribute("aria-invalid")) return;
+  said.textContent = message ?? "";
+  if (message === null) {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  } else {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", said.id);
+  }
 }
 
 /** The link's problems (plain text; nothing from a URL is markup), in the current language. */

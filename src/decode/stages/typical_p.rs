@@ -21,17 +21,20 @@ use super::super::softmax::{cached, entropy_sum, exp_f32, logit_of};
 use super::Applied;
 
 /// Score buckets: below 2^-16, then 16 per binade up to 2^8, then the rest.
-const LOWEST: u64 = 0x3ef0_0000_0000_0000 >> 48; // 2^-16
-const BUCKETS: usize = 2 + 24 * 16;
+pub(super) const LOWEST: u64 = 0x3ef0_0000_0000_0000 >> 48; // 2^-16
+pub(super) const BUCKETS: usize = 2 + 24 * 16;
 
 /// The bucket of a score ≥ 0: non-decreasing in the score.
 #[inline(always)]
-fn bucket(score: f64) -> usize {
-    let bits = score.to_bits() >> 48;
-    if bits < LOWEST {
+pub(super) fn bucket(score: f64) -> usize {
+    // In 32 bits (the top 16 of the float's): a loop of them vectorises in wasm too, which has no
+    // unsigned 64-bit compare.
+    let bits = (score.to_bits() >> 48) as u32;
+    let lowest = LOWEST as u32;
+    if bits < lowest {
         0
     } else {
-        ((bits - LOWEST) as usize + 1).min(BUCKETS - 1)
+        ((bits - lowest) as usize + 1).min(BUCKETS - 1)
     }
 }
 
@@ -45,9 +48,9 @@ fn bucket_range(b: usize) -> Option<(f64, f64)> {
 }
 
 /// (score, id, p): the order is score ascending, ties by lower id.
-type Item = (f64, u32, f64);
+pub(super) type Item = (f64, u32, f64);
 
-fn by_score(a: &Item, b: &Item) -> std::cmp::Ordering {
+pub(super) fn by_score(a: &Item, b: &Item) -> std::cmp::Ordering {
     a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
 }
 
@@ -73,6 +76,38 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
         None => entropy_sum(&work.processed, ids, max, inv_t),
     };
     let entropy = ln_z - sum / z;
+    let llama = s.engine == Engine::LlamaCpp;
+    // Every kept id in id order, holes allowed, with its exp remembered: the cut from a band of
+    // logits (typical_p_band.rs); the full pass below when that cannot decide.
+    let ascending = work
+        .kept
+        .windows(2)
+        .fold(true, |up, w| up & (w.first() < w.get(1))); // no early exit: it vectorises
+    if ascending && cached.is_some() && band_allowed() {
+        let sc = band::Scorer {
+            max,
+            inv_t,
+            ln_z,
+            entropy,
+        };
+        let n = work.processed.len();
+        let holes = !(work.all_kept && work.input_removed == 0 && work.kept.len() == n);
+        // Moved out for the call (the band pass changes `work`), then back.
+        let exps = std::mem::take(&mut work.exps);
+        let e = exps.hit(max, inv_t, whole).unwrap_or_default();
+        let cut = (mass, llama, s.min_keep);
+        let done = band::apply(work, e, sc, z, cut, holes, stage);
+        work.exps = exps;
+        if done {
+            #[cfg(test)]
+            BAND.with(|b| b.set((b.get().0, b.get().1 + 1)));
+            return Applied {
+                value: Some(mass),
+                threshold: Some(entropy),
+            };
+        }
+    }
+    let cached = work.exps.hit(max, inv_t, whole);
     let weight = |id: u32, sc: f32| match cached {
         Some(e) => e.get(id as usize).copied().unwrap_or(0.0),
         None => exp_f32(sc),
@@ -137,21 +172,14 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
             }
         }
     }
-    let llama = s.engine == Engine::LlamaCpp;
     // HF stops at the first cumulative mass ≥ mass; llama.cpp at the first > mass that also
     // keeps min_keep.
     let crosses = |cum: f64| if llama { cum > mass } else { cum >= mass };
     let len = work.kept.len();
-    let (mut above, mut before) = (0.0f64, 0usize);
-    let mut at = None;
-    for (b, (&m, &c)) in bucket_mass.iter().zip(&bucket_count).enumerate() {
-        if c > 0 && crosses(above + m) {
-            at = Some(b);
-            break;
-        }
-        above += m;
-        before += c;
-    }
+    let (at, above, before) = match crossing_bucket(&bucket_mass, &bucket_count, crosses) {
+        Some((at, above, before)) => (Some(at), above, before),
+        None => (None, 0.0, 0),
+    };
     // The crossing bucket's items, and the crossing's rank in the whole order.
     let (mut items, crossing) = match at {
         Some(b) => {
@@ -225,6 +253,24 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Applied {
     }
 }
 
+/// The first bucket (ascending) whose mass takes the running total across (`crosses`), with the
+/// mass and the count of the buckets before it.
+pub(super) fn crossing_bucket(
+    bucket_mass: &[f64],
+    bucket_count: &[usize],
+    crosses: impl Fn(f64) -> bool,
+) -> Option<(usize, f64, usize)> {
+    let (mut above, mut before) = (0.0f64, 0usize);
+    for (b, (&m, &c)) in bucket_mass.iter().zip(bucket_count).enumerate() {
+        if c > 0 && crosses(above + m) {
+            return Some((b, above, before));
+        }
+        above += m;
+        before += c;
+    }
+    None
+}
+
 /// (score, id, p) of the kept tokens whose score (in `scratch`) passes `wanted`, in `kept`'s
 /// order. `in_id_order`: `kept` is every id in id order, so the scores are read as one
 /// contiguous run (a compare per token, no lookup by id). `near`: [low, high) holds every score
@@ -272,6 +318,24 @@ fn items_where(
         }
     }
     items
+}
+
+#[path = "typical_p_band.rs"]
+mod band;
+#[path = "typical_p_scan.rs"]
+mod scan;
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: whether the band path may run (off, to compare with it), and how often it decided.
+    static BAND: std::cell::Cell<(bool, usize)> = const { std::cell::Cell::new((true, 0)) };
+}
+
+fn band_allowed() -> bool {
+    #[cfg(test)]
+    return BAND.with(|b| b.get().0);
+    #[cfg(not(test))]
+    true
 }
 
 #[cfg(test)]

@@ -150,3 +150,110 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+/// The band of logits whose score is below a bound (typical_p_band.rs) is exactly that set:
+/// checked at its two ends and their float32 neighbours, and at random logits, for scorers at
+/// several temperatures and entropies, strict and inclusive.
+#[test]
+fn the_band_is_exactly_the_logits_below_the_bound() {
+    let mut next = super::super::test_uniforms(0x2545_f491u32);
+    let mut ends = 0;
+    for _ in 0..400 {
+        let sc = super::band::Scorer {
+            max: (next() * 30.0 - 10.0) as f32,
+            inv_t: (0.2 + next() * 5.0) as f32,
+            ln_z: next() * 12.0,
+            entropy: next() * 11.0,
+        };
+        let bound = [
+            0.0,
+            1e-300,
+            next() * 0.01,
+            next() * 4.0,
+            next() * 40.0,
+            f64::INFINITY,
+        ][(next() * 6.0) as usize % 6];
+        for inclusive in [false, true] {
+            let inside = |l: f32| {
+                let score = sc.score(l);
+                if inclusive {
+                    score <= bound
+                } else {
+                    score < bound
+                }
+            };
+            let (lo, hi) = sc.band(bound, inclusive);
+            let in_band = |l: f32| l >= lo && l <= hi;
+            let mut probes = vec![f32::NEG_INFINITY, f32::INFINITY, -0.0, 0.0, sc.max];
+            for end in [lo, hi] {
+                if end.is_finite() {
+                    probes.extend([end, end.next_down(), end.next_up()]);
+                    ends += 1;
+                }
+            }
+            probes.extend((0..50).map(|_| (next() * 200.0 - 100.0) as f32));
+            for l in probes {
+                assert_eq!(in_band(l), inside(l), "l {l} band {lo}..{hi} bound {bound}");
+            }
+        }
+    }
+    assert!(ends > 500, "the ends were finite only {ends} times");
+}
+
+/// The band path ≡ the full pass: the same trace (every candidate, mark and number) with the
+/// band path on and off, on open-context, peaked, flat, tied and −inf-holding logits, both
+/// engines, temperatures, masses, min_keep past the crossing, and a held-back end id (a kept
+/// list with a hole). The band path must decide most of them.
+#[test]
+fn the_band_gives_the_full_pass_trace() {
+    let mut next = super::super::test_uniforms(0x1b87_3593u32);
+    let (mut cases, before) = (0, super::BAND.with(|b| b.get().1));
+    for n in [2usize, 50, 1000, 7000, 40_000] {
+        for _ in 0..24 {
+            let kind = (next() * 5.0) as usize;
+            let spread = [2.5, 0.3, 6.0, 2.5, 1.0][kind];
+            let mut logits: Vec<f32> = (0..n)
+                .map(|_| {
+                    let g = (next() + next() + next() + next() - 2.0) * 3f64.sqrt() * spread;
+                    if kind == 3 {
+                        (g * 2.0).round() as f32 * 0.5 // ties
+                    } else {
+                        g as f32
+                    }
+                })
+                .collect();
+            let top = 6.0 + next() * 12.0;
+            for i in 0..30.min(n) {
+                logits[(i * 7919) % n] = (top - 0.4 * i as f64) as f32;
+            }
+            if kind == 4 {
+                logits[n / 3] = f32::NEG_INFINITY;
+            }
+            let llama = next() < 0.5;
+            let hole = next() < 0.3;
+            let config = Config {
+                engine: Some(if llama { Engine::LlamaCpp } else { Engine::Hf }),
+                temperature: Some([0.5, 0.8, 1.0, 1.0, 1.5][(next() * 5.0) as usize % 5]),
+                typical_p: Some([0.05, 0.5, 0.9, 0.9, 0.95, 0.999][(next() * 6.0) as usize % 6]),
+                min_keep: Some([1, 1, 1, 5, 300][(next() * 5.0) as usize % 5]),
+                min_new_tokens: hole.then_some(4),
+                eos_token_id: hole.then(|| vec![(n / 2) as u32]),
+                seed: Some(3),
+                trace_top: Some(64),
+                ..Config::default()
+            };
+            let band = format!("{:?}", step(&logits, &config));
+            super::BAND.with(|b| b.set((false, b.get().1)));
+            let full = format!("{:?}", step(&logits, &config));
+            super::BAND.with(|b| b.set((true, b.get().1)));
+            assert_eq!(band, full, "n {n} kind {kind} {config:?}");
+            cases += 1;
+        }
+    }
+    let decided = super::BAND.with(|b| b.get().1) - before;
+    eprintln!("the band path decided {decided} of {cases}");
+    assert!(
+        decided * 2 > cases,
+        "the band path decided {decided} of {cases}"
+    );
+}

@@ -121,6 +121,8 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.myth6.top": "第一名",
   "lesson.myth6.tryT": "试一试：温度（切到 sampling）",
   "lesson.myth6.sampling": "现在是 sampling（T = {t}），抽提示词后的第一个 Token：拖动温度滑块，图上「{wrong}」和「{right}」的概率跟着变，但「{wrong}」始终排第一。",
+  "lesson.myth6.trySampling": "试一试：切到 sampling",
+  "lesson.myth6.live": "T = {t}：p({wrong}) {pw} · p({right}) {pr} · 第一名「{top}」",
   "lesson.myth6.wrap": "没有：温度和 top-p 只改变分布形状或裁剪候选，从不改变排名。低温度让错误更笃定；高温度也帮不了「伦」：过了 T 1 它的概率反而下降，「巴」始终排第一。事实可靠性要靠更好的上下文、训练、检索或工具。",
 
   "lesson.quiz.short": "自测题",

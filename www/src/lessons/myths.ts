@@ -1,11 +1,11 @@
 // The chapter's six misconceptions (开发者常见误解), each as one short demonstration on the page.
 import type { Actions } from "../actions";
 import { num, percent } from "../format";
-import { t } from "../i18n/index";
+import { lang, t } from "../i18n/index";
 import type { Params } from "../state";
 import { DEFAULT_PARAMS } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
-import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, para, pointer, runToEnd, say, tokenShown } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, ownSliders, para, pointer, runToEnd, say, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
 import { glossWithText } from "./gloss-text";
 
@@ -320,26 +320,55 @@ export function paramsDoNotFixFacts(): Lesson {
       const said = h("p", { class: "lesson-context" });
       // greedy ignores (and dims) the temperature slider: pointing at it must first switch to sampling,
       // the first token after the prompt at T 1.5 (a row of the table), so dragging it moves 巴 and 伦's bars
-      const tryTemperature = button(t("lesson.myth6.tryT"), () =>
-        env.run(async () => {
-          await actions.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "sample", temperature: 1.5, top_k: 0, top_p: 1, min_p: 0 }, path: [] });
-          env.highlight("#temperature");
-        }),
+      const toSampling = (): Promise<unknown> =>
+        actions.apply({ source: "model", presetId: "capital-zh", prompt: WRONG_PROMPT, params: { strategy: "sample", temperature: 1.5, top_k: 0, top_p: 1, min_p: 0 }, path: [] });
+      const tryTemperature = button(
+        t("lesson.myth6.tryT"),
+        () =>
+          env.run(async () => {
+            await toSampling();
+            env.highlight("#temperature");
+          }),
         "small pointer",
       );
       tryTemperature.dataset["target"] = "#temperature";
+      // projector mode hides the sidebar (and the pointer): the lesson's own slider, lit by its own button
+      const own = ownSliders(actions, ["temperature"]);
+      const ownInput = own.node.querySelector("input");
+      const tryOwn = button(
+        t("lesson.myth6.trySampling"),
+        () =>
+          env.run(async () => {
+            await toSampling();
+            if (ownInput !== null) ownInput.disabled = false;
+            env.highlight("#lesson-own-temperature");
+          }),
+        "small on-projector",
+      );
+      tryOwn.dataset["target"] = "#lesson-own-temperature";
       body.append(
         para("lesson.myth6.intro"),
-        h("div", { class: "lesson-cols" }, h("div", {}, said, para("lesson.myth6.wrap"), h("div", { class: "lesson-row" }, tryTemperature)), h("div", {}, table)),
+        h("div", { class: "lesson-cols" }, h("div", {}, said, para("lesson.myth6.wrap")), h("div", {}, table)),
+        // full width, one line: the lesson's own slider stays on a projector's screen in both languages
+        h("div", { class: "lesson-row" }, tryTemperature, tryOwn, own.node),
       );
       return () => {
         const state = actions.state();
+        own.sync(state.params);
+        // greedy ignores the temperature: the lesson's slider waits for "try it" (sampling)
+        if (ownInput !== null) ownInput.disabled = state.params.strategy !== "sample";
         if (state.params.strategy === "sample" && state.prompt === WRONG_PROMPT && state.path.length === 0) {
-          // after "try the temperature": the page samples the first token, so the slider reshapes its bars
-          say(said, t("lesson.myth6.sampling", { t: num(state.params.temperature, 2), wrong: glossed(WRONG_TOKEN), right: glossed(RIGHT_TOKEN) }));
+          // after "try it": the page samples the first token, so the slider reshapes its bars; projector
+          // mode hides the chart, so there the line says what the slider did (巴 and 伦's chance at this T)
+          const now = glimpse.get(WRONG_PROMPT, { ...state.params });
+          const sentence = t("lesson.myth6.sampling", { t: num(state.params.temperature, 2), wrong: glossed(WRONG_TOKEN), right: glossed(RIGHT_TOKEN) });
+          const live = now === null || typeof now === "string" ? sentence : t("lesson.myth6.live", { t: num(state.params.temperature, 2), wrong: WRONG_TOKEN, right: RIGHT_TOKEN, pw: percent(glimpseP(now, WRONG_TOKEN)), pr: percent(glimpseP(now, RIGHT_TOKEN)), top: glossed(now.kept[0]?.text ?? "") });
+          keyed(said, `${lang()} ${sentence} ${live}`, () => [h("span", { class: "off-projector" }, sentence), h("span", { class: "on-projector" }, live)]);
           return;
         }
-        said.replaceChildren(t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
+        delete said.dataset["key"];
+        // (projector mode shows the same answer in its text line above: there the room goes to the slider)
+        said.replaceChildren(h("span", { class: "off-projector" }, t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions))));
         keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),
           h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, `p(${WRONG_TOKEN})`, gloss(WRONG_TOKEN)), h("th", { attrs: { scope: "col" } }, `p(${RIGHT_TOKEN})`, gloss(RIGHT_TOKEN)), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),

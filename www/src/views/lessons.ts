@@ -35,7 +35,14 @@ const short = (id: LessonId): MessageKey => `lesson.${id}.short` as MessageKey;
 /** How long a control stays lit after a lesson points at it. */
 const HIGHLIGHT_MS = 4000;
 
-export function createLessons(actions: Actions, handlers: { onLesson(id: LessonId | null): void }): Lessons {
+export function createLessons(
+  actions: Actions,
+  handlers: {
+    onLesson(id: LessonId | null): void;
+    /** Bring a control the lesson lights onto the screen first (embed mode's folded settings drawer). */
+    reveal?(node: Element): void;
+  },
+): Lessons {
   const section = el<HTMLElement>("lessons");
   const list = el<HTMLOListElement>("lesson-list");
   const body = el<HTMLDivElement>("lesson-body");
@@ -110,6 +117,7 @@ export function createLessons(actions: Actions, handlers: { onLesson(id: LessonI
     if (!(node instanceof HTMLElement)) return;
     const details = node.closest("details");
     if (details !== null) details.open = true;
+    handlers.reveal?.(node);
     if (lit !== null) {
       window.clearTimeout(lit.timer);
       lit.node.classList.remove("lesson-highlight");

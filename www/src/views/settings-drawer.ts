@@ -8,13 +8,18 @@ import { t } from "../i18n/index";
 export interface SettingsDrawer {
   /** Redraw the button's text (after a language change). */
   render(): void;
+  /**
+   * Open the drawer, focus left alone, when `node` is inside the folded sidebar: a lesson's "show me"
+   * lights a sidebar control, which in embed mode is otherwise nowhere on screen.
+   */
+  reveal(node: Element): void;
 }
 
 export function createSettingsDrawer(): SettingsDrawer {
   const body = document.body;
   const sidebar = document.querySelector<HTMLElement>("aside.sidebar");
   const toggle = document.getElementById("settings-toggle");
-  if (sidebar === null || !(toggle instanceof HTMLButtonElement)) return { render() {} };
+  if (sidebar === null || !(toggle instanceof HTMLButtonElement)) return { render() {}, reveal() {} };
   sidebar.id ||= "sidebar";
   toggle.setAttribute("aria-controls", sidebar.id);
 
@@ -54,5 +59,10 @@ export function createSettingsDrawer(): SettingsDrawer {
     if (target.matches(":focus-visible")) set(false, false);
   });
   render();
-  return { render };
+  return {
+    render,
+    reveal(node) {
+      if (body.dataset["embed"] === "true" && !isOpen() && sidebar.contains(node)) set(true, false);
+    },
+  };
 }

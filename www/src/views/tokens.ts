@@ -69,6 +69,12 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
             button.append(space, " ");
           }
           button.append(langText(parts.text));
+          // a character outside the BMP completed from byte tokens (an emoji, 𠮷) is often missing from
+          // the fonts: its code point beside it, so a tofu box still says which character came out
+          if (shown.token !== shown.text) {
+            const astral = [...parts.text].filter((c) => (c.codePointAt(0) ?? 0) > 0xffff);
+            if (astral.length > 0) button.append(codePoints(astral));
+          }
         }
         const p = entry.chosen.p;
         li.style.setProperty("--p", String(p));
@@ -97,6 +103,14 @@ export function createTokens(handlers: { onInspect(index: number): void }): {
       list.dataset["emptyText"] = blocked === true ? "" : t("generated.empty");
     },
   };
+}
+
+/** `U+1F917` labels for characters (read by a screen reader too; never part of the plain text). */
+function codePoints(chars: string[]): HTMLElement {
+  const label = document.createElement("span");
+  label.className = "codepoint";
+  label.textContent = chars.map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase()}`).join(" ");
+  return label;
 }
 
 /** A chip's share of the plain text: its text (an end token and unfinished bytes add nothing). */
