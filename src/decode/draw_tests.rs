@@ -188,3 +188,46 @@ proptest::proptest! {
         }
     }
 }
+
+/// A prepared bucket ordered once and searched gives exactly what the quickselect over it gives
+/// (id, rank, cum), for every u: one bucket of equal weights, one of unequal weights (an eighth of
+/// a binade), with mass above it or none; and when `above` is too large for the bucket's sums to be
+/// exact the search declines (the caller selects).
+#[test]
+fn an_ordered_bucket_searched_is_the_quickselect() {
+    let mut next = test_uniforms(0x5eed_0b0e);
+    for weights in [
+        vec![0.375f32; 3000],
+        (0..3000)
+            .map(|i| 0.5 + (i % 61) as f32 / 1024.0)
+            .collect::<Vec<_>>(),
+    ] {
+        let members: Vec<u64> = weights
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| key(w, i as u32))
+            .collect();
+        let bucket = (members[0] >> BUCKET_SHIFT) as usize;
+        assert!(members
+            .iter()
+            .all(|&k| (k >> BUCKET_SHIFT) as usize == bucket));
+        let ordered = order(&members);
+        let total: f64 = weights.iter().map(|&w| f64::from(w)).sum();
+        for above in [0.0, 2.0, 1536.25] {
+            let z = above + total + 0.5;
+            for _ in 0..400 {
+                let u = next();
+                let target = u * z;
+                let want = select_within(&mut members.clone(), above, target, z, false);
+                let got = search_ordered(&ordered, bucket, above, target, z, false);
+                assert_eq!(got, Some(want), "above {above} u {u}");
+            }
+        }
+        // 2^60 above: the bucket's running masses are not exact there.
+        let above = 2f64.powi(60);
+        assert_eq!(
+            search_ordered(&ordered, bucket, above, above + 1.0, above * 2.0, false),
+            None
+        );
+    }
+}

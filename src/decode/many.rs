@@ -93,11 +93,11 @@ impl Decoder {
             drawn.resize(n as usize, id);
         } else if draw::uses_tables(w.keys.len()) {
             // The tables and each bucket's keys once; a draw walks the buckets and selects in one.
-            let prepared = draw::prepare(&w.keys, &mut w.draw_tables);
+            let mut prepared = draw::prepare(&w.keys, &mut w.draw_tables);
             let mut scratch = Vec::new();
             for i in 0..u64::from(n) {
                 let u = rng::uniform(seed, first + i);
-                drawn.push(draw::draw_prepared(&prepared, &mut scratch, u, z).id);
+                drawn.push(draw::draw_prepared(&mut prepared, &mut scratch, u, z).id);
             }
         } else {
             // A short list is selected over in place: each draw starts from the final pass's order.
