@@ -109,6 +109,10 @@ fn hostile_values_are_errors_and_never_poison_the_instance() {
         ),
         (
             "(() => { let o = {}; for (let i = 0; i < 5000; i++) o = { a: o }; return o; })()",
+            "unknown key \"a\" in config",
+        ),
+        (
+            "(() => { let o = {}; for (let i = 0; i < 5000; i++) o = { a: o }; return { logit_bias: o }; })()",
             "config must be nested at most 4 levels deep",
         ),
     ];

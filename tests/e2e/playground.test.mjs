@@ -166,16 +166,27 @@ describe("playground", () => {
     await context.close();
   });
 
-  test("a rejected setting shows the core's message and keeps the charts", async () => {
-    const { page, context } = await open();
+  test("a setting the engine lacks is dimmed with its reason, left out of the step and kept", async () => {
+    const { page, context, problems } = await open();
     await page.getByText("Advanced").click();
-    await page.getByLabel("Typical-p").focus();
+    const typical = page.getByLabel("Typical-p");
+    await typical.focus();
     await page.keyboard.press("Home");
     await page.getByLabel("Engine", { exact: true }).selectOption("vllm");
-    await page.getByRole("alert").filter({ hasText: "typical_p" }).waitFor();
+    // vLLM has no typical-p: the slider is off with a note it points to, and Step still works
+    assert.equal(await typical.isDisabled(), true);
+    const note = page.locator("#typical-p-lacks");
+    assert.match(await note.textContent(), /^vLLM has no such step/);
+    assert.equal(await typical.getAttribute("aria-describedby"), "typical-p-lacks");
+    await clickStep(page, 1);
+    assert.equal(await page.getByRole("alert").filter({ hasText: "typical_p" }).count(), 0);
     assert.ok((await page.locator("#stages svg rect.bar").count()) > 0);
+    // back on an engine that has it: the value the learner set is still there
     await page.getByLabel("Engine", { exact: true }).selectOption("hf");
-    assert.equal(await page.getByRole("alert").isHidden(), true);
+    assert.equal(await typical.isDisabled(), false);
+    assert.equal(await typical.inputValue(), "0.01");
+    assert.equal(await note.isHidden(), true);
+    assert.deepEqual(problems, { console: [], foreign: [] });
     await context.close();
   });
 

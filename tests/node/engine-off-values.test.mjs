@@ -99,3 +99,31 @@ test("wrong `this` and calls after free() throw an Error, and the instance and o
   assert.equal(step(chapter, { strategy: "greedy" }).token, 0);
   gen.free();
 });
+
+test("the page's table of settings each engine lacks is the core's, and the page never sends one", async () => {
+  const { importTs } = await import("./ts.mjs");
+  const page = await importTs(
+    "engines",
+    `export { ENGINE_LACKS, engineLacks } from "./engines";
+     export { DEFAULT_PARAMS, stepConfig } from "./state";`,
+  );
+  // every setting the page's controls hold, away from its off value
+  const set = { temperature: 0.7, top_k: 5, top_p: 0.8, min_p: 0.05, typical_p: 0.5, repetition_penalty: 1.3, frequency_penalty: 0.5, presence_penalty: 0.5 };
+  for (const engine of ["hf", "llama.cpp", "vllm"]) {
+    for (const [key, value] of Object.entries(set)) {
+      let refusal = null;
+      try {
+        step(chapter, { engine, seed: 1, history: [1, 2], [key]: value });
+      } catch (e) {
+        refusal = e.message;
+      }
+      assert.equal(refusal !== null, page.engineLacks(engine, key), `${engine} ${key}: ${refusal}`);
+      if (refusal !== null) assert.match(refusal, new RegExp(`^${key} has no stage in engine "${engine.replace(".", "\\.")}"`));
+    }
+    // the page's own config for all of them at once steps under every engine, the lacked ones left out
+    const params = { ...page.DEFAULT_PARAMS, ...set, engine };
+    const config = page.stepConfig(params, [1, 2], 1, 0);
+    for (const key of page.ENGINE_LACKS[engine]) assert.equal(key in config, false, `${engine} sends ${key}`);
+    assert.ok(Number.isInteger(step(chapter, config).token), engine);
+  }
+});

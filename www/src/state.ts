@@ -1,5 +1,7 @@
 // The page's whole state as one plain value: what the user chose and the path generated so far.
 // Everything on screen is derived from it plus the core's traces (kept in `PathEntry`).
+import { engineLacks } from "./engines";
+import type { LackableKey } from "./engines";
 import type { Candidate, Engine, StepConfig, StepResult } from "./core";
 import type { Lang } from "./i18n/index";
 import type { ManualPreset } from "./presets";
@@ -147,12 +149,14 @@ export function stepConfig(params: Params, history: number[], promptLength: numb
   if (params.top_k !== 0) config.top_k = params.top_k;
   if (params.top_p !== 1) config.top_p = params.top_p;
   if (params.min_p !== 0) config.min_p = params.min_p;
-  if (params.typical_p !== 1) config.typical_p = params.typical_p;
+  // a setting the engine has no stage for is not sent (its control says so; the value is kept)
+  const has = (key: LackableKey): boolean => !engineLacks(params.engine, key);
+  if (params.typical_p !== 1 && has("typical_p")) config.typical_p = params.typical_p;
   if (params.repetition_penalty !== 1) config.repetition_penalty = params.repetition_penalty;
-  if (params.frequency_penalty !== 0) config.frequency_penalty = params.frequency_penalty;
-  if (params.presence_penalty !== 0) config.presence_penalty = params.presence_penalty;
+  if (params.frequency_penalty !== 0 && has("frequency_penalty")) config.frequency_penalty = params.frequency_penalty;
+  if (params.presence_penalty !== 0 && has("presence_penalty")) config.presence_penalty = params.presence_penalty;
   const penalised =
-    params.repetition_penalty !== 1 || params.frequency_penalty !== 0 || params.presence_penalty !== 0;
+    config.repetition_penalty !== undefined || config.frequency_penalty !== undefined || config.presence_penalty !== undefined;
   const holdsEnd = params.min_new_tokens > 0 && eosId !== undefined;
   if (holdsEnd) {
     config.min_new_tokens = params.min_new_tokens;

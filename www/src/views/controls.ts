@@ -1,6 +1,7 @@
 // Every decoding control: reads input events into `Params` changes and writes state back to the
 // inputs and their visible values. It never calls the core; the Playground does.
 import type { Engine } from "../core";
+import { ENGINE_LACKS, engineLacks } from "../engines";
 import { num } from "../format";
 import { t } from "../i18n/index";
 import { FIRST_VISIT, PARAM_LIMITS } from "../state";
@@ -34,7 +35,23 @@ export interface ControlsHandlers {
   onNewSeed(): void;
 }
 
+/**
+ * The note under a slider whose setting the engine lacks (engines.ts), made once; the slider points
+ * to it (aria-describedby) while it applies.
+ */
+function lacksNote(id: string): HTMLParagraphElement {
+  const note = document.createElement("p");
+  note.id = `${id}-lacks`;
+  note.className = "note engine-lacks";
+  note.hidden = true;
+  el(id).closest(".field")?.append(note);
+  return note;
+}
+
 export function createControls(handlers: ControlsHandlers): { render(params: Params): void } {
+  // only the settings some engine lacks get a note (the others keep their own descriptions)
+  const lackable: ReadonlySet<string> = new Set(Object.values(ENGINE_LACKS).flat());
+  const notes = new Map(RANGES.filter(([, key]) => lackable.has(key)).map(([id]) => [id, lacksNote(id)] as const));
   for (const [id, key] of RANGES) {
     el<HTMLInputElement>(id).addEventListener("input", (event) => {
       const value = Number((event.target as HTMLInputElement).value);
@@ -66,6 +83,18 @@ export function createControls(handlers: ControlsHandlers): { render(params: Par
         const out = el<HTMLOutputElement>(`${id}-out`);
         const shown = num(params[key], digits);
         if (out.textContent !== shown) out.textContent = shown;
+        // a setting this engine has no stage for: dimmed, not sent, and the note says why
+        const note = notes.get(id);
+        if (note !== undefined) {
+          const lacks = engineLacks(params.engine, key);
+          input.disabled = lacks;
+          input.closest(".field")?.toggleAttribute("data-lacks", lacks);
+          note.hidden = !lacks;
+          const text = lacks ? t("engine.lacks", { engine: t(`engine.${params.engine}`) }) : "";
+          if (note.textContent !== text) note.textContent = text;
+          if (lacks) input.setAttribute("aria-describedby", note.id);
+          else input.removeAttribute("aria-describedby");
+        }
       }
       el<HTMLSelectElement>("strategy").value = params.strategy;
       // greedy decides before the warpers (HF skips them): their sliders are dimmed, still settable
