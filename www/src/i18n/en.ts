@@ -78,7 +78,7 @@ export const en = {
   "engine.hf": "Hugging Face transformers",
   "engine.llama.cpp": "llama.cpp",
   "engine.vllm": "vLLM",
-  "engine.lacks": "{engine} has no such step: Step leaves it out (the value is kept for an engine that has it).",
+  "engine.lacks": "{engine} has no such step: Step leaves it out; the value is kept.",
   "maxnew.label": "Max new tokens",
   "stopseq.label": "Stop sequences (one per line)",
   "transport.step": "Step",

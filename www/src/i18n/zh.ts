@@ -79,7 +79,7 @@ export const zh: Record<MessageKey, string> = {
   "engine.hf": "Hugging Face transformers",
   "engine.llama.cpp": "llama.cpp",
   "engine.vllm": "vLLM",
-  "engine.lacks": "{engine} 没有这一步：生成时不使用它（数值保留，换成有它的引擎时生效）。",
+  "engine.lacks": "{engine} 没有这一步：生成时不使用，数值保留。",
   "maxnew.label": "最大生成长度",
   "stopseq.label": "停止序列（每行一个）",
   "transport.step": "单步",
