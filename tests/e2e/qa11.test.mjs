@@ -61,7 +61,8 @@ describe("the number boxes (seed, max new tokens, min new tokens, a logit)", () 
       const error = page.locator(`#${id}-error`);
       assert.ok(await error.isVisible(), `${id} ${JSON.stringify(typed)}: no message`);
       assert.match(await error.textContent(), message);
-      assert.equal(await page.locator(`#${id}`).getAttribute("aria-invalid"), "");
+      // "true": an empty aria-invalid is read as false (the old build set "")
+      assert.equal(await page.locator(`#${id}`).getAttribute("aria-invalid"), "true");
       assert.match(await page.locator(`#${id}`).getAttribute("aria-describedby"), new RegExp(`${id}-error`));
       // the typed text stays, also after a step re-renders the page; nothing else moved
       await page.getByRole("button", { name: "Step", exact: true }).click();

@@ -57,7 +57,9 @@ export function numberField(input: HTMLInputElement, rule: NumberRule, accept: (
   const name = (): string => (input.labels?.[0]?.textContent ?? input.getAttribute("aria-label") ?? "").trim();
   const say = (): void => {
     error.hidden = refused === null;
-    input.toggleAttribute("aria-invalid", refused !== null);
+    // "true", not an empty value: ARIA reads aria-invalid="" as false
+    if (refused !== null) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
     const described = (input.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id !== "" && id !== error.id);
     if (refused !== null) described.push(error.id);
     if (described.length > 0) input.setAttribute("aria-describedby", described.join(" "));
