@@ -187,17 +187,29 @@ pub(crate) fn best_removed(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u
     best.into_ids()
 }
 
-/// Order key by (logit desc, id asc) as one integer: larger = earlier. The f32 bits become an
-/// unsigned integer ordered like the value (−inf lowest, −0 below +0, as `total_cmp`).
+/// A float32's bits as an unsigned integer ordered like the value (NaN aside: −inf lowest, −0
+/// below +0, as `total_cmp`).
 #[inline(always)]
-pub(crate) fn logit_key(logit: f32, id: u32) -> u64 {
-    let bits = logit.to_bits();
-    let ordered = if bits >> 31 == 1 {
+pub(crate) fn ordered_bits(x: f32) -> u32 {
+    let bits = x.to_bits();
+    if bits >> 31 == 1 {
         !bits
     } else {
         bits | 0x8000_0000
-    };
-    (u64::from(ordered) << 32) | u64::from(!id)
+    }
+}
+
+/// The float32 whose `ordered_bits` are `k`.
+#[inline(always)]
+pub(crate) fn from_ordered_bits(k: u32) -> f32 {
+    f32::from_bits(if k >> 31 == 1 { k & 0x7fff_ffff } else { !k })
+}
+
+/// Order key by (logit desc, id asc) as one integer: larger = earlier (`ordered_bits` of the
+/// logit above the complemented id).
+#[inline(always)]
+pub(crate) fn logit_key(logit: f32, id: u32) -> u64 {
+    (u64::from(ordered_bits(logit)) << 32) | u64::from(!id)
 }
 
 /// Beyond this many a heap costs more than selecting over the whole pool.

@@ -3,7 +3,7 @@
 //! that bucket and above sorted by (logit desc, id asc); the walk down them in blocks whose exps
 //! vectorise. The same order and the same sequential f64 sum as top_p.rs's walk, bit for bit.
 
-use super::super::select::{logit_key, radix_sort_desc_high};
+use super::super::select::{from_ordered_bits, logit_key, radix_sort_desc_high};
 use super::super::softmax::exp_f32;
 
 /// Equal-width buckets of the logit between the pre-filter's cut and the max: every bucket's
@@ -77,12 +77,7 @@ pub(super) fn through_crossing_bucket(
 /// The logit a `logit_key` holds.
 #[inline(always)]
 fn key_logit(key: u64) -> f32 {
-    let ordered = (key >> 32) as u32;
-    f32::from_bits(if ordered >> 31 == 1 {
-        ordered & 0x7fff_ffff
-    } else {
-        !ordered
-    })
+    from_ordered_bits((key >> 32) as u32)
 }
 
 /// Walks the sorted `keys` until the mass above the next one reaches `target` (at least one

@@ -15,6 +15,8 @@ use super::scan::{compact_band, pick_bound};
 use super::{bucket, by_score, crossing_bucket, Item, BUCKETS, LOWEST};
 use crate::decode::candidates::{Work, KEPT};
 use crate::decode::crossing::first_crossing;
+// Float32 values (NaN aside) in order as u32 keys: −inf is the least, +inf the greatest.
+use crate::decode::select::{from_ordered_bits as from_key, ordered_bits as key};
 use crate::decode::softmax::exp_f32;
 
 /// A token's score as the full pass computes it, from its logit.
@@ -50,20 +52,6 @@ impl Scorer {
         let hi = hi.map_or(f32::INFINITY, |k| from_key(k - 1));
         (lo.map_or(f32::NAN, from_key), hi)
     }
-}
-
-/// Float32 values (NaN aside) in order as u32 keys: −inf is the least, +inf the greatest.
-fn key(x: f32) -> u32 {
-    let b = x.to_bits();
-    if b >> 31 == 1 {
-        !b
-    } else {
-        b | 0x8000_0000
-    }
-}
-
-fn from_key(k: u32) -> f32 {
-    f32::from_bits(if k >> 31 == 1 { k & 0x7fff_ffff } else { !k })
 }
 
 /// The key of the least float32 in [−inf, +inf] where `pred` holds (false then true), if any.
