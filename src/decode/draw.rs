@@ -242,8 +242,7 @@ fn search_ordered(
     z: f64,
     last: bool,
 ) -> Option<Drawn> {
-    let exponent = (bucket >> 3) as u64;
-    let ulp = f64::from_bits((exponent.max(1) + 1023 - 150) << 52);
+    let ulp = bucket_ulp(bucket);
     let total = o.cum.last().copied().unwrap_or(0.0);
     let in_ulps = above / ulp;
     let exact = in_ulps.fract() == 0.0 && (above + total) / ulp < 9_007_199_254_740_992.0;
@@ -356,6 +355,14 @@ fn count_all(keys: &[u64], tables: &mut Vec<u64>) {
     }
 }
 
+/// The ulp of every float32 weight in bucket `b` (its exponent field; 0, subnormals and zero,
+/// has exponent 1's ulp): each weight there is a whole number of it.
+#[inline]
+fn bucket_ulp(b: usize) -> f64 {
+    let exponent = (b >> 3) as u64;
+    f64::from_bits((exponent.max(1) + 1023 - 150) << 52)
+}
+
 /// Per bucket: the total weight and the count of its keys, from the tables `tally` filled.
 fn bucket_sums(tables: &[u64]) -> (Vec<f64>, Vec<u32>) {
     let mut mass = vec![0.0f64; BUCKETS];
@@ -369,7 +376,7 @@ fn bucket_sums(tables: &[u64]) -> (Vec<f64>, Vec<u32>) {
         // The bucket's exponent field; 0 (subnormals, zero) scales like 1 without the implicit bit.
         let exponent = (b >> 3) as u64;
         let implicit = if exponent > 0 { 1u64 << 23 } else { 0 };
-        let ulp = f64::from_bits((exponent.max(1) + 1023 - 150) << 52);
+        let ulp = bucket_ulp(b);
         *m = (n * implicit + mantissas) as f64 * ulp;
         *c = n as u32;
     }
