@@ -5,18 +5,25 @@
 //! prefix only as far as a stage actually walks and finds the top k in one pass (the selection
 //! helpers are in select.rs; re-exported here, where the stages look for them).
 
-use super::draw::key_weight;
+use super::draw::{key, key_weight};
 use super::select::gathered_max;
 pub(crate) use super::select::{by_logit, extend_sorted};
-use super::softmax::{cached, scan, sum_weights, sum_weights_all, BlockSums, Exps, RawKeys};
+use super::softmax::{
+    cached, final_weight, scan, sum_weights, sum_weights_all, BlockSums, Exps, RawBlocks, LANES,
+};
 
-/// The final distribution's unnormalised weights by id: in `scratch` (f64), or, when the one-read
-/// first pass wrote them only as order keys in id order, in those keys (the same float32 weight,
-/// so the same f64: one store of 16 bytes per token fewer, softmax/fused.rs).
+/// The final distribution's unnormalised weights by id: in `scratch` (f64), in order keys in id
+/// order (the same float32 weight, so the same f64), or nowhere: computed again from the logit
+/// as the one-read pass that summed them computed it (`Work::weights_by_exp`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Weights<'a> {
     ById(&'a [f64]),
     InKeys(&'a [u64]),
+    ByExp {
+        logits: &'a [f32],
+        max: f32,
+        inv_t: f32,
+    },
 }
 
 impl Weights<'_> {
@@ -26,6 +33,9 @@ impl Weights<'_> {
         match self {
             Weights::ById(w) => w.get(id as usize).copied(),
             Weights::InKeys(keys) => keys.get(id as usize).map(|&k| key_weight(k)),
+            Weights::ByExp { logits, max, inv_t } => logits
+                .get(id as usize)
+                .map(|&l| f64::from(final_weight(l, *max, *inv_t))),
         }
     }
 
@@ -64,9 +74,15 @@ pub(crate) struct Work {
     pub keys: Vec<u64>,
     /// The draw's per-bucket tables (draw.rs), reused between calls.
     pub draw_tables: Vec<u64>,
-    /// The final weights are in `keys` (id order: every id kept, written by the fused first
-    /// pass), not in `scratch`: see `final_weights`.
+    /// The final weights are in `keys` (id order: every id kept), not in `scratch`: see
+    /// `final_weights`.
     pub weights_in_keys: bool,
+    /// The final weights are stored nowhere yet: every id is kept and id i's weight is
+    /// `final_weight(processed[i], max, inv_t)` at this (max, inv_t), as the one-read pass that
+    /// summed them computed it (softmax/fused.rs, patched.rs). `keys` holds them only after
+    /// `materialise_keys`; the final pass on a peaked distribution never needs that
+    /// (head.rs `heap_head_gated_by_exp`).
+    pub weights_by_exp: Option<(f32, f32)>,
     /// The current scale: 1 before temperature, 1/T after.
     pub inv_t: f32,
     /// True while `kept` is every finite id (no stage removed anything): sums can then run over
@@ -77,7 +93,7 @@ pub(crate) struct Work {
     /// The exps of the last pass that remembered them (softmax/cached.rs).
     pub exps: Exps,
     /// Whether `keys` hold the raw weights, patched where stages changed logits (patched.rs).
-    pub raw_keys: RawKeys,
+    pub raw_blocks: RawBlocks,
     /// The first pass's per-block sums at T = 1 and 1/T, patched where stages changed logits
     /// (softmax/blocks.rs).
     pub blocks: BlockSums,
@@ -112,6 +128,7 @@ impl Work {
         }
         self.input_removed = input_removed;
         self.weights_in_keys = false;
+        self.weights_by_exp = None;
         self.kept.clear();
         if self.input_removed == 0 {
             self.kept.extend(0..logits.len() as u32);
@@ -133,21 +150,66 @@ impl Work {
         self.max = Some(max);
         self.norm = None;
         self.exps.invalidate();
-        self.raw_keys.off();
+        self.raw_blocks.off();
         self.blocks.off();
     }
 
     /// The final weights by id, wherever the final pass left them.
     pub fn final_weights(&self) -> Weights<'_> {
-        if self.weights_in_keys {
+        if let Some((max, inv_t)) = self.weights_by_exp {
+            Weights::ByExp {
+                logits: &self.processed,
+                max,
+                inv_t,
+            }
+        } else if self.weights_in_keys {
             Weights::InKeys(&self.keys)
         } else {
             Weights::ById(&self.scratch)
         }
     }
 
+    /// Writes every id's order key (in id order, holding its weight) when the weights are stored
+    /// nowhere yet (`weights_by_exp`): what a reader of every key needs. From the remembered
+    /// exps when a pass kept them at this scale (the penalties' raw pass), else by exps.
+    pub fn materialise_keys(&mut self) {
+        if let Some((max, inv_t)) = self.weights_by_exp.take() {
+            let n = self.processed.len();
+            if let Some(e) = self.exps.hit(max, inv_t, true).and_then(|e| e.get(..n)) {
+                self.keys.clear();
+                self.keys
+                    .extend(e.iter().enumerate().map(|(i, &e)| key(e, i as u32)));
+                self.weights_in_keys = true;
+                return;
+            }
+            // Every slot is written below: only slots the vector grows by are zeroed first.
+            self.keys.truncate(n);
+            self.keys.resize(n, 0);
+            // Eight exps at a time into an array, then their keys: the exps vectorise.
+            let mut lanes = self.processed.chunks_exact(LANES);
+            let mut kouts = self.keys.chunks_exact_mut(LANES);
+            let mut id = 0u32;
+            for (group, kdst) in (&mut lanes).zip(&mut kouts) {
+                let mut es = [0.0f32; LANES];
+                for (e, &l) in es.iter_mut().zip(group) {
+                    *e = final_weight(l, max, inv_t);
+                }
+                for (j, (k, &e)) in kdst.iter_mut().zip(&es).enumerate() {
+                    *k = key(e, id + j as u32);
+                }
+                id += LANES as u32;
+            }
+            for (k, &l) in kouts.into_remainder().iter_mut().zip(lanes.remainder()) {
+                *k = key(final_weight(l, max, inv_t), id);
+                id += 1;
+            }
+            self.weights_in_keys = true;
+        }
+    }
+
     /// Moves the final weights from `keys` to `scratch` (before the keys are reordered).
     pub fn weights_out_of_keys(&mut self) {
+        self.materialise_keys();
         if self.weights_in_keys {
             for (slot, &k) in self.scratch.iter_mut().zip(&self.keys) {
                 *slot = key_weight(k);
@@ -162,7 +224,7 @@ impl Work {
         self.sorted = 0;
         self.max = None;
         self.norm = None;
-        self.raw_keys.changed(ids.clone());
+        self.raw_blocks.changed(ids.clone());
         self.blocks.changed(ids.clone());
         self.exps.refresh(&self.processed, ids);
     }
@@ -211,8 +273,9 @@ impl Work {
         } else {
             None
         };
-        let z = if all && self.raw_keys.usable(max, inv_t) {
-            self.raw_keys.sums(&self.processed, &mut self.keys).0
+        let z = if all && self.raw_blocks.usable(max, inv_t) {
+            let remembered = self.exps.hit(max, inv_t, true);
+            self.raw_blocks.sums(&self.processed, remembered).0
         } else if let Some(z) = blocks {
             z
         } else if let Some(e) = self.exps.hit(max, inv_t, all) {

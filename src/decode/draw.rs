@@ -88,21 +88,50 @@ pub(crate) fn inverse_cdf(
         // Too few keys for the buckets' fixed cost: select over them in place.
         return select_within(keys, 0.0, target, z, true);
     }
-    let mut source: &[u64] = keys;
     match tallied {
         Tallied::No => count_all(keys, tables),
         Tallied::All => {}
-        Tallied::Gated(gated) => source = gated,
+        Tallied::Gated(gated) => {
+            if let Some(d) = from_tables(gated, tables, gated.len() == keys.len(), target, z) {
+                return d;
+            }
+            count_all(keys, tables);
+        }
     }
-    let mut sums = bucket_sums(tables);
-    let mut found = walk(&sums, target, source.len() == keys.len());
-    if found.is_none() {
-        count_all(keys, tables);
-        source = keys;
-        sums = bucket_sums(tables);
-        found = walk(&sums, target, true);
-    }
-    let (bucket, above, rank, last_bucket) = found.unwrap_or((0, 0.0, 0, true));
+    // Complete tables are always crossed (in the lowest bucket at the latest).
+    from_tables(keys, tables, true, target, z).unwrap_or(Drawn {
+        id: 0,
+        rank: 0,
+        cum: 1.0,
+    })
+}
+
+/// `inverse_cdf` with gated tables (`Tallied::Gated`) over `n` keys that were never stored
+/// (`Work::weights_by_exp`): the draw, or None when the walk does not cross within the gated
+/// buckets (then the caller writes every key and draws with `Tallied::No`, as `inverse_cdf`
+/// itself falls back). Only for n above `SELECT_DIRECTLY` (`uses_tables`).
+pub(crate) fn gated_inverse_cdf(
+    n: usize,
+    gated: &[u64],
+    tables: &[u64],
+    u: f64,
+    z: f64,
+) -> Option<Drawn> {
+    from_tables(gated, tables, gated.len() == n, u * z, z)
+}
+
+/// The walk over `tables` (every key when `complete`, else only the buckets from a gate up) and
+/// the selection within the crossing bucket, whose keys are copied out of `source` in its order.
+/// None when incomplete tables are never crossed.
+fn from_tables(
+    source: &[u64],
+    tables: &[u64],
+    complete: bool,
+    target: f64,
+    z: f64,
+) -> Option<Drawn> {
+    let sums = bucket_sums(tables);
+    let (bucket, above, rank, last_bucket) = walk(&sums, target, complete)?;
     let mut members: Vec<u64> = Vec::with_capacity(sums.1.get(bucket).map_or(0, |&c| c as usize));
     members.extend(
         source
@@ -111,10 +140,10 @@ pub(crate) fn inverse_cdf(
             .filter(|&k| k >> BUCKET_SHIFT == bucket as u64),
     );
     let d = select_within(&mut members, above, target, z, last_bucket);
-    Drawn {
+    Some(Drawn {
         rank: rank + d.rank,
         ..d
-    }
+    })
 }
 
 /// Many draws over the same keys (many.rs): the tables `inverse_cdf` counts, summed once, and each

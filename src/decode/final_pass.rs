@@ -2,9 +2,12 @@
 //! the entropy's sum and the sorted head the trace lists.
 
 use super::candidates::Work;
+use super::config::Settings;
 use super::draw::{self, key, key_id};
-use super::head::{heap_head, heap_head_counted, heap_head_gated};
-use super::softmax::{cached, exp_f32, logit_of, weights_into, weights_keys_and_sums, LANES};
+use super::head::{heap_head, heap_head_counted, heap_head_gated, heap_head_gated_by_exp};
+use super::softmax::{
+    cached, exp_f32, final_weight, logit_of, weights_into, weights_keys_and_sums, LANES,
+};
 
 /// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
 /// `Work::scratch`), the ids of the best `head` candidates in order, and the entropy.
@@ -35,18 +38,28 @@ const HEAP_HEAD_MAX: usize = 256;
 /// One pass over the kept tokens at (max, inv_t): weights into `scratch`, keys into `keys`, the
 /// entropy sum, and the `head_len` best keys (a small heap rejects almost every key with one
 /// comparison; long heads are selected and sorted instead).
-/// `ready`: Σ e·s when the first pass already wrote every weight and key (temperature the only
-/// stage, softmax::raw_and_final); then only the head is picked here. `draws`: a draw follows
-/// (not greedy); then the same read of the keys fills the draw's bucket tables when it uses them
-/// (`FinalPass::counted`), so the draw reads the keys once instead of twice.
+/// `ready`: Σ e·s when a pass already summed every weight (temperature the only stage,
+/// softmax::raw_and_final, or the patched raw sums); then only the head is picked here.
+/// `draws`: a draw follows (not greedy); then the same read of the keys fills the draw's bucket
+/// tables when it uses them (`FinalPass::counted`), so the draw reads the keys once instead of
+/// twice. Weights stored nowhere yet (`Work::weights_by_exp`) stay so when the draw's gate lets
+/// few through (`gated_by_exp`); otherwise the keys are written first.
 pub(crate) fn final_pass(
     work: &mut Work,
     max: f32,
     inv_t: f32,
     head_len: usize,
     ready: Option<f64>,
-    draws: Option<Gate<'_>>,
+    mut draws: Option<Gate<'_>>,
 ) -> FinalPass {
+    if let (Some(scale), Some(weighted), Some(d)) = (work.weights_by_exp, ready, draws.as_mut()) {
+        let n = work.processed.len();
+        if draw::uses_tables(n) && head_len <= HEAP_HEAD_MAX && few_pass_by_exp(work, scale, d.gate)
+        {
+            return gated_by_exp(work, scale, head_len, weighted, d);
+        }
+    }
+    work.materialise_keys();
     let mut keys = std::mem::take(&mut work.keys);
     let weighted = if let Some(sum) = ready {
         sum
@@ -126,17 +139,85 @@ fn few_pass(keys: &[u64], gate: u64) -> bool {
     passed * 8 <= sample.len()
 }
 
+/// Whether the one-read first pass over a whole vocabulary at one temperature (softmax
+/// `raw_and_final`) should write every key, from the first ones it wrote (`first`, whose weights
+/// sum to `z_first`): when no single draw follows (`u` None: many draws read every key), the
+/// listing ranks asked-for ids, the head is long, the list short, or the draw's gate, at z
+/// estimated from the first keys, lets many of them through. Otherwise the final pass will most
+/// likely read only the few keys the gate passes, computed again (`gated_by_exp`). Only speed
+/// depends on this: a wrong guess costs a pass that writes the keys.
+pub(crate) fn store_keys(
+    u: Option<f64>,
+    s: &Settings,
+    n: usize,
+    first: &[u64],
+    z_first: f64,
+) -> bool {
+    let Some(u) = u else { return true };
+    if !s.trace_ids.is_empty()
+        || s.trace_top.min(n) > HEAP_HEAD_MAX
+        || !draw::uses_tables(n)
+        || first.is_empty()
+    {
+        return true;
+    }
+    let z = z_first * n as f64 / first.len() as f64;
+    !few_pass(first, draw::gate(u, z, n))
+}
+
+/// `few_pass` over the keys of weights stored nowhere (`Work::weights_by_exp`): the same count,
+/// each key computed from its logit.
+fn few_pass_by_exp(work: &Work, (max, inv_t): (f32, f32), gate: u64) -> bool {
+    let sample = work.processed.get(..4096).unwrap_or(&work.processed);
+    let passed: usize = sample
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| usize::from(key(final_weight(l, max, inv_t), i as u32) >= gate))
+        .sum();
+    passed * 8 <= sample.len()
+}
+
+/// The final pass over weights stored nowhere, when few keys pass the draw's gate: the head and
+/// the gated keys in one read of the logits (head.rs `heap_head_gated_by_exp`), tallied as the
+/// stored keys' gated read tallies them. The keys stay unwritten (`Work::materialise_keys` if a
+/// reader of every key needs them later).
+fn gated_by_exp(
+    work: &mut Work,
+    scale: (f32, f32),
+    head_len: usize,
+    weighted: f64,
+    d: &mut Gate<'_>,
+) -> FinalPass {
+    let n = work.processed.len();
+    if d.gated.len() < n {
+        d.gated.resize(n, 0);
+    }
+    let (head, len) = heap_head_gated_by_exp(&work.processed, scale, head_len, d.gate, d.gated);
+    let tables = &mut work.draw_tables;
+    draw::clear_tables(tables);
+    for (i, &k) in d.gated.get(..len).unwrap_or_default().iter().enumerate() {
+        draw::tally(tables, i, k);
+    }
+    FinalPass {
+        weighted,
+        head,
+        counted: true,
+        gated: Some(len),
+    }
+}
+
 /// When every finite id is still kept, nothing is −inf and the normaliser is not known yet (a
 /// bias or the penalties changed logits): the weights, keys, z and Σ e·s in one pass; z is
 /// handed to `work` as its normaliser. Returns Σ e·s for `final_pass`'s `ready`, or None (then
 /// the normaliser and the final pass compute what they need as before).
 pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
     if work.all_kept {
-        // The raw pass's keys are the final ones but for a few ids (softmax/patched.rs).
+        // The raw pass's sums are the final ones but for a few blocks (softmax/patched.rs).
         let max = work.max_logit();
-        if work.raw_keys.usable(max, work.inv_t) {
-            let (z, weighted) = work.raw_keys.sums(&work.processed, &mut work.keys);
-            work.weights_in_keys = true;
+        if work.raw_blocks.usable(max, work.inv_t) {
+            let remembered = work.exps.hit(max, 1.0, true);
+            let (z, weighted) = work.raw_blocks.sums(&work.processed, remembered);
+            work.weights_by_exp = Some((max, 1.0));
             // A normaliser already known stays: nothing changed since it was summed, and the
             // raw pass's (nothing changed at all) adds a tail of n mod 8 in its own order.
             if !work.has_normaliser() {
@@ -303,63 +384,5 @@ fn gathered<const REMEMBERED: bool>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::decode::softmax::{cached::sum_ids_into, sum_weights};
-
-    /// The final pass over a kept list with holes (a ban, an end id held back), with exps or with
-    /// remembered ones: z is `sum_weights`' bit for bit, every weight the per-id `exp_f32`, and
-    /// Σ e·s the per-id loop's, for lists with tails, −inf entries and blocks.
-    #[test]
-    fn gathered_final_is_sum_weights_and_the_per_id_loop() {
-        for n in [1usize, 9, 1024, 1031, 5000] {
-            let logits: Vec<f32> = (0..n)
-                .map(|i| {
-                    if i % 11 == 3 {
-                        f32::NEG_INFINITY
-                    } else {
-                        ((i * 7919) % 1013) as f32 * 0.037 - 20.0
-                    }
-                })
-                .collect();
-            let ids: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 2).collect();
-            for inv_t in [1.0f32, 0.7, 1.0 / 1.3] {
-                let max = 17.0;
-                let mut want_weighted = 0.0f64;
-                for &id in &ids {
-                    let e = exp_f32((logits[id as usize] - max) * inv_t);
-                    if e > 0.0 {
-                        let sc = (logits[id as usize] - max) * inv_t;
-                        want_weighted += f64::from(e) * f64::from(sc);
-                    }
-                }
-                let want_z = sum_weights(&logits, &ids, max, inv_t);
-                let mut remembered = vec![0.0f32; n];
-                sum_ids_into(&logits, &ids, max, inv_t, &mut remembered);
-                for with in [false, true] {
-                    let (mut scratch, mut keys) = (vec![0.0f64; n], Vec::new());
-                    let (z, weighted) = if with {
-                        gathered::<true>(
-                            &logits,
-                            &remembered,
-                            &ids,
-                            &mut scratch,
-                            max,
-                            inv_t,
-                            &mut keys,
-                        )
-                    } else {
-                        gathered::<false>(&logits, &[], &ids, &mut scratch, max, inv_t, &mut keys)
-                    };
-                    assert_eq!(z.to_bits(), want_z.to_bits(), "n {n}");
-                    assert_eq!(weighted.to_bits(), want_weighted.to_bits());
-                    for (&id, &k) in ids.iter().zip(&keys) {
-                        let e = exp_f32((logits[id as usize] - max) * inv_t);
-                        assert_eq!(k, key(e, id));
-                        assert_eq!(scratch[id as usize], f64::from(e));
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "final_pass_tests.rs"]
+mod tests;

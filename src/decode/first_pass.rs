@@ -5,7 +5,9 @@
 use super::candidates::Work;
 use super::config::Settings;
 use super::engine::Engine;
+use super::final_pass;
 use super::pipeline::{self, Raw};
+use super::rng;
 use super::softmax;
 use super::stages;
 use super::trace::StageKind;
@@ -15,13 +17,14 @@ pub(super) struct FirstPass {
     pub raw: Raw,
     /// The normaliser at the configured temperature, when this pass computed it.
     pub tempered_z: Option<f64>,
-    /// Σ e·s of the final weights, when this pass also wrote them (and their keys) because
-    /// temperature is the only stage: the final pass then only picks the listed head.
+    /// Σ e·s of the final weights, when this pass also summed them because temperature is the
+    /// only stage: the final pass then only picks the listed head.
     pub final_weighted: Option<f64>,
 }
 
 /// The raw softmax's sums, and whatever else the same read of the array can give: with
-/// temperature the only stage (and no −inf logit), the final weights and keys themselves; with
+/// temperature the only stage (and no −inf logit), the final sums (the weights are computed again
+/// where needed, `Work::weights_by_exp`); with
 /// temperature the first thing to touch the logits (HF, vLLM, no bias or penalties), its
 /// normaliser.
 pub(super) fn first_pass(
@@ -30,6 +33,7 @@ pub(super) fn first_pass(
     order: &[StageKind],
     w: &mut Work,
     max: f32,
+    one_draw: bool,
 ) -> FirstPass {
     let raw = |z: f64, weighted: f64| Raw {
         max,
@@ -42,8 +46,16 @@ pub(super) fn first_pass(
         } else {
             1.0
         };
-        let f = softmax::raw_and_final(logits, max, inv_t, &mut w.keys);
-        w.weights_in_keys = true;
+        let n = logits.len();
+        let u = (one_draw && !s.greedy).then(|| rng::uniform(s.seed, s.draw));
+        let (f, stored) = softmax::raw_and_final(logits, max, inv_t, &mut w.keys, |first, z| {
+            final_pass::store_keys(u, s, n, first, z)
+        });
+        if stored {
+            w.weights_in_keys = true;
+        } else {
+            w.weights_by_exp = Some((max, inv_t));
+        }
         return FirstPass {
             raw: raw(f.z_raw, f.weighted_raw),
             tempered_z: (inv_t != 1.0).then_some(f.z),
@@ -51,8 +63,13 @@ pub(super) fn first_pass(
         };
     }
     if w.input_removed == 0 && few_changes_only(s, order) {
-        let f = softmax::raw_keys_and_blocks(logits, max, &mut w.keys, w.raw_keys.blocks());
-        w.raw_keys.on(max, logits.len());
+        let keep = w.exps.slots(logits.len());
+        let filled = keep.is_some();
+        let f = softmax::raw_and_blocks(logits, max, keep, w.raw_blocks.blocks());
+        if filled {
+            w.exps.filled(max, 1.0, true);
+        }
+        w.raw_blocks.on(max, logits.len());
         return FirstPass {
             raw: raw(f.z_raw, f.weighted_raw),
             tempered_z: None,
@@ -133,8 +150,9 @@ fn only_few_changes(s: &Settings, stages: &[StageKind]) -> bool {
 }
 
 /// Whether the only stages change a few logits and remove nothing (a bias without bans, the
-/// penalties, a min_new_tokens that holds nothing back) at T = 1: then the raw pass writes its
-/// weights as the final keys and the final pass corrects only what changed (softmax/patched.rs).
+/// penalties, a min_new_tokens that holds nothing back) at T = 1: then the raw pass's block sums
+/// are the final ones but where logits changed, and only those blocks are summed again
+/// (softmax/patched.rs).
 fn few_changes_only(s: &Settings, order: &[StageKind]) -> bool {
     only_few_changes(s, order) && !s.greedy && s.temperature == 1.0 && s.dynatemp_range == 0.0
 }

@@ -1,7 +1,8 @@
 //! The listed head: the best few order keys (draw.rs), best first, picked in one read of the
 //! keys by a small heap; that read also copies out the keys the draw's tally needs.
 
-use super::draw::{self, key_id};
+use super::draw::{self, key, key_id, key_weight};
+use super::softmax::{exp_band, final_weight};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -65,6 +66,65 @@ pub(crate) fn heap_head_gated(
     (heap.into_ids(), len)
 }
 
+/// `heap_head_gated` over keys that were never stored (`Work::weights_by_exp`): id i's key is
+/// `key(final_weight(logits[i], max, inv_t), i)`. A group of eight logits whose largest scaled
+/// logit lies below the band where `exp_f32` reaches the gate's weight, and the heap's worst
+/// key's (softmax/band.rs), holds no key either wants: it costs a max and a comparison, no exp.
+/// Any other group's keys are computed and handled exactly as `heap_head_gated` handles them,
+/// so the head, the copied keys and their order are the same.
+pub(crate) fn heap_head_gated_by_exp(
+    logits: &[f32],
+    (max, inv_t): (f32, f32),
+    head_len: usize,
+    gate: u64,
+    gated: &mut [u64],
+) -> (Vec<u32>, usize) {
+    // Below this scaled logit every weight is under `w` (−inf: no such bound known).
+    let below = |w: f32| exp_band(w).map_or(f32::NEG_INFINITY, |(lo, _)| lo);
+    // A key reaches the gate iff its weight's bits reach the gate's high half (its low half is 0).
+    let x_gate = below(f32::from_bits((gate >> 32) as u32));
+    let mut heap = HeadHeap::new(head_len);
+    // While the heap is not full every key is wanted; with no head, none.
+    let mut x_skip = if head_len == 0 {
+        x_gate
+    } else {
+        f32::NEG_INFINITY
+    };
+    let mut floor = heap.floor;
+    let mut len = 0usize;
+    let gated = gated.get_mut(..logits.len()).unwrap_or_default();
+    let mut take = |heap: &mut HeadHeap, id: usize, l: f32| {
+        let k = key(final_weight(l, max, inv_t), id as u32);
+        // len ≤ id < gated.len()
+        if let Some(slot) = gated.get_mut(len) {
+            *slot = k;
+        }
+        len += usize::from(k >= gate);
+        heap.offer(k);
+    };
+    let mut groups = logits.chunks_exact(8);
+    for (g, group) in (&mut groups).enumerate() {
+        let top = group
+            .iter()
+            .fold(f32::NEG_INFINITY, |m, &l| if l > m { l } else { m });
+        // Rounding is monotone: no logit of the group scales above its largest.
+        if (top - max) * inv_t >= x_skip {
+            for (j, &l) in group.iter().enumerate() {
+                take(&mut heap, g * 8 + j, l);
+            }
+            if heap.floor != floor {
+                floor = heap.floor;
+                x_skip = x_gate.min(below(key_weight(floor) as f32));
+            }
+        }
+    }
+    let start = logits.len() - groups.remainder().len();
+    for (j, &l) in groups.remainder().iter().enumerate() {
+        take(&mut heap, start + j, l);
+    }
+    (heap.into_ids(), len)
+}
+
 /// The best `len` keys offered so far, in a small heap whose worst key rejects almost every
 /// other one with one comparison.
 #[derive(Debug)]
@@ -108,7 +168,6 @@ impl HeadHeap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::draw::key;
 
     /// The gated read gives the heap's head over every key and exactly the keys at or above the
     /// gate, in id order: peaked and flat weights, a head longer than the list, tails of 1–7.
@@ -146,6 +205,56 @@ mod tests {
                     sorted.sort_unstable_by(|a, b| b.cmp(a));
                     let best: Vec<u32> = sorted.iter().take(head_len).map(|&k| key_id(k)).collect();
                     assert_eq!(head, best);
+                }
+            }
+        }
+    }
+
+    /// The read of weights stored nowhere gives the stored keys' head and gated keys: peaked,
+    /// flat, wide and tied logits, T 1 / 0.7 / 1.5, gates from none to above every key, heads of
+    /// 0 to longer than the vocabulary, tails of 1–7, ids near the gate's and the heap's bands.
+    #[test]
+    fn the_read_by_exp_is_the_gated_read_of_the_keys() {
+        for n in [1usize, 8, 13, 4_099, 20_007] {
+            let peaked: Vec<f32> = (0..n)
+                .map(|i| (i * 7919 % 1013) as f32 * -0.013 + if i % 997 == 3 { 9.0 } else { 0.0 })
+                .collect();
+            let wide: Vec<f32> = (0..n)
+                .map(|i| (i * 104_729 % 20_011) as f32 * -0.01)
+                .collect();
+            let ties: Vec<f32> = (0..n).map(|i| (i % 5) as f32 * -3.0).collect();
+            for logits in [peaked, wide, ties, vec![0.25f32; n]] {
+                let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 1.5] {
+                    let keys: Vec<u64> = logits
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &l)| key(final_weight(l, max, inv_t), i as u32))
+                        .collect();
+                    let mut sorted = keys.clone();
+                    sorted.sort_unstable_by(|a, b| b.cmp(a));
+                    let at = |r: usize| sorted.get(r.min(n - 1)).copied().unwrap_or(0);
+                    for (head_len, gate) in [
+                        (0, at(n / 3)),
+                        (20, (at(n / 50) >> 52) << 52),
+                        (20, 0),
+                        (3, at(0)),
+                        (40, u64::MAX),
+                        (30_000, at(n / 2)),
+                    ] {
+                        let (mut want_gated, mut gated) = (vec![0u64; n], vec![0u64; n]);
+                        let want = heap_head_gated(&keys, head_len, gate, &mut want_gated);
+                        let got = heap_head_gated_by_exp(
+                            &logits,
+                            (max, inv_t),
+                            head_len,
+                            gate,
+                            &mut gated,
+                        );
+                        assert_eq!(got.0, want.0, "n {n} head {head_len} gate {gate:x}");
+                        assert_eq!(got.1, want.1);
+                        assert_eq!(gated[..got.1], want_gated[..want.1]);
+                    }
                 }
             }
         }

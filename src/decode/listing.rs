@@ -29,10 +29,12 @@ pub(crate) struct Listing {
 }
 
 /// The final distribution the listing reads: the first `min(trace_top, kept)` candidates sorted
-/// best first (`head`), every kept token's order key (`keys`, any order; see draw.rs), each one's
-/// unnormalised weight in `weight`, and their normaliser `z`.
+/// best first (`head`), how many tokens are kept, every kept token's order key (`keys`, any order;
+/// see draw.rs; read only when `trace_ids` asks for ids, and may be unwritten otherwise:
+/// `Work::weights_by_exp`), each one's unnormalised weight in `weight`, and their normaliser `z`.
 pub(crate) struct Final<'a> {
     pub head: &'a [u32],
+    pub kept: usize,
     pub keys: &'a [u64],
     pub weight: Weights<'a>,
     pub z: f64,
@@ -65,7 +67,7 @@ impl Final<'_> {
 }
 
 pub(crate) fn list(fin: &Final, logits: &[f32], removed_by: &[u8], want: &Wanted) -> Listing {
-    let kept_n = fin.keys.len();
+    let kept_n = fin.kept;
     let head = want.trace_top.min(kept_n);
     let mut entries = Vec::with_capacity(want.trace_top.min(kept_n + 1) + want.trace_ids.len());
     let mut cum = 0.0f64;

@@ -83,7 +83,7 @@ impl Decoder {
             max,
             ready,
             ..
-        } = self.stages(logits, config, seed)?;
+        } = self.stages(logits, config, seed, false)?;
         let w = &mut self.work;
         final_pass::final_pass(w, max, w.inv_t, 0, ready, None);
         let mut drawn: Vec<u32> = Vec::with_capacity(n as usize);

@@ -133,7 +133,7 @@ impl Decoder {
             ready,
             z,
             max,
-        } = self.stages(logits, config, seed)?;
+        } = self.stages(logits, config, seed, true)?;
         let s = &settings;
         let w = &mut self.work;
         let head_len = s.trace_top.min(w.kept.len());
@@ -158,17 +158,36 @@ impl Decoder {
                 cum: 1.0,
             },
             Some(u) => {
-                let tallied = match (fin.counted, fin.gated) {
-                    (false, _) => draw::Tallied::No,
-                    (true, None) => draw::Tallied::All,
-                    (true, Some(len)) => draw::Tallied::Gated(gated.get(..len).unwrap_or_default()),
-                };
-                draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, tallied, u, z)
+                let gated = gated.get(..fin.gated.unwrap_or(0)).unwrap_or_default();
+                // Keys never stored (`Work::weights_by_exp`): drawn from the gated ones alone
+                // when the walk crosses there, as `inverse_cdf` would; else every key is written.
+                let n = w.kept.len();
+                let by_exp = w.weights_by_exp.is_some();
+                match by_exp.then(|| draw::gated_inverse_cdf(n, gated, &w.draw_tables, u, z)) {
+                    Some(Some(d)) => d,
+                    Some(None) => {
+                        w.materialise_keys();
+                        draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, draw::Tallied::No, u, z)
+                    }
+                    None => {
+                        let tallied = match (fin.counted, fin.gated) {
+                            (false, _) => draw::Tallied::No,
+                            (true, None) => draw::Tallied::All,
+                            (true, Some(_)) => draw::Tallied::Gated(gated),
+                        };
+                        draw::inverse_cdf(&mut w.keys, &mut w.draw_tables, tallied, u, z)
+                    }
+                }
             }
         };
+        if !s.trace_ids.is_empty() {
+            // Ranking the asked-for ids reads every kept key.
+            w.materialise_keys();
+        }
         let listing = listing::list(
             &listing::Final {
                 head: &fin.head,
+                kept: w.kept.len(),
                 keys: &w.keys,
                 weight: w.final_weights(),
                 z,
@@ -217,8 +236,16 @@ struct Staged {
 
 impl Decoder {
     /// Validate → resolve the config → stages in the engine's order → the final normaliser:
-    /// everything before the final pass, which does not depend on the draw.
-    fn stages(&mut self, logits: &[f32], config: &Config, seed: u32) -> Result<Staged, StepError> {
+    /// everything before the final pass, which does not depend on the draw. `one_draw`: one
+    /// draw (or greedy's choice) and the listing follow, not many draws (only speed depends on
+    /// it: which weights a pass stores, first_pass.rs).
+    fn stages(
+        &mut self,
+        logits: &[f32],
+        config: &Config,
+        seed: u32,
+        one_draw: bool,
+    ) -> Result<Staged, StepError> {
         if logits.is_empty() {
             return Err(StepError::EmptyLogits);
         }
@@ -230,7 +257,7 @@ impl Decoder {
         w.reset_counted(logits, max, input_removed);
         w.exps.wanted = first_pass::exps_read_again(s);
         let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
-        let first = first_pass::first_pass(logits, s, order, w, max);
+        let first = first_pass::first_pass(logits, s, order, w, max, one_draw);
         let raw = first.raw;
         w.seed_normaliser(raw.z, raw.max);
 

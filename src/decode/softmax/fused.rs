@@ -6,7 +6,7 @@
 use super::*;
 
 /// What [`raw_and_final`] measured in its one read of the logits.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Fused {
     /// Σ e^(l − max) and Σ e^(l − max)·(l − max): the raw softmax's normaliser and entropy sum.
     pub z_raw: f64,
@@ -16,45 +16,151 @@ pub(crate) struct Fused {
     pub weighted: f64,
 }
 
+/// The first tokens `raw_and_final` writes the keys of before it decides whether to write the
+/// rest (a multiple of the blocks' 1024, so the blocks and sums are the same either way).
+pub(crate) const DECIDE_AFTER: usize = 4096;
+
 /// When the final distribution is the whole vocabulary at one temperature (no filter, bias or
 /// penalty, no −inf logit), everything the step needs from the full array comes from one read of
-/// it: the raw sums, and the final weights e^((l − max)·inv_t) as their order keys (draw.rs, in
-/// id order; `Work::final_weights` reads the weights back from them) and sums. Each number is computed exactly as `raw_sums`, `weights_into` and the
-/// tempered sum compute it (same exp, same float32 lanes and blocks), so the weights, z and the
-/// draw are bit for bit those of the separate passes. At inv_t = 1 one exp serves both.
-pub(crate) fn raw_and_final(logits: &[f32], max: f32, inv_t: f32, keys: &mut Vec<u64>) -> Fused {
-    if inv_t == 1.0 {
-        fused::<false, false>(logits, max, inv_t, keys, &mut Vec::new())
-    } else {
-        fused::<true, false>(logits, max, inv_t, keys, &mut Vec::new())
-    }
-}
-
-/// `raw_and_final` at T = 1, also keeping each block's float32 sums (Σ e, Σ e·s) in `blocks`:
-/// what patched.rs needs to correct the sums where a stage changes a few logits.
-pub(crate) fn raw_keys_and_blocks(
-    logits: &[f32],
-    max: f32,
-    keys: &mut Vec<u64>,
-    blocks: &mut Vec<[f32; 2]>,
-) -> Fused {
-    blocks.clear();
-    fused::<false, true>(logits, max, 1.0, keys, blocks)
-}
-
-#[inline(always)]
-fn fused<const TEMPERED: bool, const BLOCKS: bool>(
+/// it: the raw sums, the final ones, and, if `store_rest` asks for them, the final weights as
+/// order keys (draw.rs, in id order; `Work::final_weights` reads the weights back from them).
+/// `store_rest` sees the first `DECIDE_AFTER` keys and their Σ e: on a peaked distribution the
+/// final pass reads only the few keys the draw can reach, computed again from their logits
+/// (`Work::weights_by_exp`), and a store of 8 bytes per token would cost more than those exps.
+/// Returns the sums and whether every key was written (`keys` holds n slots either way; past the
+/// first ones they are stale when not written). Each number is computed exactly as `raw_sums`,
+/// `weights_into` and the tempered sum compute it (same exp, same float32 lanes and blocks), so
+/// the weights, z and the draw are bit for bit those of the separate passes. At inv_t = 1 one
+/// exp and one pair of sums serve both.
+pub(crate) fn raw_and_final(
     logits: &[f32],
     max: f32,
     inv_t: f32,
     keys: &mut Vec<u64>,
-    blocks: &mut Vec<[f32; 2]>,
-) -> Fused {
-    // Every slot is written below: only slots the vector grows by are zeroed first.
+    store_rest: impl FnOnce(&[u64], f64) -> bool,
+) -> (Fused, bool) {
+    // Every slot is written below or never read: only slots the vector grows by are zeroed.
     keys.truncate(logits.len());
     keys.resize(logits.len(), 0);
-    let (mut z_raw, mut weighted_raw, mut z, mut weighted) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    // (raw e, raw e·s, final e, final e·s) of one logit.
+    let head = logits.len().min(DECIDE_AFTER);
+    let (first, rest) = logits.split_at(head);
+    let (first_keys, rest_keys) = keys.split_at_mut(head);
+    let mut f = Fused::default();
+    let tempered = inv_t != 1.0;
+    let part = |part: &[f32], id: u32, keys: &mut [u64], store: bool, f: &mut Fused| match (
+        tempered, store,
+    ) {
+        (false, false) => fused::<false, false, false, false>(
+            part,
+            id,
+            max,
+            1.0,
+            &mut [],
+            &mut Vec::new(),
+            keys,
+            f,
+        ),
+        (false, true) => fused::<false, false, false, true>(
+            part,
+            id,
+            max,
+            1.0,
+            &mut [],
+            &mut Vec::new(),
+            keys,
+            f,
+        ),
+        (true, false) => fused::<true, false, false, false>(
+            part,
+            id,
+            max,
+            inv_t,
+            &mut [],
+            &mut Vec::new(),
+            keys,
+            f,
+        ),
+        (true, true) => fused::<true, false, false, true>(
+            part,
+            id,
+            max,
+            inv_t,
+            &mut [],
+            &mut Vec::new(),
+            keys,
+            f,
+        ),
+    };
+    part(first, 0, first_keys, true, &mut f);
+    let store = store_rest(first_keys, f.z);
+    part(rest, head as u32, rest_keys, store, &mut f);
+    (f, store)
+}
+
+/// `raw_and_final` at T = 1, also keeping each block's float32 sums (Σ e, Σ e·s) in `blocks`:
+/// what patched.rs needs to correct the sums where a stage changes a few logits. `keep`: where
+/// to remember each e (cached.rs; patched.rs sums changed blocks from them without an exp).
+pub(crate) fn raw_and_blocks(
+    logits: &[f32],
+    max: f32,
+    keep: Option<&mut [f32]>,
+    blocks: &mut Vec<[f32; 2]>,
+) -> Fused {
+    blocks.clear();
+    let mut f = Fused::default();
+    match keep {
+        Some(out) => {
+            fused::<false, true, true, false>(logits, 0, max, 1.0, out, blocks, &mut [], &mut f)
+        }
+        None => fused::<false, false, true, false>(
+            logits,
+            0,
+            max,
+            1.0,
+            &mut [],
+            blocks,
+            &mut [],
+            &mut f,
+        ),
+    }
+    f
+}
+
+/// A final weight as the one-read passes compute it: e^s, s = (l − max)·inv_t floored just below
+/// `exp_f32`'s zero (the floor changes no weight). `Work::weights_by_exp` reads weights this way.
+#[inline(always)]
+pub(crate) fn final_weight(l: f32, max: f32, inv_t: f32) -> f32 {
+    exp_f32(above((l - max) * inv_t, EXP_MIN - 1.0))
+}
+
+/// The one loop behind both, over `logits` (ids from `first_id`), adding to the sums in `f` (a
+/// pass split in two adds the same block sums in the same order): FILL remembers the raw
+/// weights in `out`, BLOCKS records each block's raw sums, KEYS writes the final weights' keys
+/// into `keys` (each as long as `logits` when asked for).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS: bool>(
+    logits: &[f32],
+    first_id: u32,
+    max: f32,
+    inv_t: f32,
+    out: &mut [f32],
+    blocks: &mut Vec<[f32; 2]>,
+    keys: &mut [u64],
+    f: &mut Fused,
+) {
+    // Slots for the raw weights when FILL (as long as `logits`), none otherwise; keys likewise.
+    let mut slots = out.chunks_mut(1024);
+    let mut key_slots = keys.chunks_mut(1024);
+    let Fused {
+        mut z_raw,
+        mut weighted_raw,
+        mut z,
+        mut weighted,
+    } = *f;
+    let mut id = first_id;
+    // (raw e, raw e·s, final e, final e·s) of one logit; the final pair only when TEMPERED
+    // (otherwise it is the raw pair: the same terms in the same lanes).
     let term = |l: f32| {
         let s = above(l - max, EXP_MIN - 1.0);
         let e = exp_f32(s);
@@ -63,38 +169,64 @@ fn fused<const TEMPERED: bool, const BLOCKS: bool>(
             let et = exp_f32(st);
             (e, e * s, et, et * st)
         } else {
-            (e, e * s, e, e * s)
+            (e, e * s, 0.0, 0.0)
         }
     };
-    let mut base = 0usize;
-    for (block, kslots) in logits.chunks(1024).zip(keys.chunks_mut(1024)) {
+    for block in logits.chunks(1024) {
+        let kept: &mut [f32] = if FILL {
+            slots.next().unwrap_or_default()
+        } else {
+            &mut []
+        };
+        let mut kept_lanes = kept.chunks_exact_mut(LANES);
+        let kslots: &mut [u64] = if KEYS {
+            key_slots.next().unwrap_or_default()
+        } else {
+            &mut []
+        };
+        let mut kouts = kslots.chunks_exact_mut(LANES);
         let mut acc = [[0.0f32; LANES]; 4];
         let mut lanes = block.chunks_exact(LANES);
-        let mut kouts = kslots.chunks_exact_mut(LANES);
-        let mut id = base as u32;
-        for (group, kdst) in (&mut lanes).zip(&mut kouts) {
-            let mut es = [0.0f32; LANES];
-            for (j, (e_out, &l)) in es.iter_mut().zip(group).enumerate() {
+        for group in &mut lanes {
+            let (mut es, mut ets) = ([0.0f32; LANES], [0.0f32; LANES]);
+            for (j, &l) in group.iter().enumerate() {
                 let (e, es_raw, et, es_t) = term(l);
+                es[j] = e;
+                ets[j] = if TEMPERED { et } else { e };
                 acc[0][j] += e;
                 acc[1][j] += es_raw;
-                acc[2][j] += et;
-                acc[3][j] += es_t;
-                *e_out = et;
+                if TEMPERED {
+                    acc[2][j] += et;
+                    acc[3][j] += es_t;
+                }
             }
-            for (k, (j, &e)) in kdst.iter_mut().zip(es.iter().enumerate()) {
-                *k = crate::decode::draw::key(e, id + j as u32);
+            if let Some(dst) = kept_lanes.next() {
+                dst.copy_from_slice(&es);
+            }
+            if let Some(kdst) = kouts.next() {
+                for (j, (k, &e)) in kdst.iter_mut().zip(&ets).enumerate() {
+                    *k = crate::decode::draw::key(e, id + j as u32);
+                }
             }
             id += LANES as u32;
         }
-        for (&l, k) in lanes.remainder().iter().zip(kouts.into_remainder()) {
+        let rest = kept_lanes.into_remainder();
+        let krest = kouts.into_remainder();
+        for (i, &l) in lanes.remainder().iter().enumerate() {
             let (e, es_raw, et, es_t) = term(l);
+            if let Some(d) = rest.get_mut(i) {
+                *d = e;
+            }
+            if let Some(k) = krest.get_mut(i) {
+                *k = crate::decode::draw::key(if TEMPERED { et } else { e }, id);
+            }
+            id += 1;
             acc[0][0] += e;
             acc[1][0] += es_raw;
-            acc[2][0] += et;
-            acc[3][0] += es_t;
-            *k = crate::decode::draw::key(et, id);
-            id += 1;
+            if TEMPERED {
+                acc[2][0] += et;
+                acc[3][0] += es_t;
+            }
         }
         let (block_z, block_weighted) = (acc[0].iter().sum::<f32>(), acc[1].iter().sum::<f32>());
         if BLOCKS {
@@ -102,16 +234,20 @@ fn fused<const TEMPERED: bool, const BLOCKS: bool>(
         }
         z_raw += f64::from(block_z);
         weighted_raw += f64::from(block_weighted);
-        z += f64::from(acc[2].iter().sum::<f32>());
-        weighted += f64::from(acc[3].iter().sum::<f32>());
-        base += block.len();
+        if TEMPERED {
+            z += f64::from(acc[2].iter().sum::<f32>());
+            weighted += f64::from(acc[3].iter().sum::<f32>());
+        }
     }
-    Fused {
+    if !TEMPERED {
+        (z, weighted) = (z_raw, weighted_raw);
+    }
+    *f = Fused {
         z_raw,
         weighted_raw,
         z,
         weighted,
-    }
+    };
 }
 
 /// `weights_into` plus the order keys and Σ e, for a final distribution whose normaliser is not

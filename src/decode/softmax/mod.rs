@@ -108,6 +108,7 @@ fn lane_sum<T: Copy>(xs: &[T], f: impl Fn(T) -> f32) -> f64 {
     total
 }
 
+mod band;
 mod blocks;
 pub(crate) mod cached;
 mod changed_blocks;
@@ -116,10 +117,11 @@ mod patched;
 mod scan;
 mod sums;
 
+pub(crate) use band::exp_band;
 pub(crate) use blocks::{blocks_touched, BlockSums};
 pub(crate) use cached::Exps;
-pub(crate) use fused::{raw_and_final, raw_keys_and_blocks, weights_keys_and_sums};
-pub(crate) use patched::RawKeys;
+pub(crate) use fused::{final_weight, raw_and_blocks, raw_and_final, weights_keys_and_sums};
+pub(crate) use patched::RawBlocks;
 pub(crate) use scan::{scan, scan_input};
 pub(crate) use sums::{raw_and_tempered_blocks, raw_and_tempered_sums, raw_sums};
 

@@ -2,36 +2,35 @@
 //!
 //! Why: when the only stages are a bias without bans, the penalties or a min_new_tokens that holds
 //! nothing back, at T = 1, they change a few hundred logits of 151,936 and remove nothing. The
-//! final distribution is then the raw one except at those ids (if the max stays), yet its weights,
-//! keys and sums took a second full pass. Here the raw pass writes every weight as its final order
-//! key (draw.rs) and keeps each block's float32 sums; a changed id gets its key again, and only
-//! the blocks holding one are summed again, from the keys, in exactly the lanes and order of
-//! `weights_keys_and_sums` (and of `lane_sum`, which sums a block the same way). Every other
+//! final distribution is then the raw one except at those ids (if the max stays), yet its sums
+//! took a second full pass. Here the raw pass keeps each block's float32 sums; only the blocks
+//! holding a changed id are summed again, from the changed logits, in exactly the lanes and order
+//! of `weights_keys_and_sums` (and of `lane_sum`, which sums a block the same way). Every other
 //! block's sums are the raw pass's: the same terms in the same lanes, so the same bits. The
-//! blocks are then added up in order as those passes add them: z and Σ e·s are bit for bit theirs.
+//! blocks are then added up in order as those passes add them: z and Σ e·s are bit for bit
+//! theirs. The weights themselves are not stored: each is `final_weight` of its (changed) logit
+//! at the raw max (`Work::weights_by_exp`).
 
-use super::super::draw::{key, key_weight};
 use super::changed_blocks::{ChangedBlocks, BLOCK};
-use super::{above, exp_f32, logit_of, EXP_MIN, LANES};
+use super::{above, exp_f32, EXP_MIN, LANES};
 
-/// The state of the raw weights held as keys.
+/// The state of the raw pass's block sums, for weights computed again from the logits.
 #[derive(Debug, Default)]
-pub(crate) struct RawKeys {
-    /// The max the keys' weights are at; None when the keys do not hold them.
+pub(crate) struct RawBlocks {
+    /// The max the raw pass's weights are at; None when its block sums are not held.
     at: Option<f32>,
-    /// Per block: its (Σ e, Σ e·s) in float32 as of the last `sums`, and the ids changed since
-    /// (their keys too are out of date).
+    /// Per block: its (Σ e, Σ e·s) in float32 as of the last `sums`, and the ids changed since.
     changes: ChangedBlocks,
 }
 
-impl RawKeys {
-    /// The keys no longer hold the raw weights (new logits, or another first pass).
+impl RawBlocks {
+    /// The block sums are no longer the raw pass's (new logits, or another first pass).
     pub fn off(&mut self) {
         self.at = None;
         self.changes.pending.clear();
     }
 
-    /// After the raw pass wrote every id's key at `max` and its block sums into `blocks()`.
+    /// After the raw pass at `max` wrote its block sums into `blocks()`.
     pub fn on(&mut self, max: f32, n: usize) {
         self.at = Some(max);
         self.changes.reset(n);
@@ -49,35 +48,33 @@ impl RawKeys {
         }
     }
 
-    /// Whether the keys hold every id's final weight at (`max`, T = 1): call only while every
-    /// id is kept.
+    /// Whether the block sums, patched, are the final distribution's at (`max`, T = 1): call only
+    /// while every id is kept.
     pub fn usable(&self, max: f32, inv_t: f32) -> bool {
         inv_t == 1.0 && self.at.is_some_and(|at| at.to_bits() == max.to_bits())
     }
 
-    /// Brings the changed ids' keys and their blocks' sums up to date (`processed` holds the
-    /// logits now) and returns (z, Σ e·s) of the distribution at the keys' max, T = 1.
-    pub fn sums(&mut self, processed: &[f32], keys: &mut [u64]) -> (f64, f64) {
+    /// Brings the changed ids' blocks' sums up to date (`processed` holds the logits now) and
+    /// returns (z, Σ e·s) of the distribution at the raw pass's max, T = 1. `remembered`: every
+    /// id's weight at that max and T = 1 (cached.rs, refreshed where logits changed), read
+    /// instead of taking the exps again.
+    pub fn sums(&mut self, processed: &[f32], remembered: Option<&[f32]>) -> (f64, f64) {
         let Some(max) = self.at else {
             return (0.0, 0.0);
         };
         let scaled = |l: f32| above(l - max, EXP_MIN - 1.0);
-        for &id in &self.changes.pending {
-            if let Some(k) = keys.get_mut(id as usize) {
-                *k = key(exp_f32(scaled(logit_of(processed, id))), id);
-            }
-        }
-        // (an id past the keys has no key; its block, if any, is summed again from the same keys
-        // and logits: the same bits)
         for b in self.changes.take_stale(processed.len()) {
             let start = b * BLOCK;
             let end = (start + BLOCK).min(processed.len());
-            if let (Some(slot), Some(ls), Some(ks)) = (
-                self.changes.blocks.get_mut(b),
-                processed.get(start..end),
-                keys.get(start..end),
-            ) {
-                *slot = block_sums(ls, ks, scaled);
+            let es = remembered.and_then(|e| e.get(start..end));
+            if let (Some(slot), Some(ls)) =
+                (self.changes.blocks.get_mut(b), processed.get(start..end))
+            {
+                *slot = match es {
+                    Some(es) => block_sums::<true>(ls, es, scaled),
+                    // `ls` stands in for the weights (same length, never read as weights).
+                    None => block_sums::<false>(ls, ls, scaled),
+                };
             }
         }
         let (mut z, mut weighted) = (0.0f64, 0.0f64);
@@ -90,38 +87,55 @@ impl RawKeys {
 }
 
 /// One block's (Σ e, Σ e·s) as `weights_keys_and_sums` sums it: float32 lanes, the tail of Σ e
-/// apart and that of Σ e·s in lane 0; e read back from the key (the same float32).
-fn block_sums(logits: &[f32], keys: &[u64], scaled: impl Fn(f32) -> f32) -> [f32; 2] {
+/// apart and that of Σ e·s in lane 0; e = exp_f32(s), the raw pass's own weight of the logit, or
+/// the same float32 remembered (REMEMBERED, from `es`).
+fn block_sums<const REMEMBERED: bool>(
+    logits: &[f32],
+    es: &[f32],
+    scaled: impl Fn(f32) -> f32,
+) -> [f32; 2] {
+    let weight = |s: f32, e: f32| if REMEMBERED { e } else { exp_f32(s) };
     let (mut zs, mut ws) = ([0.0f32; LANES], [0.0f32; LANES]);
     let mut lanes = logits.chunks_exact(LANES);
-    let mut klanes = keys.chunks_exact(LANES);
-    for (group, kgroup) in (&mut lanes).zip(&mut klanes) {
-        for (((za, wa), &l), &k) in zs.iter_mut().zip(ws.iter_mut()).zip(group).zip(kgroup) {
-            let e = key_weight(k) as f32;
+    let mut elanes = es.chunks_exact(LANES);
+    for (group, egroup) in (&mut lanes).zip(&mut elanes) {
+        for (((za, wa), &l), &e) in zs.iter_mut().zip(ws.iter_mut()).zip(group).zip(egroup) {
+            let s = scaled(l);
+            let e = weight(s, e);
             *za += e;
-            *wa += e * scaled(l);
+            *wa += e * s;
         }
     }
     let mut tail = 0.0f32;
-    for (&l, &k) in lanes.remainder().iter().zip(klanes.remainder()) {
-        let e = key_weight(k) as f32;
+    for (&l, &e) in lanes.remainder().iter().zip(elanes.remainder()) {
+        let s = scaled(l);
+        let e = weight(s, e);
         tail += e;
-        ws[0] += e * scaled(l);
+        ws[0] += e * s;
     }
     [zs.iter().sum::<f32>() + tail, ws.iter().sum::<f32>()]
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{raw_keys_and_blocks, sum_weights_all, weights_keys_and_sums};
+    use super::super::super::draw::key;
+    use super::super::{final_weight, raw_and_blocks, sum_weights_all, weights_keys_and_sums};
     use super::*;
 
     /// After one or two rounds of changes (blocks with and without one; the last block, whose
     /// tail of n mod 8 the raw pass sums in another order, unchanged in the first round; a token
-    /// pushed to the bottom), z, Σ e·s and every key are bit for bit those of the full pass over
-    /// the changed logits, and z is `sum_weights_all`'s (a stage input's z).
+    /// pushed to the bottom), z and Σ e·s are bit for bit those of the full pass over the changed
+    /// logits, z is `sum_weights_all`'s (a stage input's z), and every weight `final_weight` gives
+    /// is that pass's (its key); with the changed blocks summed from exps or from remembered
+    /// weights (refreshed where logits changed, as cached.rs `refresh`).
     #[test]
-    fn patched_sums_and_keys_are_the_full_pass() {
+    fn patched_sums_are_the_full_pass() {
+        for remember in [false, true] {
+            patched_rounds(remember);
+        }
+    }
+
+    fn patched_rounds(remember: bool) {
         for n in [1usize, 7, 100]
             .into_iter()
             .chain(1031..1100)
@@ -133,8 +147,9 @@ mod tests {
                 .map(|(i, l)| if i + 3 >= n { l * 0.1 + 5.0 } else { l })
                 .collect();
             let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-            let (mut keys, mut raw) = (Vec::new(), RawKeys::default());
-            raw_keys_and_blocks(&logits, max, &mut keys, raw.blocks());
+            let (mut raw, mut remembered) = (RawBlocks::default(), vec![0.0f32; n]);
+            let keep = remember.then_some(&mut remembered[..]);
+            raw_and_blocks(&logits, max, keep, raw.blocks());
             raw.on(max, n);
             let rounds: [&[usize]; 2] = [&[0, n / 2], &[n / 3, n / 3, n - 1]];
             for (round, ids) in rounds.iter().enumerate() {
@@ -142,8 +157,11 @@ mod tests {
                     logits[i] = if round == 0 { logits[i] / 1.3 } else { -80.0 };
                 }
                 raw.changed(ids.iter().map(|&i| i as u32));
+                for &i in ids.iter() {
+                    remembered[i] = exp_f32(logits[i] - max);
+                }
                 assert!(raw.usable(max, 1.0));
-                let (z, weighted) = raw.sums(&logits, &mut keys);
+                let (z, weighted) = raw.sums(&logits, remember.then_some(&remembered[..]));
                 let (mut out, mut want_keys) = (vec![0.0f64; n], Vec::new());
                 let want = weights_keys_and_sums(&logits, max, 1.0, None, &mut out, &mut want_keys);
                 assert_eq!(
@@ -151,6 +169,9 @@ mod tests {
                     (want.0.to_bits(), want.1.to_bits())
                 );
                 assert_eq!(z.to_bits(), sum_weights_all(&logits, max, 1.0).to_bits());
+                let keys: Vec<u64> = (0..n)
+                    .map(|i| key(final_weight(logits[i], max, 1.0), i as u32))
+                    .collect();
                 assert_eq!(keys, want_keys, "n {n} round {round}");
             }
         }

@@ -1,3 +1,4 @@
+use super::fused::DECIDE_AFTER;
 use super::*;
 
 #[test]
@@ -32,37 +33,66 @@ fn exp_f32_matches_libm_to_float32_precision() {
     assert_eq!(exp_f32(0.0), 1.0);
 }
 
-/// The fused first pass gives bit for bit what the separate passes give (weights, keys, z and
-/// the entropy sums), so draws and traces do not depend on which path ran.
+/// The fused first pass gives bit for bit what the separate passes give (z and the entropy
+/// sums, whether it writes every key or only the first ones, which are the weights' keys),
+/// `final_weight` their weights, and with `raw_and_blocks` the same raw sums and every
+/// remembered raw weight, so draws and traces do not depend on which path ran.
 #[test]
 fn raw_and_final_equals_the_separate_passes() {
-    for n in [1usize, 7, 8, 1023, 1024, 1025, 5000] {
+    for n in [1usize, 7, 8, 1023, 1024, 1025, 5000, 9001] {
         let logits: Vec<f32> = (0..n)
             .map(|i| ((i * 7919 % 1000) as f32 * 0.037 - 20.0) * if i % 3 == 0 { 4.0 } else { 1.0 })
             .collect();
         let (max, _) = scan(&logits);
         for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 1.5, 1.0 / 0.05, 1.0 / 5.0] {
-            let mut keys = Vec::new();
-            let f = raw_and_final(&logits, max, inv_t, &mut keys);
             let (z, weighted, z_t) = raw_and_tempered_sums(&logits, max, inv_t, None);
             let mut want = vec![0.0f64; n];
             let want_weighted = weights_into(&logits, max, inv_t, &mut want);
-            assert_eq!(f.z_raw.to_bits(), z.to_bits());
-            assert_eq!(f.weighted_raw.to_bits(), weighted.to_bits());
-            assert_eq!(f.z.to_bits(), z_t.to_bits(), "n {n} inv_t {inv_t}");
-            assert_eq!(f.weighted.to_bits(), want_weighted.to_bits());
-            let weights: Vec<f64> = keys
-                .iter()
-                .map(|&k| super::super::draw::key_weight(k))
-                .collect();
-            assert_eq!(weights, want);
             let want_keys: Vec<u64> = want
                 .iter()
                 .enumerate()
                 .map(|(i, &e)| super::super::draw::key(e as f32, i as u32))
                 .collect();
-            assert_eq!(keys, want_keys);
+            for store in [true, false] {
+                let mut keys = Vec::new();
+                let (f, stored) =
+                    raw_and_final(&logits, max, inv_t, &mut keys, |first, z_first| {
+                        assert_eq!(first, &want_keys[..n.min(DECIDE_AFTER)]);
+                        let (z_head, _, z_t_head) =
+                            raw_and_tempered_sums(&logits[..first.len()], max, inv_t, None);
+                        let z_want = if inv_t == 1.0 { z_head } else { z_t_head };
+                        assert_eq!(z_first.to_bits(), z_want.to_bits());
+                        store
+                    });
+                assert_eq!(stored, store);
+                assert_eq!(f.z_raw.to_bits(), z.to_bits());
+                assert_eq!(f.weighted_raw.to_bits(), weighted.to_bits());
+                assert_eq!(f.z.to_bits(), z_t.to_bits(), "n {n} inv_t {inv_t}");
+                assert_eq!(f.weighted.to_bits(), want_weighted.to_bits());
+                if store {
+                    assert_eq!(keys, want_keys);
+                }
+            }
+            let weights: Vec<f64> = logits
+                .iter()
+                .map(|&l| f64::from(final_weight(l, max, inv_t)))
+                .collect();
+            assert_eq!(weights, want);
         }
+        let (mut remembered, mut blocks) = (vec![0.0f32; n], Vec::new());
+        let b = raw_and_blocks(&logits, max, Some(&mut remembered), &mut blocks);
+        let (z, weighted) = raw_sums(&logits, max, None);
+        assert_eq!(
+            (b.z_raw.to_bits(), b.weighted_raw.to_bits()),
+            (z.to_bits(), weighted.to_bits())
+        );
+        assert_eq!(
+            (b.z.to_bits(), b.weighted.to_bits()),
+            (z.to_bits(), weighted.to_bits())
+        );
+        assert_eq!(blocks.len(), n.div_ceil(1024));
+        let want: Vec<f32> = logits.iter().map(|&l| final_weight(l, max, 1.0)).collect();
+        assert_eq!(remembered, want);
     }
 }
 
