@@ -3,6 +3,7 @@
 
 use super::draw::{self, key, key_id, key_weight};
 use super::softmax::{exp_band, final_weight};
+use super::stages::lowest_passing_f32;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -79,22 +80,30 @@ pub(crate) fn heap_head_gated_by_exp(
     gate: u64,
     gated: &mut [u64],
 ) -> (Vec<u32>, usize) {
-    // Below this scaled logit every weight is under `w` (−inf: no such bound known).
-    let below = |w: f32| exp_band(w).map_or(f32::NEG_INFINITY, |(lo, _)| lo);
+    // Below this logit every weight is under `w` (−inf: no such bound known): the least logit
+    // whose scaled value reaches the band's low end (the scaling rounds monotonically, so every
+    // lower logit scales below it).
+    let below = |w: f32| match exp_band(w) {
+        Some((lo, _)) => {
+            let reaches = |l: f32| (l - max) * inv_t >= lo;
+            lowest_passing_f32(lo / inv_t + max, reaches).unwrap_or(f32::NEG_INFINITY)
+        }
+        None => f32::NEG_INFINITY,
+    };
     // A key reaches the gate iff its weight's bits reach the gate's high half (its low half is 0).
-    let x_gate = below(f32::from_bits((gate >> 32) as u32));
+    let l_gate = below(f32::from_bits((gate >> 32) as u32));
     let mut heap = HeadHeap::new(head_len);
     // While the heap is not full every key is wanted; with no head, none.
-    let mut x_skip = if head_len == 0 {
-        x_gate
+    let mut l_skip = if head_len == 0 {
+        l_gate
     } else {
         f32::NEG_INFINITY
     };
     let mut floor = heap.floor;
     let mut len = 0usize;
     let gated = gated.get_mut(..logits.len()).unwrap_or_default();
-    let mut take = |heap: &mut HeadHeap, id: usize, l: f32| {
-        let k = key(final_weight(l, max, inv_t), id as u32);
+    let mut take = |heap: &mut HeadHeap, id: usize, e: f32| {
+        let k = key(e, id as u32);
         // len ≤ id < gated.len()
         if let Some(slot) = gated.get_mut(len) {
             *slot = k;
@@ -104,23 +113,25 @@ pub(crate) fn heap_head_gated_by_exp(
     };
     let mut groups = logits.chunks_exact(8);
     for (g, group) in (&mut groups).enumerate() {
-        let top = group
-            .iter()
-            .fold(f32::NEG_INFINITY, |m, &l| if l > m { l } else { m });
-        // Rounding is monotone: no logit of the group scales above its largest.
-        if (top - max) * inv_t >= x_skip {
-            for (j, &l) in group.iter().enumerate() {
-                take(&mut heap, g * 8 + j, l);
+        // Eight comparisons and one branch (a max over the group is a serial chain).
+        if group.iter().fold(false, |any, &l| any | (l >= l_skip)) {
+            // The eight exps first, so that they vectorise; then each key in id order.
+            let mut es = [0.0f32; 8];
+            for (e, &l) in es.iter_mut().zip(group) {
+                *e = final_weight(l, max, inv_t);
+            }
+            for (j, &e) in es.iter().enumerate() {
+                take(&mut heap, g * 8 + j, e);
             }
             if heap.floor != floor {
                 floor = heap.floor;
-                x_skip = x_gate.min(below(key_weight(floor) as f32));
+                l_skip = l_gate.min(below(key_weight(floor) as f32));
             }
         }
     }
     let start = logits.len() - groups.remainder().len();
     for (j, &l) in groups.remainder().iter().enumerate() {
-        take(&mut heap, start + j, l);
+        take(&mut heap, start + j, final_weight(l, max, inv_t));
     }
     (heap.into_ids(), len)
 }
