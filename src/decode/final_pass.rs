@@ -142,10 +142,11 @@ fn few_pass(keys: &[u64], gate: u64) -> bool {
 /// Whether the one-read first pass over a whole vocabulary at one temperature (softmax
 /// `raw_and_final`) should write every key, from the first ones it wrote (`first`, whose weights
 /// sum to `z_first`): when no single draw follows (`u` None: many draws read every key), the
-/// listing ranks asked-for ids, the head is long, the list short, or the draw's gate, at z
-/// estimated from the first keys, lets many of them through. Otherwise the final pass will most
-/// likely read only the few keys the gate passes, computed again (`gated_by_exp`). Only speed
-/// depends on this: a wrong guess costs a pass that writes the keys.
+/// listing ranks asked-for ids, the head is long, the list short, or the draw's gate at z_first
+/// lets many of them through. z_first ≤ z, so that gate is at or below the draw's own, and when
+/// few of the first keys pass it, few pass the draw's (`few_pass_by_exp` agrees): the final
+/// pass reads only those, computed again (`gated_by_exp`). Only speed depends on this; a peaked
+/// distribution whose mass lies past the first ids is sent the stored keys' way.
 pub(crate) fn store_keys(
     u: Option<f64>,
     s: &Settings,
@@ -161,8 +162,7 @@ pub(crate) fn store_keys(
     {
         return true;
     }
-    let z = z_first * n as f64 / first.len() as f64;
-    !few_pass(first, draw::gate(u, z, n))
+    !few_pass(first, draw::gate(u, z_first, n))
 }
 
 /// `few_pass` over the keys of weights stored nowhere (`Work::weights_by_exp`): the same count,

@@ -136,9 +136,11 @@ pub(crate) fn final_weight(l: f32, max: f32, inv_t: f32) -> f32 {
 /// The one loop behind both, over `logits` (ids from `first_id`), adding to the sums in `f` (a
 /// pass split in two adds the same block sums in the same order): FILL remembers the raw
 /// weights in `out`, BLOCKS records each block's raw sums, KEYS writes the final weights' keys
-/// into `keys` (each as long as `logits` when asked for).
+/// into `keys` (each as long as `logits` when asked for). Never inlined: each variant is a
+/// function of its own, so that a wasm engine optimises each between calls (V8 does not
+/// optimise a function while it runs, and one function holding every variant took it longer).
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
+#[inline(never)]
 fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS: bool>(
     logits: &[f32],
     first_id: u32,
@@ -159,8 +161,9 @@ fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS:
         mut weighted,
     } = *f;
     let mut id = first_id;
-    // (raw e, raw e·s, final e, final e·s) of one logit; the final pair only when TEMPERED
-    // (otherwise it is the raw pair: the same terms in the same lanes).
+    // (raw e, raw e·s, final e, final e·s) of one logit; without TEMPERED the final pair is the
+    // raw one, summed in lanes of its own all the same (the same bits; in wasm the loop with
+    // four sums ran faster than with two).
     let term = |l: f32| {
         let s = above(l - max, EXP_MIN - 1.0);
         let e = exp_f32(s);
@@ -169,7 +172,7 @@ fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS:
             let et = exp_f32(st);
             (e, e * s, et, et * st)
         } else {
-            (e, e * s, 0.0, 0.0)
+            (e, e * s, e, e * s)
         }
     };
     for block in logits.chunks(1024) {
@@ -178,34 +181,39 @@ fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS:
         } else {
             &mut []
         };
-        let mut kept_lanes = kept.chunks_exact_mut(LANES);
         let kslots: &mut [u64] = if KEYS {
             key_slots.next().unwrap_or_default()
         } else {
             &mut []
         };
+        let mut kept_lanes = kept.chunks_exact_mut(LANES);
         let mut kouts = kslots.chunks_exact_mut(LANES);
         let mut acc = [[0.0f32; LANES]; 4];
         let mut lanes = block.chunks_exact(LANES);
         for group in &mut lanes {
+            // The raw and the final weights of the group: written out after the lanes' sums.
             let (mut es, mut ets) = ([0.0f32; LANES], [0.0f32; LANES]);
-            for (j, &l) in group.iter().enumerate() {
+            for (j, ((e_out, et_out), &l)) in
+                es.iter_mut().zip(ets.iter_mut()).zip(group).enumerate()
+            {
                 let (e, es_raw, et, es_t) = term(l);
-                es[j] = e;
-                ets[j] = if TEMPERED { et } else { e };
                 acc[0][j] += e;
                 acc[1][j] += es_raw;
-                if TEMPERED {
-                    acc[2][j] += et;
-                    acc[3][j] += es_t;
+                acc[2][j] += et;
+                acc[3][j] += es_t;
+                *e_out = e;
+                *et_out = et;
+            }
+            if FILL {
+                if let Some(dst) = kept_lanes.next() {
+                    dst.copy_from_slice(&es);
                 }
             }
-            if let Some(dst) = kept_lanes.next() {
-                dst.copy_from_slice(&es);
-            }
-            if let Some(kdst) = kouts.next() {
-                for (j, (k, &e)) in kdst.iter_mut().zip(&ets).enumerate() {
-                    *k = crate::decode::draw::key(e, id + j as u32);
+            if KEYS {
+                if let Some(kdst) = kouts.next() {
+                    for (j, (k, &e)) in kdst.iter_mut().zip(&ets).enumerate() {
+                        *k = crate::decode::draw::key(e, id + j as u32);
+                    }
                 }
             }
             id += LANES as u32;
@@ -218,15 +226,13 @@ fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS:
                 *d = e;
             }
             if let Some(k) = krest.get_mut(i) {
-                *k = crate::decode::draw::key(if TEMPERED { et } else { e }, id);
+                *k = crate::decode::draw::key(et, id);
             }
             id += 1;
             acc[0][0] += e;
             acc[1][0] += es_raw;
-            if TEMPERED {
-                acc[2][0] += et;
-                acc[3][0] += es_t;
-            }
+            acc[2][0] += et;
+            acc[3][0] += es_t;
         }
         let (block_z, block_weighted) = (acc[0].iter().sum::<f32>(), acc[1].iter().sum::<f32>());
         if BLOCKS {
@@ -234,13 +240,8 @@ fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS:
         }
         z_raw += f64::from(block_z);
         weighted_raw += f64::from(block_weighted);
-        if TEMPERED {
-            z += f64::from(acc[2].iter().sum::<f32>());
-            weighted += f64::from(acc[3].iter().sum::<f32>());
-        }
-    }
-    if !TEMPERED {
-        (z, weighted) = (z_raw, weighted_raw);
+        z += f64::from(acc[2].iter().sum::<f32>());
+        weighted += f64::from(acc[3].iter().sum::<f32>());
     }
     *f = Fused {
         z_raw,
