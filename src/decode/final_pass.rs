@@ -192,7 +192,16 @@ fn gated_by_exp(
     if d.gated.len() < n {
         d.gated.resize(n, 0);
     }
-    let (head, len) = heap_head_gated_by_exp(&work.processed, scale, head_len, d.gate, d.gated);
+    // The penalties' raw pass remembered every weight (refreshed where they changed logits).
+    let remembered = work.exps.hit(scale.0, scale.1, true);
+    let (head, len) = heap_head_gated_by_exp(
+        &work.processed,
+        scale,
+        remembered,
+        head_len,
+        d.gate,
+        d.gated,
+    );
     let tables = &mut work.draw_tables;
     draw::clear_tables(tables);
     for (i, &k) in d.gated.get(..len).unwrap_or_default().iter().enumerate() {

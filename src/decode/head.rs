@@ -68,40 +68,69 @@ pub(crate) fn heap_head_gated(
 }
 
 /// `heap_head_gated` over keys that were never stored (`Work::weights_by_exp`): id i's key is
-/// `key(final_weight(logits[i], max, inv_t), i)`. A group of eight logits whose largest scaled
-/// logit lies below the band where `exp_f32` reaches the gate's weight, and the heap's worst
-/// key's (softmax/band.rs), holds no key either wants: it costs a max and a comparison, no exp.
-/// Any other group's keys are computed and handled exactly as `heap_head_gated` handles them,
-/// so the head, the copied keys and their order are the same.
+/// `key(final_weight(logits[i], max, inv_t), i)`, or `key(remembered[i], i)` when a pass kept
+/// those weights (softmax/cached.rs: the same float32). A group of eight whose every weight lies
+/// below both the gate's weight and the heap's worst key's holds no key either wants: it costs
+/// eight comparisons and no exp. Over logits the bound is the least logit that reaches the band
+/// where `exp_f32` reaches that weight (softmax/band.rs). Any other group's keys are computed and
+/// handled exactly as `heap_head_gated` handles them, so the head, the copied keys and their
+/// order are the same.
 pub(crate) fn heap_head_gated_by_exp(
     logits: &[f32],
+    (max, inv_t): (f32, f32),
+    remembered: Option<&[f32]>,
+    head_len: usize,
+    gate: u64,
+    gated: &mut [u64],
+) -> (Vec<u32>, usize) {
+    match remembered.and_then(|e| e.get(..logits.len())) {
+        Some(e) => gated_read::<true>(e, (max, inv_t), head_len, gate, gated),
+        None => gated_read::<false>(logits, (max, inv_t), head_len, gate, gated),
+    }
+}
+
+/// `heap_head_gated_by_exp` over `values`: the weights themselves (REMEMBERED) or the logits.
+fn gated_read<const REMEMBERED: bool>(
+    values: &[f32],
     (max, inv_t): (f32, f32),
     head_len: usize,
     gate: u64,
     gated: &mut [u64],
 ) -> (Vec<u32>, usize) {
-    // Below this logit every weight is under `w` (−inf: no such bound known): the least logit
-    // whose scaled value reaches the band's low end (the scaling rounds monotonically, so every
-    // lower logit scales below it).
-    let below = |w: f32| match exp_band(w) {
-        Some((lo, _)) => {
-            let reaches = |l: f32| (l - max) * inv_t >= lo;
-            lowest_passing_f32(lo / inv_t + max, reaches).unwrap_or(f32::NEG_INFINITY)
+    // Below this value every weight is under `w` (−inf: no such bound known). Over logits: the
+    // least logit whose scaled value reaches the band's low end (the scaling rounds
+    // monotonically, so every lower logit scales below it).
+    let below = |w: f32| {
+        if REMEMBERED {
+            return w;
         }
-        None => f32::NEG_INFINITY,
+        match exp_band(w) {
+            Some((lo, _)) => {
+                let reaches = |l: f32| (l - max) * inv_t >= lo;
+                lowest_passing_f32(lo / inv_t + max, reaches).unwrap_or(f32::NEG_INFINITY)
+            }
+            None => f32::NEG_INFINITY,
+        }
+    };
+    let weight = |v: f32| {
+        if REMEMBERED {
+            v
+        } else {
+            final_weight(v, max, inv_t)
+        }
     };
     // A key reaches the gate iff its weight's bits reach the gate's high half (its low half is 0).
-    let l_gate = below(f32::from_bits((gate >> 32) as u32));
+    let v_gate = below(f32::from_bits((gate >> 32) as u32));
     let mut heap = HeadHeap::new(head_len);
     // While the heap is not full every key is wanted; with no head, none.
-    let mut l_skip = if head_len == 0 {
-        l_gate
+    let mut v_skip = if head_len == 0 {
+        v_gate
     } else {
         f32::NEG_INFINITY
     };
     let mut floor = heap.floor;
     let mut len = 0usize;
-    let gated = gated.get_mut(..logits.len()).unwrap_or_default();
+    let gated = gated.get_mut(..values.len()).unwrap_or_default();
     let mut take = |heap: &mut HeadHeap, id: usize, e: f32| {
         let k = key(e, id as u32);
         // len ≤ id < gated.len()
@@ -111,27 +140,27 @@ pub(crate) fn heap_head_gated_by_exp(
         len += usize::from(k >= gate);
         heap.offer(k);
     };
-    let mut groups = logits.chunks_exact(8);
+    let mut groups = values.chunks_exact(8);
     for (g, group) in (&mut groups).enumerate() {
         // Eight comparisons and one branch (a max over the group is a serial chain).
-        if group.iter().fold(false, |any, &l| any | (l >= l_skip)) {
-            // The eight exps first, so that they vectorise; then each key in id order.
+        if group.iter().fold(false, |any, &v| any | (v >= v_skip)) {
+            // The eight weights first, so that the exps vectorise; then each key in id order.
             let mut es = [0.0f32; 8];
-            for (e, &l) in es.iter_mut().zip(group) {
-                *e = final_weight(l, max, inv_t);
+            for (e, &v) in es.iter_mut().zip(group) {
+                *e = weight(v);
             }
             for (j, &e) in es.iter().enumerate() {
                 take(&mut heap, g * 8 + j, e);
             }
             if heap.floor != floor {
                 floor = heap.floor;
-                l_skip = l_gate.min(below(key_weight(floor) as f32));
+                v_skip = v_gate.min(below(key_weight(floor) as f32));
             }
         }
     }
-    let start = logits.len() - groups.remainder().len();
-    for (j, &l) in groups.remainder().iter().enumerate() {
-        take(&mut heap, start + j, final_weight(l, max, inv_t));
+    let start = values.len() - groups.remainder().len();
+    for (j, &v) in groups.remainder().iter().enumerate() {
+        take(&mut heap, start + j, weight(v));
     }
     (heap.into_ids(), len)
 }
@@ -221,7 +250,8 @@ mod tests {
         }
     }
 
-    /// The read of weights stored nowhere gives the stored keys' head and gated keys: peaked,
+    /// The read of weights stored nowhere (from the logits, or from remembered weights) gives
+    /// the stored keys' head and gated keys: peaked,
     /// flat, wide and tied logits, T 1 / 0.7 / 1.5, gates from none to above every key, heads of
     /// 0 to longer than the vocabulary, tails of 1–7, ids near the gate's and the heap's bands.
     #[test]
@@ -255,16 +285,19 @@ mod tests {
                     ] {
                         let (mut want_gated, mut gated) = (vec![0u64; n], vec![0u64; n]);
                         let want = heap_head_gated(&keys, head_len, gate, &mut want_gated);
-                        let got = heap_head_gated_by_exp(
-                            &logits,
-                            (max, inv_t),
-                            head_len,
-                            gate,
-                            &mut gated,
-                        );
-                        assert_eq!(got.0, want.0, "n {n} head {head_len} gate {gate:x}");
-                        assert_eq!(got.1, want.1);
-                        assert_eq!(gated[..got.1], want_gated[..want.1]);
+                        let weights: Vec<f32> = logits
+                            .iter()
+                            .map(|&l| final_weight(l, max, inv_t))
+                            .collect();
+                        for remembered in [None, Some(&weights[..])] {
+                            let scale = (max, inv_t);
+                            let got = heap_head_gated_by_exp(
+                                &logits, scale, remembered, head_len, gate, &mut gated,
+                            );
+                            assert_eq!(got.0, want.0, "n {n} head {head_len} gate {gate:x}");
+                            assert_eq!(got.1, want.1);
+                            assert_eq!(gated[..got.1], want_gated[..want.1]);
+                        }
                     }
                 }
             }
