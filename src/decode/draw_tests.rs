@@ -125,9 +125,11 @@ fn gated_tables_draw_what_complete_tables_draw() {
         })
         .collect();
     let wide: Vec<f32> = (0..9_000).map(|_| (-90.0 * next()).exp() as f32).collect();
+    let (mut crossed, mut cases) = (0, 0);
     for weights in [peaked, wide, vec![0.25f32; 3_000]] {
         let (keys, z) = keys_and_total(&weights);
         for u in [0.0, 1e-9, 0.2, 0.5, 0.9, 0.999_99, 1.0 - f64::EPSILON / 2.0] {
+            cases += 3;
             let want = inverse_cdf(&mut keys.clone(), &mut Vec::new(), Tallied::No, u, z);
             for g in [gate(u, z, keys.len()), 0, key(0.9, 0)] {
                 let gated: Vec<u64> = keys.iter().copied().filter(|&k| k >= g).collect();
@@ -136,6 +138,9 @@ fn gated_tables_draw_what_complete_tables_draw() {
                 for (i, &k) in gated.iter().enumerate() {
                     tally(&mut tables, i, k);
                 }
+                // Over keys never stored: the gated draw, or None where `inverse_cdf` counts
+                // every key (then the caller writes them and draws with `Tallied::No`).
+                let by_gate = gated_inverse_cdf(keys.len(), &gated, &tables, u, z);
                 let got = inverse_cdf(&mut keys.clone(), &mut tables, Tallied::Gated(&gated), u, z);
                 assert_eq!(
                     (got.id, got.rank, got.cum.to_bits()),
@@ -143,9 +148,20 @@ fn gated_tables_draw_what_complete_tables_draw() {
                     "n {} u {u} gate {g:x}",
                     keys.len()
                 );
+                crossed += usize::from(by_gate.is_some());
+                if let Some(d) = by_gate {
+                    assert_eq!(d, got, "n {} u {u} gate {g:x}", keys.len());
+                } else {
+                    assert!(g > 0, "complete tables are always crossed");
+                }
             }
         }
     }
+    // Both ways are taken: most gated draws cross above the gate, the highest gate's do not.
+    assert!(
+        crossed > cases / 2 && crossed < cases,
+        "{crossed} of {cases}"
+    );
 }
 
 fn weights() -> impl proptest::strategy::Strategy<Value = Vec<f32>> {
