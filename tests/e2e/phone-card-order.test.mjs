@@ -2,7 +2,8 @@
 // text it grows are on the same screen, with no scrolling — the Lessons card used to sit between
 // the prompt and Step (~480 px), which put Step below the fold at 360×740. On a phone the order is
 // prompt → Step and the text → Lessons → settings, in the DOM too (tab and reading order), also
-// with a lesson open; a wide window puts the lessons back above the text. Failed on the old build.
+// with a lesson open; a lesson's link starts the page at the lesson (it is the link's point); a wide
+// window puts the lessons back above the text. Failed on the old build.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
@@ -58,23 +59,35 @@ describe("a phone: the prompt, then Step and the text, then the lessons", () => 
     }
   }
 
-  test("zh 390×844 with a lesson open (a lesson's link): still Step first, and the lesson's Step grows the text above it", async () => {
-    const { page, context, problems } = await open("?lang=zh&lesson=exp1", phone(390, 844));
-    await page.waitForSelector("#lesson-body button");
-    const m = await layout(page);
-    assert.ok(m.step < m.lessons && m.lessons < m.settings, `Step ${m.step} < lessons ${m.lessons} < settings ${m.settings}`);
-    const before = await page.locator("#chips li").count();
-    // (the lesson asks for a guess first: its Step waits for one)
-    const guess = page.locator("#lesson-body button", { hasText: "用户" }).first();
-    await guess.scrollIntoViewIfNeeded();
-    await guess.tap();
-    const lessonStep = page.locator("#lesson-body button", { hasText: "单步" });
-    await lessonStep.scrollIntoViewIfNeeded();
-    await lessonStep.tap();
-    await page.waitForFunction((n) => document.querySelectorAll("#chips li").length === n + 1, before);
-    await context.close();
-    assert.deepEqual(problems, { console: [], foreign: [] });
-  });
+  for (const [width, height, lang, lesson] of [[360, 740, "zh", "exp1"], [390, 844, "en", "myth4"]]) {
+    test(`${lang} ${width}×${height}, a lesson's link (${lesson}): the page starts at the lesson, Step just above it; the lesson's Step grows the text`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&lesson=${lesson}`, phone(width, height));
+      await page.waitForSelector("#lesson-body button");
+      await page.waitForFunction(() => document.getElementById("lessons").getAttribute("aria-busy") !== "true");
+      const m = await layout(page);
+      assert.ok(m.step < m.lessons && m.lessons < m.settings, `Step ${m.step} < lessons ${m.lessons} < settings ${m.settings}`);
+      // the link is about the lesson: its title is on the first screen, whatever the text above grew to
+      const title = await page.evaluate(() => {
+        const r = document.querySelector("#lesson-body h3, #lesson-title").getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom };
+      });
+      assert.ok(title.top >= 0 && title.bottom <= height, `the lesson's title is on screen (${title.top}–${title.bottom} of ${height})`);
+      await screenshot(page, `phone-card-order-lesson-${lesson}-${width}x${height}.png`);
+      if (lesson === "exp1") {
+        const before = await page.locator("#chips li").count();
+        // (the lesson asks for a guess first: its Step waits for one)
+        const guess = page.locator("#lesson-body button", { hasText: "用户" }).first();
+        await guess.scrollIntoViewIfNeeded();
+        await guess.tap();
+        const lessonStep = page.locator("#lesson-body button", { hasText: "单步" });
+        await lessonStep.scrollIntoViewIfNeeded();
+        await lessonStep.tap();
+        await page.waitForFunction((n) => document.querySelectorAll("#chips li").length === n + 1, before);
+      }
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
 
   test("a wide window puts the lessons back above the text, and projector mode never moves them", async () => {
     const { page, context } = await open("?lang=en", phone(390, 844));

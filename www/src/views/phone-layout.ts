@@ -7,18 +7,28 @@
 // over the chart, so neither moves anything.
 const PHONE = "(max-width: 760px)";
 
+/** Whether the page is in its phone order (a narrow window, neither embed nor projector mode). */
+function phoneOrder(): boolean {
+  const { dataset } = document.body;
+  return matchMedia(PHONE).matches && dataset["embed"] !== "true" && dataset["projector"] !== "true";
+}
+
+/**
+ * A link that opens a lesson (a teacher's `?lesson=…`): on a phone the Lessons card is under the
+ * text, below the first screen, so the page starts scrolled to it; the prompt and Step are just above.
+ */
+export function revealLinkedLesson(): void {
+  if (phoneOrder()) document.getElementById("lessons")?.scrollIntoView({ block: "start" });
+}
+
 export function installPhoneLayout(): void {
   const params = document.getElementById("params-h")?.closest("section");
   const sidebar = document.querySelector("aside.sidebar");
   const textCard = document.querySelector(".work .text-card");
   const lessons = document.getElementById("lessons");
   if (params == null || sidebar === null || textCard === null || lessons === null) return;
-  const body = document.body;
-  const phone = matchMedia(PHONE);
-
   const place = (): void => {
-    const below = phone.matches && body.dataset["embed"] !== "true" && body.dataset["projector"] !== "true";
-    if (below) {
+    if (phoneOrder()) {
       if (textCard.nextElementSibling !== lessons) textCard.after(lessons);
       if (lessons.nextElementSibling !== params) lessons.after(params);
     } else {
@@ -26,7 +36,7 @@ export function installPhoneLayout(): void {
       if (lessons.nextElementSibling !== textCard) textCard.before(lessons);
     }
   };
-  phone.addEventListener("change", place);
-  new MutationObserver(place).observe(body, { attributes: true, attributeFilter: ["data-embed", "data-projector"] });
+  matchMedia(PHONE).addEventListener("change", place);
+  new MutationObserver(place).observe(document.body, { attributes: true, attributeFilter: ["data-embed", "data-projector"] });
   place();
 }
