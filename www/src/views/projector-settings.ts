@@ -79,7 +79,9 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
     row.append(item);
     return { spec, item, input, label, out, lacks };
   });
-  document.getElementById("final")?.before(row);
+  // the row is in the page only while it is open in projector mode: elsewhere the sidebar's sliders
+  // are the only ones of their names (a second, hidden "Temperature" would be found by label)
+  const final = document.getElementById("final");
 
   const isOpen = (): boolean => body.dataset["pjControls"] === "open";
 
@@ -97,6 +99,9 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
   }
 
   function render(): void {
+    const shown = isOpen() && body.dataset["projector"] === "true";
+    if (shown && !row.isConnected) final?.before(row);
+    else if (!shown && row.isConnected) row.remove();
     const params: Readonly<Params> = actions.state().params;
     write(toggle, t("projector.controls"));
     toggle.title = t("projector.controlsName");
