@@ -236,7 +236,7 @@ impl Config {
                             return Err(StepError::OutOfRange {
                                 field: field(),
                                 allowed: "keyed by a token id (an integer ≥ 0)".into(),
-                                got: format!("key {:?}", short(id)),
+                                got: format!("key \"{}\"", short(id)),
                             });
                         };
                         // −inf cannot travel through JSON; accept the string "-inf" as a ban too.

@@ -32,6 +32,7 @@ const stringIncludes = String.prototype.includes;
 const arrayJoin = Array.prototype.join;
 const call = Function.prototype.call;
 const charCodeAt = String.prototype.charCodeAt;
+const numberToString = Number.prototype.toString;
 // a UTF-16 surrogate without its pair: Rust would read it as U+FFFD, so a stop sequence "\uD800"
 // would silently stop at any replacement character the model writes
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -166,6 +167,27 @@ function codePoints(text) {
     }
   }
   return n;
+}
+
+/**
+ * A key as Rust will quote it: Rust's strings cannot hold a lone surrogate (it would arrive as
+ * U+FFFD, "unknown key \"�\""), so each is written as its escape `\uD800`. Such a key is never a
+ * setting's name nor a token id, so it is refused either way; only the message changes.
+ */
+function keyForRust(key) {
+  if (loneSurrogate(key) === null) return key;
+  let out = "";
+  for (let i = 0; i < key.length; i++) {
+    const unit = call.call(charCodeAt, key, i);
+    const high = unit >= 0xd800 && unit < 0xdc00;
+    const pairs = high && i + 1 < key.length && (call.call(charCodeAt, key, i + 1) & 0xfc00) === 0xdc00;
+    if (pairs) {
+      out += key[i] + key[i + 1];
+      i += 1;
+    } else if (unit >= 0xd800 && unit < 0xe000) out += `\\u${call.call(numberToString, unit, 16).toUpperCase()}`;
+    else out += key[i];
+  }
+  return out;
 }
 
 /** An array's missing element, for a message: `[1, , 3]` has a hole at index 1. */
@@ -401,17 +423,26 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
       if (total > maxTotal) fail(`${what} must hold at most ${maxTotal} values in all, got more at ${entry(path, depth, key)}`);
       numbers[i] = item;
     }
-    if (i === keys.length) return new NumberEntries(call.call(arrayJoin, keys, KEY_SEPARATOR), numbers);
+    if (i === keys.length) {
+      // The separator cannot pair with a surrogate: one search of the joined keys finds any.
+      let joined = call.call(arrayJoin, keys, KEY_SEPARATOR);
+      if (loneSurrogate(joined) !== null) {
+        const shown = [];
+        for (let j = 0; j < keys.length; j++) shown[j] = keyForRust(keys[j]);
+        joined = call.call(arrayJoin, shown, KEY_SEPARATOR);
+      }
+      return new NumberEntries(joined, numbers);
+    }
     const out = createObject(null);
-    for (let j = 0; j < i; j++) out[keys[j]] = numbers[j];
+    for (let j = 0; j < i; j++) out[keyForRust(keys[j])] = numbers[j];
     for (let first = i; i < keys.length; i++) {
       const key = keys[i];
       at(path, -1, key, depth);
       if (i !== first) item = v[key];
       // A config key the core does not know is refused by name whatever it holds (null and
       // undefined: not given), so its value is not walked: the refusal is "unknown key".
-      if (depth === 0 && item !== undefined && item !== null && knownKeys.length > 0 && !knownKeys.includes(key)) out[key] = 0;
-      else out[key] = copy(item, entry(path, depth, key), depth + 1, depth === 0);
+      if (depth === 0 && item !== undefined && item !== null && knownKeys.length > 0 && !knownKeys.includes(key)) out[keyForRust(key)] = 0;
+      else out[keyForRust(key)] = copy(item, entry(path, depth, key), depth + 1, depth === 0);
     }
     return out;
   };

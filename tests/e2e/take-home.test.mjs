@@ -1,6 +1,6 @@
 // Taking a step home (issue 11, point 6): each chart as a self-contained SVG, the one-page printed
 // handout (from projector mode too), projector mode's tooltip, and the single file's downloads
-// offline under its CSP. Split from inspect.test.mjs (a token's numbers); both read inspect-kit.mjs.
+// offline under its CSP; a handout printed inside an embed links to the full page. Split from inspect.test.mjs (a token's numbers); both read inspect-kit.mjs.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -116,5 +116,23 @@ describe("taking a step home", () => {
     assert.deepEqual(violations, []);
     assert.deepEqual(problems, []);
     await browser.close();
+  });
+});
+
+describe("a handout printed inside an embed", () => {
+  test("links to the full page, not the embed layout", async () => {
+    const { page, context, problems } = await open("?lang=en&embed=1&seed=7");
+    assert.equal(await page.evaluate(() => document.body.dataset.embed), "true");
+    assert.match(await page.evaluate(() => location.search + location.hash), /embed=1/);
+    const printed = await page.locator("#handout-link").textContent();
+    const url = new URL(printed);
+    assert.equal(url.searchParams.get("embed"), null, printed);
+    assert.equal(url.searchParams.get("seed"), "7");
+    const full = await context.newPage();
+    await full.goto(printed);
+    await full.waitForSelector("body[data-ready='true']");
+    assert.equal(await full.evaluate(() => document.body.dataset.embed), undefined);
+    assert.deepEqual(problems.console, []);
+    await context.close();
   });
 });

@@ -2,7 +2,8 @@
 // open: integers written as BigInt (seed: 5n) are those numbers, range-checked by the
 // core with the field and its range; a BigInt no number holds exactly is refused by name; a stop
 // sequence (or any config string) with a lone UTF-16 surrogate is refused, where it used to become
-// U+FFFD and silently stop at any replacement character; odd but well-formed stop sequences
+// U+FFFD and silently stop at any replacement character, and a key holding one is quoted by its
+// escape (`\uD800`), not as "�"; odd but well-formed stop sequences
 // (emoji across byte tokens, a combining accent, CRLF, "</s>") stop exactly at their text. After
 // every refusal the next call works and gives the same answer.
 import { test } from "node:test";
@@ -56,6 +57,20 @@ test("a lone surrogate in a stop sequence or a config string is refused, not rea
   refuses(() => g.encode("\uDFFF"), /^encode text must be well-formed Unicode text, got a lone surrogate U\+DFFF at index 0$/);
   assert.equal(g.promptLength, before);
   g.setPrompt("😀");
+});
+
+test("a key with a lone surrogate is named by its escape, not as U+FFFD", () => {
+  // Rust's strings cannot hold a lone surrogate: the key used to arrive as "�", naming nothing the
+  // user typed. A key holding a pair (an emoji) is quoted as itself.
+  for (const [config, message] of [
+    [{ "\uD800x": 1 }, /^unknown key "\\uD800x" in config/],
+    [{ temperature: 1, ["top_p\uDFFF"]: { a: 1 } }, /^unknown key "top_p\\uDFFF" in config/],
+    [{ logit_bias: { "\uDBFF": -1 } }, /^logit_bias\["\\uDBFF"\] must be keyed by a token id \(an integer ≥ 0\), got key "\\uDBFF"$/],
+    [{ logit_bias: { 3: -1, "a\uDC00": "-inf" } }, /^logit_bias\["a\\uDC00"\] must be keyed by a token id/],
+    [{ "😀": 1 }, /^unknown key "😀" in config/],
+  ]) {
+    refuses(() => step(chapter, config), message);
+  }
 });
 
 test("odd but well-formed stop sequences stop exactly where their text is complete", () => {

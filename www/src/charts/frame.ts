@@ -146,10 +146,12 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const ghosts = svg.append("g").attr("class", "ghosts");
   const bars = svg.append("g").attr("class", "bars");
   const labels = svg.append("g").attr("class", "axis axis-x");
+  // a number's leader line runs behind the curves and lines: where it crosses the running total,
+  // the curve stays whole (it is the chart's message; the leader only points)
+  const leaders = svg.append("g").attr("class", "leaders");
   const annotations = svg.append("g").attr("class", "annotations");
   // the numbers over the bars and the notes on removed bars are drawn above the curves and lines,
   // each with a halo (CSS): a line crossing them passes behind, and they stay legible
-  const leaders = svg.append("g").attr("class", "leaders");
   const values = svg.append("g").attr("class", "values");
   const notes = svg.append("g").attr("class", "notes");
   const restMarks = svg.append("g").attr("class", "rest-marks");

@@ -1,7 +1,7 @@
-// QA pass 9, in Chromium: a shared link never loses what it carried. A link whose prompt is longer
-// than the model reads keeps its paths in the address bar (and says why it could not replay them,
-// zh and en) until the user changes something; a handout printed inside an embed links to the full
-// page; a state field after `#` on a link that also has a query is read or named.
+// A prompt the model cannot read (longer than its 127 tokens), in Chromium: a paste says how to fix
+// it and nothing asks for a Step that is off; in projector mode the message points at the
+// projector's prompt box, not the hidden sidebar's; a shared link whose paths start from such a
+// prompt keeps the whole link in the address bar and says why it could not replay them (zh, en).
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite } from "./harness.mjs";
@@ -10,6 +10,47 @@ const open = browserSuite();
 const chips = (page) => page.locator("#chips li").allInnerTexts();
 const notice = (page) => page.locator("#url-notice");
 const address = (page) => page.evaluate(() => location.search + location.hash);
+
+describe("a prompt the model cannot read", () => {
+  for (const projector of [false, true]) {
+    test(`a 300-character paste${projector ? " in projector mode" : ""}: the error says what to do, and nothing says "Press Step"`, async () => {
+      const prompt = "语言模型每一步都会为词表里的每个词元打分，".repeat(15).slice(0, 300);
+      const { page, context } = await open(`?lang=en${projector ? "&projector=1" : ""}&prompt=${encodeURIComponent(prompt)}`, { viewport: { width: 1024, height: 768 } });
+      await page.keyboard.press("ArrowRight");
+      assert.match(await page.locator("#error").innerText(), /at most 127 tokens, got 213\. Shorten the prompt/);
+      assert.ok(await page.locator("#step").isDisabled(), "Step is off");
+      const hint = await page.locator("#chips").evaluate((list) => getComputedStyle(list, "::after").content);
+      assert.doesNotMatch(hint, /Press Step/, "the empty strip does not ask for a Step that is off");
+      await context.close();
+    });
+  }
+});
+
+describe("projector mode: a prompt the model cannot read says how to reach the projector's prompt box", () => {
+  const texts = {
+    en: { pj: /[Pp]ress “✎ Prompt” \(or E\)/, box: /in the prompt box|Shorten the prompt, then press Enter/ },
+    zh: { pj: /按「✎ 提示词」（或 E 键）/, box: /请在提示词框里|请缩短提示词，再按回车/ },
+  };
+  for (const lang of ["en", "zh"]) {
+    for (const [name, prompt] of [["empty", ""], ["too long", "这是一个很长的句子。".repeat(60)]]) {
+      test(`${lang}, ${name}: the message names “✎ Prompt”; out of projector mode, the sidebar's box`, async () => {
+        const { page, context } = await open(`?lang=${lang}&projector=1`, { viewport: { width: 1024, height: 768 } });
+        await page.locator("#pj-prompt-edit").click();
+        await page.locator("#pj-prompt-text").fill(prompt);
+        await page.locator("#pj-prompt-text").press("Enter");
+        const error = page.locator("#error");
+        await error.waitFor();
+        assert.match(await error.innerText(), texts[lang].pj);
+        // the sidebar (and its box) is back: the message says so
+        await page.keyboard.press("p");
+        await page.locator("#prompt").waitFor();
+        assert.match(await error.innerText(), texts[lang].box);
+        assert.doesNotMatch(await error.innerText(), texts[lang].pj);
+        await context.close();
+      });
+    }
+  }
+});
 
 describe("a link with paths whose prompt is longer than the model reads", () => {
   let link = "";
@@ -59,48 +100,6 @@ describe("a link with paths whose prompt is longer than the model reads", () => 
     assert.match(text, /could not be replayed: the prompt is too long for the model \(.*at most 127 tokens/);
     assert.match(await page.locator("#error").textContent(), /at most 127 tokens/);
     assert.equal(await address(page), longer);
-    assert.deepEqual(problems.console, []);
-    await context.close();
-  });
-});
-
-describe("a handout printed inside an embed", () => {
-  test("links to the full page, not the embed layout", async () => {
-    const { page, context, problems } = await open("?lang=en&embed=1&seed=7");
-    assert.equal(await page.evaluate(() => document.body.dataset.embed), "true");
-    assert.match(await address(page), /embed=1/);
-    const printed = await page.locator("#handout-link").textContent();
-    const url = new URL(printed);
-    assert.equal(url.searchParams.get("embed"), null, printed);
-    assert.equal(url.searchParams.get("seed"), "7");
-    const full = await context.newPage();
-    await full.goto(printed);
-    await full.waitForSelector("body[data-ready='true']");
-    assert.equal(await full.evaluate(() => document.body.dataset.embed), undefined);
-    assert.deepEqual(problems.console, []);
-    await context.close();
-  });
-});
-
-describe("a state field after # on a link that also has a query", () => {
-  test("`#step=1` is read (the page opens on step 1), and the address bar holds it in the query", async () => {
-    const { page, context } = await open("?lang=en&seed=3");
-    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
-    const link = await address(page);
-    await context.close();
-    assert.doesNotMatch(link, /step=/);
-    const opened = await open(`${link}#step=1`);
-    assert.match(await opened.page.locator("#inspector-step").textContent(), /Step 1\b/);
-    assert.ok(await notice(opened.page).isHidden(), await notice(opened.page).textContent());
-    assert.match(await address(opened.page), /&step=1&/);
-    assert.deepEqual(opened.problems.console, []);
-    await opened.context.close();
-  });
-
-  test("a field in both: the one after # is used, and the notice says so (zh)", async () => {
-    const { page, context, problems } = await open("?lang=zh&seed=3&temperature=0.8#temperature=1.5");
-    assert.equal(await page.getByLabel("温度", { exact: true }).inputValue(), "1.5");
-    assert.match(await notice(page).textContent(), /temperature =「0\.8」：出现了不止一次；使用的是最后一个值「1\.5」/);
     assert.deepEqual(problems.console, []);
     await context.close();
   });

@@ -1,4 +1,4 @@
-// A link made with a model server (third QA pass), against llama.cpp's real server: the page never
+// A link made with a model server, against llama.cpp's real server: the page never
 // connects by itself, so it opens saying so — a visible notice in every mode (zh and en) naming the
 // server, with Connect right there — and the link's lesson and settings apply over the server once
 // connected. Each test failed on the build before the fix (the lesson link opened quietly on the
@@ -30,7 +30,7 @@ describe("a link made with a model server", () => {
     assert.equal(address.get("source"), "server", "the address bar keeps the link's server");
     assert.equal(address.get("server"), url);
     assert.equal(address.get("lesson"), "exp1");
-    await screenshot(page, "qa3-server-link-lesson-en.png");
+    await screenshot(page, "server-link-lesson-en.png");
     await notice(page).getByRole("button", { name: `Connect to the model server at ${url}` }).click();
     await page.waitForFunction(() => /Connected/.test(document.getElementById("server-status")?.textContent ?? ""));
     // the lesson set up anew, over the server: its prompt and greedy, and its line says whose numbers
@@ -57,7 +57,7 @@ describe("a link made with a model server", () => {
     const box = await notice(page).boundingBox();
     assert.ok(box !== null && box.y >= 0 && box.y + box.height <= 800, "the notice is on the screen");
     assert.match(await notice(page).textContent(), /这个链接是用 .+ 上的模型服务做的。点击「连接」/);
-    await screenshot(page, "qa3-server-link-projector-zh.png");
+    await screenshot(page, "server-link-projector-zh.png");
     await notice(page).getByRole("button", { name: `连接 ${url} 上的模型服务` }).click();
     await page.waitForFunction(() => document.getElementById("server-link-notice").hidden);
     await page.waitForFunction(() => new URL(location.href).searchParams.get("source") === "server");
@@ -82,7 +82,7 @@ describe("a link made with a model server", () => {
     await page.waitForFunction(() => document.getElementById("server-link-notice").dataset["state"] === "error");
     assert.match(await notice(page).textContent(), /Could not connect/);
     assert.equal(await connect.isEnabled(), true);
-    await screenshot(page, "qa3-server-link-embed-failed.png");
+    await screenshot(page, "server-link-embed-failed.png");
     // the embedded model still works meanwhile
     await page.locator("#step").click();
     await page.waitForFunction(() => document.querySelectorAll("#generated li").length === 1);

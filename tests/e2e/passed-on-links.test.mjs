@@ -1,15 +1,18 @@
-// QA pass 8, in Chromium: links as they arrive in real life (a `)` or `。` pasted after them, `&amp;`
-// from an HTML editor, percent-encoded twice, the state after `#`, upper-case keys) open whole and
-// leave a clean address; a key given twice uses the last value and says so; a path cut short keeps
-// the tokens before the cut; <nexttoken-playground> names an attribute it does not know and takes
-// `height="400px"`.
+// Links as they arrive in real life, in Chromium: a `)` or `。` pasted after them, `&amp;` from an
+// HTML editor, percent-encoded twice, the state after `#` (alone or after a query), upper-case keys,
+// a key given twice, a link cut off at 2,000–8,000 characters, and an old link (no `v`, no `at`)
+// with branches: each opens whole, or keeps what came before the damage and names it, and leaves a
+// clean address.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, launch, screenshot, serveCoursePage, serveDist, ownState } from "./harness.mjs";
+import { browserSuite, screenshot, ownState } from "./harness.mjs";
 
 const open = browserSuite();
 const chips = (page) => page.locator("#chips li").allInnerTexts();
+const chipItems = (page) => page.locator("#chips li");
 const notice = (page) => page.locator("#url-notice");
+const address = (page) => page.evaluate(() => location.search + location.hash);
+const step = (page) => page.getByRole("button", { name: "Step", exact: true }).click();
 
 describe("a model link as chat apps, LMSs and editors pass it on", () => {
   let link = "";
@@ -107,104 +110,60 @@ describe("a long link cut off at 2,000, 4,000 and 8,000 characters", () => {
       assert.match(text, new RegExp(`${field} = “[^”]*”: the link was cut off here on its way .*: the first ${kept} tokens were used`));
       await page.getByRole("button", { name: "切换到中文" }).click();
       assert.match(await notice(page).textContent(), new RegExp(`${field} =「[^」]*」：链接在转发途中从这里被截断了（比页面写出时短）：已使用前 ${kept} 个 Token`));
-      if (where.includes("4000")) await screenshot(page, "qa8-cut-4000-zh.png");
+      if (where.includes("4000")) await screenshot(page, "passed-on-link-cut-4000-zh.png");
       assert.deepEqual(problems.console, []);
       await context.close();
     });
   }
 });
 
-describe("<nexttoken-playground> with a long prompt, then another one", () => {
-  test("a 1,995-character Chinese prompt (18 KB encoded, over Node's 16 KB request line) opens; a changed attribute opens its own page", async () => {
-    const server = await serveDist();
-    const prompt = "今天天气很好，".repeat(285);
-    const course = await serveCoursePage(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
-        <script src="${server.url}nexttoken-element.js"></script>
-        <nexttoken-playground lang="en" preset="react-zh" prompt="${prompt}"></nexttoken-playground>`);
-    const browser = await launch();
-    try {
-      const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
-      const errors = [];
-      page.on("pageerror", (err) => errors.push(String(err)));
-      await page.goto(course.url);
-      const frame = page.frameLocator("nexttoken-playground iframe");
-      await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
-      assert.equal(await frame.getByLabel("Prompt").inputValue(), prompt);
-      // a course page's script changes the prompt and the strategy: the frame shows the new ones
-      await page.evaluate(() => {
-        const element = document.querySelector("nexttoken-playground");
-        element.setAttribute("prompt", "中国的首都是");
-        element.setAttribute("strategy", "greedy");
-      });
-      // (the new frame: one iframe, ready, with the new prompt; the old frame would keep the old one)
-      await page.waitForFunction(() => document.querySelector("nexttoken-playground").shadowRoot.querySelectorAll("iframe").length === 1);
-      await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
-      for (let i = 0; i < 50 && (await frame.getByLabel("Prompt").inputValue()) !== "中国的首都是"; i++) await page.waitForTimeout(100);
-      assert.equal(await frame.getByLabel("Prompt").inputValue(), "中国的首都是");
-      assert.equal(await frame.getByLabel("Strategy").inputValue(), "greedy");
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await server.close();
-      await course.close();
-    }
+describe("an old link with branches and no `at`", () => {
+  test("opens on the first path, as the page that wrote it showed", async () => {
+    const { page, context } = await open("?lang=en");
+    await page.getByLabel("Preset").selectOption("plugin-zh");
+    for (let i = 0; i < 4; i++) await step(page);
+    // a branch: force the third candidate at step 2, one step more, then back to the first path
+    await chipItems(page).nth(1).getByRole("button").click();
+    await page.locator('#stages [data-stage="softmax"] [role="button"]').nth(2).click();
+    await step(page);
+    await page.locator("#tree button").first().click();
+    const firstText = await chipItems(page).allInnerTexts();
+    const link = await page.evaluate(() => location.search);
+    assert.match(link, /&branch=0_1_/);
+    assert.match(link, /&at=0(&|$)/);
+    await context.close();
+
+    // the same link as every page before v=2 wrote it: no `v`, and `at` only for another path
+    const old = link.replace(/[?&]v=\d+/, (m) => (m[0] === "?" ? "?" : "")).replace(/&end=1$/, "").replace(/&at=0(?=&|$)/, "").replace("?&", "?");
+    assert.doesNotMatch(old, /[?&](v|at)=/);
+    const again = await open(old);
+    assert.ok(await again.page.locator("#url-notice").isHidden(), "an old link has no problems");
+    assert.equal(await again.page.locator("#tree button").first().getAttribute("aria-current"), "true", "the first path is on screen");
+    assert.deepEqual(await chipItems(again.page).allInnerTexts(), firstText);
+    await again.context.close();
   });
 });
 
-describe("<nexttoken-playground> from a module script tag", () => {
-  test("a course page in a folder of the same site with <script type=\"module\">: the frame opens the page next to the script", async () => {
-    const server = await serveDist(undefined, {
-      handle: (path, res) => {
-        if (path !== "/course/lesson.html") return false;
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.end(`<!doctype html><meta charset="utf-8"><title>Lesson</title><script type="module" src="/nexttoken-element.js"></script>
-          <nexttoken-playground lang="en" preset="capital-zh" strategy="greedy"></nexttoken-playground>`);
-        return true;
-      },
-    });
-    const browser = await launch();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${server.url}course/lesson.html`);
-      const frame = page.frameLocator("nexttoken-playground iframe");
-      await frame.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
-      await frame.getByRole("button", { name: "Step", exact: true }).click();
-      assert.equal(await frame.locator("#chips li").first().textContent(), "北京");
-    } finally {
-      await browser.close();
-      await server.close();
-    }
+describe("a state field after # on a link that also has a query", () => {
+  test("`#step=1` is read (the page opens on step 1), and the address bar holds it in the query", async () => {
+    const { page, context } = await open("?lang=en&seed=3");
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Step", exact: true }).click();
+    const link = await address(page);
+    await context.close();
+    assert.doesNotMatch(link, /step=/);
+    const opened = await open(`${link}#step=1`);
+    assert.match(await opened.page.locator("#inspector-step").textContent(), /Step 1\b/);
+    assert.ok(await notice(opened.page).isHidden(), await notice(opened.page).textContent());
+    assert.match(await address(opened.page), /&step=1&/);
+    assert.deepEqual(opened.problems.console, []);
+    await opened.context.close();
   });
-});
 
-describe("<nexttoken-playground> attributes a course author gets wrong", () => {
-  test("an unknown attribute and an unusable height are named in the frame; height=\"400px\" is 400 px", async () => {
-    const server = await serveDist();
-    const course = await serveCoursePage(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
-        <script src="${server.url}nexttoken-element.js"></script>
-        <nexttoken-playground id="a" class="demo" data-step="1" aria-label="demo" lang="en" preset="react-zh" temprature="0.5" height="400px"></nexttoken-playground>
-        <nexttoken-playground id="b" lang="zh-CN" preset="react-zh" height="tall"></nexttoken-playground>`);
-    const browser = await launch();
-    try {
-      const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
-      const errors = [];
-      page.on("pageerror", (err) => errors.push(String(err)));
-      await page.goto(course.url);
-      const a = page.frameLocator("#a iframe");
-      const b = page.frameLocator("#b iframe");
-      await a.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
-      await b.locator("body[data-ready='true']").waitFor({ timeout: 30_000 });
-      const first = await a.locator("#url-notice").textContent();
-      assert.match(first, /temprature = “0\.5”: not known to this page/);
-      assert.doesNotMatch(first, /class|data-step|aria-label|height/, "HTML's own attributes and a usable height are not the page's problems");
-      assert.match(await b.locator("#url-notice").textContent(), /height =「tall」：应为 240 到 4000 之间的数/);
-      assert.ok(Math.abs((await page.locator("#a").boundingBox()).height - 400) < 2, "height=\"400px\" is 400 px");
-      assert.ok(Math.abs((await page.locator("#b").boundingBox()).height - 640) < 2, "an unusable height keeps the default");
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await server.close();
-      await course.close();
-    }
+  test("a field in both: the one after # is used, and the notice says so (zh)", async () => {
+    const { page, context, problems } = await open("?lang=zh&seed=3&temperature=0.8#temperature=1.5");
+    assert.equal(await page.getByLabel("温度", { exact: true }).inputValue(), "1.5");
+    assert.match(await notice(page).textContent(), /temperature =「0\.8」：出现了不止一次；使用的是最后一个值「1\.5」/);
+    assert.deepEqual(problems.console, []);
+    await context.close();
   });
 });

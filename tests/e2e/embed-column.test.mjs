@@ -1,7 +1,8 @@
-// QA pass 10, in Chromium: the page embedded in a lesson's column. The numbers over the bars are at
+// The page embedded in a lesson's column, in Chromium. The numbers over the bars are at
 // least 11 px on screen in a 360 px embed (they were 8 px: the charts scale with their box), and
 // every number sits near its own bar, or is joined to it by a leader line (a 0.15 % was written at
-// 60 % of the chart's height, over other bars).
+// 60 % of the chart's height, over other bars); the final strip's numbers are legible in a narrow
+// frame; and a learner with the keyboard only keeps the focus on a control when the text ends.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
