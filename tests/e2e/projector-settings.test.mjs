@@ -8,7 +8,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { browserSuite } from "./harness.mjs";
+import { browserSuite, installWcag } from "./harness.mjs";
 import { fitProblems } from "./fit.mjs";
 
 const open = browserSuite();
@@ -78,6 +78,13 @@ function layout() {
     const px = parseFloat(getComputedStyle(text).fontSize) * Math.hypot(text.getScreenCTM().a, text.getScreenCTM().b);
     if (px < least) problems.push(`chart text ${text.textContent.trim().slice(0, 12)} ${px.toFixed(1)}px`);
   }
+  // the row's words at AA contrast against what is behind them (a control greedy dims too)
+  const { parse, ratio, backdrop } = window.wcag;
+  for (const el of document.querySelectorAll("#projector-controls :is(label, output, button)")) {
+    const fg = parse(getComputedStyle(el).color);
+    const r = ratio(fg, backdrop(el));
+    if (r < 4.5) problems.push(`“${el.textContent.trim()}” at ${r.toFixed(2)}:1`);
+  }
   // every control of the row a finger's target
   for (const control of document.querySelectorAll("#projector-controls :is(button, input)")) {
     const r = control.getBoundingClientRect();
@@ -95,6 +102,7 @@ for (const [lang, viewport] of [
   describe(`projector mode ${lang} ${viewport.width}×${viewport.height}: temperature, top-k and top-p on screen`, () => {
     test("from the keyboard: Settings opens the row, Tab reaches each slider, the arrows change it (never a Step), the chart follows, Esc closes it", async () => {
       const { page, context, problems } = await open(`?projector=1&lang=${lang}`, { viewport });
+      await installWcag(page);
       await page.locator("#step").click();
       await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
       const toggle = page.getByRole("button", { name: n.settings, exact: true });
@@ -141,6 +149,7 @@ for (const [lang, viewport] of [
 
     test("with a pointer: a click and a drag on each slider, Greedy on and off; each the sidebar's value, the link's, the chart's", async () => {
       const { page, context, problems } = await open(`?projector=1&lang=${lang}`, { viewport });
+      await installWcag(page);
       await page.locator("#step").click();
       await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
       await page.getByRole("button", { name: n.settings, exact: true }).click();
@@ -219,6 +228,7 @@ describe("a finger on a touch board", () => {
   for (const lang of ["zh", "en"]) {
     test(`${lang} 853×533 (1280×800 at 150 %): a sideways drag on the temperature slider moves it, stays on the page, takes no Step; nothing overlaps`, async () => {
       const { page, context, problems } = await open(`?projector=1&lang=${lang}`, { viewport: { width: 853, height: 533 }, deviceScaleFactor: 1.5, hasTouch: true });
+      await installWcag(page);
       await page.locator("#step").tap();
       await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
       await page.getByRole("button", { name: NAMES[lang].settings, exact: true }).tap();
