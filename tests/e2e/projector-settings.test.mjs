@@ -180,6 +180,11 @@ for (const [lang, viewport] of [
         assert.notEqual(await onScreen(page), before, `${key}: a drag moves the chart`);
       }
       assert.equal(await page.locator("#chips li").count(), 1, "no Step was taken");
+      // the mouse let go of the slider: the teacher's → now steps, under the settings just set
+      const set = Number(await page.getByRole("slider", { name: n.topP, exact: true }).inputValue());
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+      assert.equal(Number(await page.getByRole("slider", { name: n.topP, exact: true }).inputValue()), set, "→ moved the slider");
 
       // Greedy on: u is "none (greedy)", the sliders are dimmed and say why; off again: a draw
       const greedy = page.getByRole("button", { name: n.greedy, exact: true });

@@ -54,7 +54,10 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
   greedyButton.type = "button";
   greedyButton.id = "pj-greedy";
   greedyButton.className = "pj-greedy";
-  greedyButton.addEventListener("click", () => actions.setParams({ strategy: actions.state().params.strategy === "greedy" ? "sample" : "greedy" }));
+  greedyButton.addEventListener("click", (event) => {
+    actions.setParams({ strategy: actions.state().params.strategy === "greedy" ? "sample" : "greedy" });
+    if (event.detail > 0) greedyButton.blur();
+  });
   row.append(greedyButton);
 
   const sliders = SLIDERS.map((spec) => {
@@ -75,6 +78,10 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
     lacks.className = "pj-lacks";
     lacks.hidden = true;
     input.addEventListener("input", () => actions.setParams({ [spec.key]: Number(input.value) }));
+    // a slider set with the mouse or a finger lets go of focus, as projector mode's buttons do: the
+    // teacher's next → or Space steps or plays instead of nudging the slider (from the keyboard,
+    // reached with Tab, it keeps focus and the arrows move it)
+    for (const type of ["pointerup", "pointercancel"]) input.addEventListener(type, () => input.blur());
     item.append(label, input, out, lacks);
     row.append(item);
     return { spec, item, input, label, out, lacks };
