@@ -23,8 +23,16 @@ const NAMES = {
 const PARAMS = { temperature: ["temperature", "temperature"], topK: ["top_k", "top-k"], topP: ["top_p", "top-p"] };
 
 /** What the class sees of the step: the enlarged chart's text, the strip's, the key numbers. */
-const onScreen = (page) =>
-  page.evaluate(() => ["#stages .stage.pj-focus svg", "#final svg", "#projector-nums"].map((s) => document.querySelector(s)?.textContent ?? "").join(" | "));
+const SHOWN = ["#stages .stage.pj-focus svg", "#final svg", "#projector-nums"];
+const onScreen = (page) => page.evaluate((parts) => parts.map((s) => document.querySelector(s)?.textContent ?? "").join(" | "), SHOWN);
+
+/** The chart and the key numbers change from `before` (drawn in the next frames, so waited for). */
+async function changes(page, before, what) {
+  const changed = await page
+    .waitForFunction(([parts, before]) => parts.map((s) => document.querySelector(s)?.textContent ?? "").join(" | ") !== before, [SHOWN, before], { timeout: 5000 })
+    .then(() => true, () => false);
+  assert.ok(changed, `${what}: the chart and the key numbers stayed as they were`);
+}
 
 /** One parameter as the sidebar, the address bar and the Share dialog's link hold it. */
 async function everywhere(page, param, sidebarId) {
@@ -130,7 +138,7 @@ for (const [lang, viewport] of [
         const before = await onScreen(page);
         for (let i = 0; i < times; i++) await page.keyboard.press(arrow);
         await agrees(page, slider, key, Number(value.toFixed(2)));
-        assert.notEqual(await onScreen(page), before, `${key}: the chart and the key numbers change`);
+        await changes(page, before, key);
         assert.equal(await page.locator("#chips li").count(), 1, `${key}: the arrows changed the slider, they took no Step nor Back`);
       }
       assert.equal(await page.locator("#projector-controls output").first().textContent(), "1", "the row shows T 1");
@@ -168,7 +176,7 @@ for (const [lang, viewport] of [
         await page.mouse.click(at(from), y);
         const clicked = Number(await slider.inputValue());
         await agrees(page, slider, key, clicked);
-        assert.notEqual(await onScreen(page), before, `${key}: a click moves the chart`);
+        await changes(page, before, `${key}, a click`);
         before = await onScreen(page);
         await page.mouse.move(at(from), y);
         await page.mouse.down();
@@ -177,7 +185,7 @@ for (const [lang, viewport] of [
         const dragged = Number(await slider.inputValue());
         assert.notEqual(dragged, clicked, `${key}: the drag moved the slider`);
         await agrees(page, slider, key, dragged);
-        assert.notEqual(await onScreen(page), before, `${key}: a drag moves the chart`);
+        await changes(page, before, `${key}, a drag`);
       }
       assert.equal(await page.locator("#chips li").count(), 1, "no Step was taken");
       // the mouse let go of the slider: the teacher's → now steps, under the settings just set
