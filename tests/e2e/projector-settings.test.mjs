@@ -124,6 +124,8 @@ for (const [lang, viewport] of [
       assert.ok(await greedy.evaluate((el) => el === document.activeElement), "focus goes into the row");
       assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], "opened: one screen, nothing cut or overlapping, type ≥ 24px");
       assert.deepEqual(await page.evaluate(layout), []);
+      // the values beside the sliders are not live regions (the slider says its new value once)
+      assert.equal(await page.locator("#projector-controls output:not([aria-live='off'])").count(), 0);
 
       // the chapter's demonstration: the temperature up, and the distribution on screen changes
       const moves = [

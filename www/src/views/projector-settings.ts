@@ -72,6 +72,8 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
     label.htmlFor = input.id;
     const out = document.createElement("output");
     out.htmlFor.add(input.id);
+    // (an <output> is a polite live region: the slider already says its new value)
+    out.setAttribute("aria-live", "off");
     // a setting the engine lacks (engines.ts): dimmed, not sent, and this says why (as the sidebar)
     const lacks = document.createElement("span");
     lacks.id = `${input.id}-lacks`;
