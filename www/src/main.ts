@@ -29,7 +29,7 @@ import { ManualSource } from "./sources/manual";
 import { createShare } from "./views/share";
 import { el } from "./views/controls";
 import { createSettingsDrawer } from "./views/settings-drawer";
-import { installPhoneLayout } from "./views/phone-layout";
+import { installPhoneLayout, revealLinkedLesson } from "./views/phone-layout";
 import { installDoubleTapGuard } from "./views/double-tap";
 import { installTouchKeys, touchOnly } from "./views/touch-keys";
 import { installTips } from "./charts/tooltip";
@@ -390,6 +390,7 @@ async function boot(): Promise<void> {
   if (!serverLink && carried && pg.blocked() && pg.state.path.length === 0) holdAddress(page.pageQuery(true));
   document.body.dataset["ready"] = "true";
   page.render();
+  if (lessons.current() !== null) revealLinkedLesson();
   // the phases of opening the page, for benchmarks (tests/bench/page-link.mjs) and the browser's profiler
   performance.mark("nexttoken:ready");
 }

@@ -4,7 +4,7 @@ import type { Actions, Glimpse } from "../actions";
 import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import type { Params } from "../state";
-import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, liveSource, ownSliders, para, pointer, say } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, h, keyed, KEPT, liveSource, ownSliders, para, pointer, say } from "./kit";
 import type { Bar, Lesson, LessonSource } from "./kit";
 import { glossWithText } from "./gloss-text";
 
@@ -222,8 +222,11 @@ export function topPCount(): Lesson {
       const setting = h("p", { class: "lesson-caption", attrs: { role: "status" } });
       // the sidebar is hidden in projector and embed modes: the lesson brings the two sliders it asks for
       const own = ownSliders(actions, ["temperature", "top_p"]);
+      // once the page is on the prompt, the inspector's Kept count (the number A and B compare) is
+      // lit and brought on screen: on a phone the inspector is a screen or two below, and the press
+      // seemed to do nothing
       const show = (prompt: string): void =>
-        env.run(() => actions.apply({ source: liveSource(actions), prompt, params: { ...actions.state().params }, path: [] }).then(() => undefined));
+        env.run(() => actions.apply({ source: liveSource(actions), prompt, params: { ...actions.state().params }, path: [] }).then(() => env.highlight(KEPT)));
       body.append(
         para("lesson.exp3.intro"),
         own.node,

@@ -65,6 +65,9 @@ export function button(text: string, onClick: () => void, cls = "small"): HTMLBu
   return b;
 }
 
+/** The inspector's "Kept" count: what a lesson's Inspect buttons light once the page is set. */
+export const KEPT = "#stat-kept";
+
 /** A button that lights up a page control (its label says which, e.g. "Show me: Top-p"). */
 export function pointer(env: LessonEnv, key: MessageKey, selector: string): HTMLButtonElement {
   const b = button(t(key), () => env.highlight(selector), "small pointer");

@@ -5,7 +5,7 @@ import { lang, t } from "../i18n/index";
 import type { Params } from "../state";
 import { DEFAULT_PARAMS } from "../state";
 import { CAPITAL_PROMPT, PLUGIN_PROMPT } from "./experiments";
-import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, liveSource, ownSliders, para, pointer, runToEnd, say, tokenShown } from "./kit";
+import { bars, button, generatedText, gloss, glossed, glimpseCache, glimpseP, h, keyed, KEPT, liveSource, ownSliders, para, pointer, runToEnd, say, tokenShown } from "./kit";
 import type { Lesson } from "./kit";
 import { glossWithText } from "./gloss-text";
 
@@ -256,8 +256,9 @@ export function topKIsNotTopP(): Lesson {
               "div",
               { class: "lesson-row" },
               // "pointer": they name the inspector, hidden in projector mode while a lesson is open
-              button(t("lesson.myth5.showK", { k }), () => env.run(() => show(actions, "k")), "small pointer"),
-              button(t("lesson.myth5.showP", { p }), () => env.run(() => show(actions, "p")), "small pointer"),
+              // (lighting the inspector's Kept count once set, as 实验三's Inspect A/B do)
+              button(t("lesson.myth5.showK", { k }), () => env.run(() => show(actions, "k").then(() => env.highlight(KEPT))), "small pointer"),
+              button(t("lesson.myth5.showP", { p }), () => env.run(() => show(actions, "p").then(() => env.highlight(KEPT))), "small pointer"),
               // projector mode's way to the same state (the first Step then draws the 10th kept token), named for what it sets
               button(t("lesson.myth5.setK", { k }), () => env.run(() => show(actions, "k")), "small on-projector"),
               button(t("lesson.myth5.setP", { p }), () => env.run(() => show(actions, "p")), "small on-projector"),
