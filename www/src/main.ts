@@ -24,6 +24,7 @@ import { installShortcuts } from "./keyboard";
 import { createLessons } from "./views/lessons";
 import { createProjector } from "./views/projector";
 import { createPromptEditor } from "./views/projector-prompt";
+import { createProjectorSettings } from "./views/projector-settings";
 import { ManualSource } from "./sources/manual";
 import { createShare } from "./views/share";
 import { el } from "./views/controls";
@@ -125,6 +126,8 @@ const projector = createProjector(actions, {
     page.render();
   },
 });
+// projector mode's own strategy / temperature / top-k / top-p row (the sidebar is hidden there)
+createProjectorSettings(actions);
 installPhoneLayout();
 installDoubleTapGuard();
 installTouchKeys();
