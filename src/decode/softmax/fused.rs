@@ -47,49 +47,22 @@ pub(crate) fn raw_and_final(
     let (first_keys, rest_keys) = keys.split_at_mut(head);
     let mut f = Fused::default();
     let tempered = inv_t != 1.0;
-    let part = |part: &[f32], id: u32, keys: &mut [u64], store: bool, f: &mut Fused| match (
-        tempered, store,
-    ) {
-        (false, false) => fused::<false, false, false, false>(
-            part,
-            id,
-            max,
-            1.0,
-            &mut [],
-            &mut Vec::new(),
-            keys,
-            f,
-        ),
-        (false, true) => fused::<false, false, false, true>(
-            part,
-            id,
-            max,
-            1.0,
-            &mut [],
-            &mut Vec::new(),
-            keys,
-            f,
-        ),
-        (true, false) => fused::<true, false, false, false>(
-            part,
-            id,
-            max,
-            inv_t,
-            &mut [],
-            &mut Vec::new(),
-            keys,
-            f,
-        ),
-        (true, true) => fused::<true, false, false, true>(
-            part,
-            id,
-            max,
-            inv_t,
-            &mut [],
-            &mut Vec::new(),
-            keys,
-            f,
-        ),
+    // One monomorphic loop per (tempered, store) pair: see `fused` for why each is its own function.
+    let part = |part: &[f32], id: u32, keys: &mut [u64], store: bool, f: &mut Fused| {
+        let (no_fill, no_blocks) = (&mut [][..], &mut Vec::new());
+        macro_rules! run {
+            ($tempered:literal, $store:literal, $inv_t:expr) => {
+                fused::<$tempered, false, false, $store>(
+                    part, id, max, $inv_t, no_fill, no_blocks, keys, f,
+                )
+            };
+        }
+        match (tempered, store) {
+            (false, false) => run!(false, false, 1.0),
+            (false, true) => run!(false, true, 1.0),
+            (true, false) => run!(true, false, inv_t),
+            (true, true) => run!(true, true, inv_t),
+        }
     };
     part(first, 0, first_keys, true, &mut f);
     let store = store_rest(first_keys, f.z);
