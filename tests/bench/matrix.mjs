@@ -64,5 +64,7 @@ export function uncertainRows() {
     { name: `min-p 0.05${UNCERTAIN}`, config: { min_p: 0.05 } },
     { name: `typical-p 0.9${UNCERTAIN}`, config: { typical_p: 0.9 } },
     { name: `combined hf${UNCERTAIN}`, config: { temperature: 0.8, top_k: 40, top_p: 0.95, min_p: 0.05 } },
+    // a learner who drags temperature to the slider's end under the page's default top-p
+    { name: `T 2 top-p 0.9${UNCERTAIN}`, config: { temperature: 2, top_p: 0.9 } },
   ];
 }

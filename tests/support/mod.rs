@@ -281,5 +281,15 @@ pub fn uncertain_rows() -> Vec<(&'static str, Config)> {
                 ..Config::default()
             },
         ),
+        // A learner who drags temperature to the slider's end under the page's default top-p:
+        // half the vocabulary kept, the cut found by sorting it (session 16: 7–12× the floor).
+        (
+            "T 2 top-p 0.9 · uncertain",
+            Config {
+                temperature: Some(2.0),
+                top_p: Some(0.9),
+                ..Config::default()
+            },
+        ),
     ]
 }
