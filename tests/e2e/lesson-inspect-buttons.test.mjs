@@ -46,7 +46,7 @@ describe("a lesson's Inspect buttons show the inspector's count they name", () =
           await press.scrollIntoViewIfNeeded();
           // A second tap within the double-tap time near the first is its double and is dropped
           // (views/double-tap.ts); a learner reads the lesson before pressing, so the test waits too
-          // (CI once pressed "Inspect A" where it had just tapped 实验三's tab: the press was dropped).
+          // (CI failed once on the first press, the likely cause a press that soon after the tab's tap).
           if (options.hasTouch) await page.waitForTimeout(400);
           await (options.hasTouch ? press.tap() : press.click());
           await settled(page);
