@@ -1,7 +1,6 @@
 // The page's whole state as one plain value: what the user chose and the path generated so far.
 // Everything on screen is derived from it plus the core's traces (kept in `PathEntry`).
 import { engineLacks } from "./engines";
-import type { LackableKey } from "./engines";
 import type { Candidate, Engine, StepConfig, StepResult } from "./core";
 import type { Lang } from "./i18n/index";
 import type { ManualPreset } from "./presets";
@@ -137,6 +136,15 @@ export const TRACE_TOP = 24;
  * The core config for the next token: only keys away from their off value are sent. `eosId` is the
  * source's end token: min_new_tokens holds it back (and lists it, so its chart can show it).
  */
+/** Each optional stage's off value: the step leaves the key out, the page says "off". */
+export const OFF_VALUE = { top_k: 0, top_p: 1, min_p: 0, typical_p: 1, repetition_penalty: 1, frequency_penalty: 0, presence_penalty: 0 } as const;
+export type StageKey = keyof typeof OFF_VALUE;
+
+/** Whether a step under `params` applies the stage `key`: away from its off value, and one its engine has (engines.ts). */
+export function stageOn(params: Readonly<Params>, key: StageKey): boolean {
+  return params[key] !== OFF_VALUE[key] && !engineLacks(params.engine, key);
+}
+
 export function stepConfig(params: Params, history: number[], promptLength: number, draw: number, eosId?: number): StepConfig {
   const config: StepConfig = {
     strategy: params.strategy,
@@ -146,15 +154,8 @@ export function stepConfig(params: Params, history: number[], promptLength: numb
     draw,
     trace_top: TRACE_TOP,
   };
-  if (params.top_k !== 0) config.top_k = params.top_k;
-  if (params.top_p !== 1) config.top_p = params.top_p;
-  if (params.min_p !== 0) config.min_p = params.min_p;
-  // a setting the engine has no stage for is not sent (its control says so; the value is kept)
-  const has = (key: LackableKey): boolean => !engineLacks(params.engine, key);
-  if (params.typical_p !== 1 && has("typical_p")) config.typical_p = params.typical_p;
-  if (params.repetition_penalty !== 1) config.repetition_penalty = params.repetition_penalty;
-  if (params.frequency_penalty !== 0 && has("frequency_penalty")) config.frequency_penalty = params.frequency_penalty;
-  if (params.presence_penalty !== 0 && has("presence_penalty")) config.presence_penalty = params.presence_penalty;
+  // a stage at its off value, or one the engine has none of, is not sent (its control says so; the value is kept)
+  for (const key of Object.keys(OFF_VALUE) as StageKey[]) if (stageOn(params, key)) config[key] = params[key];
   const penalised =
     config.repetition_penalty !== undefined || config.frequency_penalty !== undefined || config.presence_penalty !== undefined;
   const holdsEnd = params.min_new_tokens > 0 && eosId !== undefined;

@@ -1,7 +1,7 @@
 // The printed handout's own lines (styles/print.css shows them only on paper): which step, the
 // settings as the controls hold them, and the link that reopens this exact state.
-import type { Params } from "../state";
-import { engineLacks } from "../engines";
+import { stageOn } from "../state";
+import type { Params, StageKey } from "../state";
 import { num } from "../format";
 import { el } from "./controls";
 
@@ -10,16 +10,16 @@ import { el } from "./controls";
  * engine has (engines.ts; a step leaves the others out).
  */
 export function settingsLine(params: Params): string {
-  const has = (key: string): boolean => !engineLacks(params.engine, key);
+  const on = (key: StageKey): boolean => stageOn(params, key);
   const parts = [
     params.strategy === "greedy" ? "greedy" : `T ${num(params.temperature, 2)}`,
-    params.top_k !== 0 ? `top-k ${params.top_k}` : null,
-    params.top_p !== 1 ? `top-p ${num(params.top_p, 2)}` : null,
-    params.min_p !== 0 ? `min-p ${num(params.min_p, 2)}` : null,
-    params.typical_p !== 1 && has("typical_p") ? `typical-p ${num(params.typical_p, 2)}` : null,
-    params.repetition_penalty !== 1 ? `repetition_penalty ${num(params.repetition_penalty, 2)}` : null,
-    params.frequency_penalty !== 0 && has("frequency_penalty") ? `frequency_penalty ${num(params.frequency_penalty, 1)}` : null,
-    params.presence_penalty !== 0 && has("presence_penalty") ? `presence_penalty ${num(params.presence_penalty, 1)}` : null,
+    on("top_k") ? `top-k ${params.top_k}` : null,
+    on("top_p") ? `top-p ${num(params.top_p, 2)}` : null,
+    on("min_p") ? `min-p ${num(params.min_p, 2)}` : null,
+    on("typical_p") ? `typical-p ${num(params.typical_p, 2)}` : null,
+    on("repetition_penalty") ? `repetition_penalty ${num(params.repetition_penalty, 2)}` : null,
+    on("frequency_penalty") ? `frequency_penalty ${num(params.frequency_penalty, 1)}` : null,
+    on("presence_penalty") ? `presence_penalty ${num(params.presence_penalty, 1)}` : null,
     `max_new_tokens ${params.max_new_tokens}`,
     `engine ${params.engine}`,
     `seed ${params.seed}`,

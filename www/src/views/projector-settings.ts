@@ -11,6 +11,7 @@ import { engineLacks } from "../engines";
 import { num } from "../format";
 import { t } from "../i18n/index";
 import type { MessageKey } from "../i18n/en";
+import { OFF_VALUE } from "../state";
 import type { Params } from "../state";
 
 type SliderKey = "temperature" | "top_k" | "top_p";
@@ -22,9 +23,9 @@ const SLIDERS: ReadonlyArray<{ key: SliderKey; sidebar: string; label: MessageKe
   { key: "top_p", sidebar: "top-p", label: "topp.label", digits: 2 },
 ];
 
-/** Whether a value switches its stage off (top-k 0, top-p 1): the row says "off" rather than a number. */
+/** Whether a value switches its stage off (state.ts `OFF_VALUE`): the row says "off" rather than a number. */
 function isOff(key: SliderKey, value: number): boolean {
-  return (key === "top_k" && value === 0) || (key === "top_p" && value >= 1);
+  return key !== "temperature" && value === OFF_VALUE[key];
 }
 
 export interface ProjectorSettings {
