@@ -125,6 +125,7 @@ const projector = createProjector(actions, {
     page.modes.projector = on;
     page.render();
   },
+  redraw: () => page.render(),
 });
 // projector mode's own strategy / temperature / top-k / top-p row (the sidebar is hidden there)
 createProjectorSettings(actions);

@@ -68,6 +68,8 @@ export interface BarChart {
   annotations: d3.Selection<SVGGElement, unknown, null, undefined>;
   /** Draw `items` (with `extras`, what else is drawn in the plot that the numbers must keep clear of). */
   update(items: BarItem[], view: StepView, extras?: PlotExtras): void;
+  /** Where the value axis stands as last drawn (a line across the plot starts there). */
+  left(): number;
 }
 
 /** What a chart draws in its plot besides the bars (top-p: its p line, its running total and the line's label). */
@@ -158,6 +160,8 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   const hits = svg.append("g").attr("class", "hits");
 
   let drawn: Parameters<typeof update> | null = null;
+  /** Where the value axis stands (further right on a small projector screen). */
+  let axisX = MARGIN.left;
   watchValueScale(svgNode, () => drawn !== null && update(...drawn));
 
   function update(items: BarItem[], view: StepView, extras: PlotExtras = {}): void {
@@ -167,8 +171,18 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     const key = (d: BarItem): string => String(d.id);
 
     // scales: domain from the data (logits may be negative; probabilities start at 0)
-    // bars keep a readable width: a few candidates do not stretch across the whole chart
-    x.domain(items.map(key)).range([MARGIN.left, Math.min(WIDTH - MARGIN.right, MARGIN.left + 8 + items.length * 52)]);
+    // bars keep a readable width: a few candidates do not stretch across the whole chart. Fewer bars
+    // than the most (a small projector screen, `limitBars`): each as wide as its rotated label needs,
+    // the first where its label, hanging down to the left, stays inside the chart; the labels are cut
+    // short (the bar's name and tooltip keep the whole token)
+    const few = barLimit < MAX_BARS;
+    const k = valueScale(svgNode);
+    const labelOf = (id: number): string => shortLabel(id === REST_ID ? (view.rest?.tick ?? "") : view.label(id), few);
+    // (and the value axis where its labels, as large, stay inside the chart)
+    axisX = few ? Math.max(MARGIN.left, axisReach(k)) : MARGIN.left;
+    const start = few ? Math.max(axisX, labelReach(labelWidth(labelOf(items[0]?.id ?? REST_ID)), k)) : MARGIN.left;
+    const perBar = few ? Math.max(52, LABEL_STEP * k) : 52;
+    x.domain(items.map(key)).range([start, Math.min(WIDTH - MARGIN.right, start + 8 + items.length * perBar)]);
     const top = d3.max(items, (d) => Math.max(d.value, d.ghost ?? 0)) ?? 1;
     const bottom = options.signed ? Math.min(0, d3.min(items, (d) => Math.min(d.value, d.ghost ?? 0)) ?? 0) : 0;
     y.domain([bottom, yMax ?? Math.max(top, options.signed ? 0.5 : 0.05)]);
@@ -191,7 +205,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
         bandwidth: x.bandwidth(),
         y,
         y0: y(0),
-        left: MARGIN.left,
+        left: axisX,
         right: WIDTH,
         lines,
         curve: clearCurve,
@@ -259,10 +273,12 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("x2", (p) => p.leader?.x2 ?? 0)
       .attr("y2", (p) => p.leader?.y2 ?? 0);
 
-    // removed bars say which stage removed them, written upwards above the bar
+    // removed bars say which stage removed them, written upwards above the bar (not on a small
+    // projector screen: there the long notes crossed the labels and the line's; the bar's style and
+    // its name say it)
     notes
       .selectAll<SVGTextElement, BarItem>("text")
-      .data(items.filter((d) => d.note !== null), key)
+      .data(items.filter((d) => d.note !== null && !few), key)
       .join("text")
       .attr("class", (d) => `note ${d.state}`)
       .attr("text-anchor", "start")
@@ -274,8 +290,6 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 
     // axes: token labels under the bars (rotated when crowded), values on the left
     // (the labels grow with the numbers: projector mode's --pj-k, a narrow chart's --value-k)
-    const k = valueScale(svgNode);
-    const labelOf = (id: number): string => (id === REST_ID ? (view.rest?.tick ?? "") : view.label(id));
     const widest = (d3.max(items, (d) => labelWidth(labelOf(d.id))) ?? 0) * k;
     const crowded = items.length > 1 && widest > x.step() - 3;
     labels
@@ -306,9 +320,11 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .transition()
       .duration(ms)
       .call(
-        d3.axisLeft(y).ticks(4).tickSizeOuter(0).tickFormat((v) => (options.signed ? d3.format("~g")(v) : d3.format(".0%")(v))),
+        // (a small projector screen: no "0%" where the first label hangs; the bars stand on the zero line)
+        d3.axisLeft(y).tickValues(y.ticks(axisTicks(y, k)).filter((v) => !(few && !options.signed && v === 0))).tickSizeOuter(0).tickFormat((v) => (options.signed ? d3.format("~g")(v) : d3.format(".0%")(v))),
       );
-    zero.attr("x1", MARGIN.left).attr("x2", x.range()[1]).attr("y1", y0).attr("y2", y0);
+    yAxis.attr("transform", `translate(${axisX},0)`);
+    zero.attr("x1", axisX).attr("x2", x.range()[1]).attr("y1", y0).attr("y2", y0);
 
     // click (or Enter/Space on a focused bar) forces that token; hover or focus shows its numbers
     const hitSel = hits
@@ -352,12 +368,74 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     });
   }
 
-  return { x, y, annotations, update };
+  return { x, y, annotations, update, left: () => axisX };
 }
 
-/** Candidates worth drawing: listed ones with a finite input logit. */
+/** The most bars a chart draws. */
+export const MAX_BARS = 16;
+/**
+ * The step between bars (viewBox units) that a token label, rotated −40° and drawn at `k` times its
+ * 12 units, needs so that its neighbour's letters do not touch it: a line of letters (12k) apart,
+ * across the rotated labels (step × sin 40°).
+ */
+const LABEL_STEP = 19;
+/** Bars drawn now: MAX_BARS, fewer in projector mode on a small screen (views/projector.ts). */
+let barLimit = MAX_BARS;
+
+/** The widest token label (viewBox units at 11) under a bar when fewer bars are drawn than the most (then cut, "…"). */
+const SHORT_LABEL = 50;
+
+/** How far left of the plot's start a label `width` wide (at 11), rotated −40° at `k` times its 12 units, reaches from its bar. */
+function labelReach(width: number, k: number): number {
+  return 0.84 * width * k - 14;
+}
+
+/** Where the value axis stands so that its labels ("100%", 28 units at 11), drawn `k` times their size, stay inside the chart. */
+function axisReach(k: number): number {
+  return 11 + 28 * k;
+}
+
+/** How many bars' rotated labels fit across the plot drawn `k` times their size (at least 4). */
+export function barsFitting(k: number): number {
+  const plot = WIDTH - MARGIN.right - Math.max(MARGIN.left, axisReach(k), labelReach(SHORT_LABEL, k));
+  return Math.max(4, Math.min(MAX_BARS, Math.floor(plot / (LABEL_STEP * k))));
+}
+
+/** Draw at most `n` bars from now on; whether that changed anything (the charts then need drawing again). */
+export function limitBars(n: number): boolean {
+  const next = Math.max(1, Math.min(MAX_BARS, Math.floor(n)));
+  if (next === barLimit) return false;
+  barLimit = next;
+  return true;
+}
+
+/**
+ * Candidates worth drawing: listed ones with a finite input logit, the most likely first. Fewer than
+ * they fit (`limitBars`): the chosen token keeps its bar, in place of the last one shown.
+ */
 export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
-  return view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, 16);
+  const listed = view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, MAX_BARS);
+  if (listed.length <= barLimit) return listed;
+  const first = listed.slice(0, barLimit);
+  const chosen = listed.find(({ c }) => c.id === view.chosenId);
+  return chosen === undefined || first.includes(chosen) ? first : [...first.slice(0, -1), chosen];
+}
+
+/** `text` cut to SHORT_LABEL wide with "…" when `short` (whole code points: 「中文」, emoji stay whole). */
+function shortLabel(text: string, short: boolean): string {
+  if (!short || labelWidth(text) <= SHORT_LABEL) return text;
+  let cut = "";
+  for (const ch of text) {
+    if (labelWidth(`${cut}${ch}…`) > SHORT_LABEL) break;
+    cut += ch;
+  }
+  return `${cut}…`;
+}
+
+/** How many values the left axis names: 4, fewer where its labels, drawn `k` times their 11 units, would touch. */
+function axisTicks(y: d3.ScaleLinear<number, number>, k: number): number {
+  const [bottom, top] = y.range();
+  return Math.max(1, Math.min(4, Math.floor(Math.abs((bottom ?? 0) - (top ?? 0)) / (14 * k))));
 }
 
 /** Rough rendered width of a label in viewBox units (CJK characters are about twice as wide). */

@@ -50,7 +50,7 @@ export function createThresholdChart(svg: SVGSVGElement, lineLabel: (cut: number
       if (cut !== null) {
         threshold.transition().duration(duration()).attr("transform", `translate(0,${chart.y(cut)})`);
         const right = chart.x.range()[1];
-        rule.attr("x2", right);
+        rule.attr("x1", chart.left()).attr("x2", right);
         const outside = right < 340;
         text
           .attr("x", outside ? right + 4 : right)

@@ -69,7 +69,7 @@ export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => st
         .attr("cx", (d) => d[0])
         .attr("cy", (d) => d[1]);
       threshold.transition().duration(ms).attr("transform", `translate(0,${chart.y(p)})`);
-      rule.attr("x2", chart.x.range()[1]);
+      rule.attr("x1", chart.left()).attr("x2", chart.x.range()[1]);
       const { x, dy, outside } = place();
       text
         .attr("x", x)

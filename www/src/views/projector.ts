@@ -10,6 +10,8 @@ import { num, percent } from "../format";
 import { t } from "../i18n/index";
 import { shortcutTarget } from "../keyboard";
 import type { Params } from "../state";
+import { barsFitting, limitBars, MAX_BARS } from "../charts/frame";
+import { writeSettingsLine } from "./projector-header";
 import { fitProjectorText } from "./projector-text";
 import { keptShort } from "./rest-text";
 
@@ -45,7 +47,7 @@ interface Shown {
   params: Readonly<Params>;
 }
 
-export function createProjector(actions: Actions, handlers: { onChange(on: boolean): void }): Projector {
+export function createProjector(actions: Actions, handlers: { onChange(on: boolean): void; redraw(): void }): Projector {
   const root = document.documentElement;
   const body = document.body;
   const button = document.getElementById("projector-toggle");
@@ -164,8 +166,8 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     nums.setAttribute("aria-label", t("projector.nums"));
     // the settings of the step on screen (an earlier step keeps those it was made under); each
     // setting unbroken, a long list wraps between settings rather than being cut off
-    const parts = settingsParts(step?.params ?? actions.state().params);
-    settings.replaceChildren(...parts.flatMap((part, i) => [...(i > 0 ? [" · "] : []), Object.assign(document.createElement("span"), { textContent: part })]));
+    // (on a small screen, those that fit on one line: projector-header.ts)
+    writeSettingsLine(settings, settingsParts(step?.params ?? actions.state().params));
 
     // one stage chart at a time: the one picked, else the last stage that ran
     const list = panels();
@@ -212,13 +214,18 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     // out again: a layout per chart per Step), and only a change written
     const least = on ? Math.max(MIN_CHART_PX, MIN_CHART_SHARE * parseFloat(getComputedStyle(document.documentElement).fontSize)) : 0;
     const scales = svgs.map((svg) => (on ? (svg.getScreenCTM()?.a ?? 0) : 0));
+    let stageK = 1;
     svgs.forEach((svg, i) => {
       const scale = scales[i] ?? 0;
       const k = scale <= 0 ? "" : Math.max(1, least / (11 * scale)).toFixed(3);
+      if (k !== "" && svg.closest(".pj-focus") !== null) stageK = Number(k);
       if (svg.style.getPropertyValue("--pj-k") === k) return;
       if (k === "") svg.style.removeProperty("--pj-k");
       else svg.style.setProperty("--pj-k", k);
     });
+    // a small screen draws the stage chart small and its labels large: as many bars as their rotated
+    // labels have room for (the stage charts share one box, one shown at a time); drawn again at once
+    if (limitBars(on ? barsFitting(stageK) : MAX_BARS)) queueMicrotask(handlers.redraw);
   }
 
   function wake(): void {

@@ -1,0 +1,39 @@
+// Projector mode's settings line in the header ("T 0.8 · top-p 0.9 · seed 84"). On a small screen
+// (styles/projector-small.css keeps it on one line) the header is one row: the line shows the
+// settings that fit, first to last (the temperature first, the seed last), then "…". Cut, it still
+// reads whole to a screen reader (a visually hidden copy, the shown part hidden from it) and on
+// hover (its title): no value is shown twice.
+
+const CUT = "…";
+
+/** Write `parts` into `line`, as many as fit its width (all of them where the line may wrap). */
+export function writeSettingsLine(line: HTMLElement, parts: readonly string[]): void {
+  const full = parts.join(" · ");
+  const shown = (n: number): Array<Node | string> => {
+    const spans = parts.slice(0, n).flatMap((part, i) => [...(i > 0 ? [" · "] : []), span(part)]);
+    if (n === parts.length) return spans;
+    const hidden = span(full);
+    hidden.className = "visually-hidden";
+    const seen = document.createElement("span");
+    seen.setAttribute("aria-hidden", "true");
+    seen.append(...spans, ` ${CUT}`);
+    return [seen, hidden];
+  };
+  line.replaceChildren(...shown(parts.length));
+  line.removeAttribute("title");
+  // (a line that may wrap, or a hidden one, never overflows: nothing is measured again)
+  if (line.scrollWidth <= line.clientWidth + 1) return;
+  let n = parts.length - 1;
+  for (; n > 1; n--) {
+    line.replaceChildren(...shown(n));
+    if (line.scrollWidth <= line.clientWidth + 1) break;
+  }
+  line.replaceChildren(...shown(n));
+  line.title = full;
+}
+
+function span(text: string): HTMLSpanElement {
+  const s = document.createElement("span");
+  s.textContent = text;
+  return s;
+}
