@@ -11,12 +11,14 @@ import { rove, setTip, tipName, viewTips } from "./tooltip";
 import { placeValues, valueRoom } from "./value-labels";
 import type { Box, PlacedValue } from "./value-labels";
 import { valueScale, watchValueScale } from "./value-scale";
+import { axisReach, axisTicks, barsAcross, barsAllowed, LABEL_STEP, labelReach, labelWidth, MAX_BARS, shortLabel } from "./bar-room";
 
 export const WIDTH = 400;
 export const HEIGHT = 172;
 export const MARGIN = { top: 16, right: 10, bottom: 36, left: 42 };
 
 export { drawnAtOnce, duration } from "./motion";
+export { limitBars, MAX_BARS } from "./bar-room";
 import { duration } from "./motion";
 
 /** What every chart receives: the trace, candidates in display order, and how to label a token. */
@@ -175,7 +177,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
     // than the most (a small projector screen, `limitBars`): each as wide as its rotated label needs,
     // the first where its label, hanging down to the left, stays inside the chart; the labels are cut
     // short (the bar's name and tooltip keep the whole token)
-    const few = barLimit < MAX_BARS;
+    const few = barsAllowed() < MAX_BARS;
     const k = valueScale(svgNode);
     const labelOf = (id: number): string => shortLabel(id === REST_ID ? (view.rest?.tick ?? "") : view.label(id), few);
     // (and the value axis where its labels, as large, stay inside the chart)
@@ -321,7 +323,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .duration(ms)
       .call(
         // (a small projector screen: no "0%" where the first label hangs; the bars stand on the zero line)
-        d3.axisLeft(y).tickValues(y.ticks(axisTicks(y, k)).filter((v) => !(few && !options.signed && v === 0))).tickSizeOuter(0).tickFormat((v) => (options.signed ? d3.format("~g")(v) : d3.format(".0%")(v))),
+        d3.axisLeft(y).tickValues(y.ticks(axisTicks(y.range(), k)).filter((v) => !(few && !options.signed && v === 0))).tickSizeOuter(0).tickFormat((v) => (options.signed ? d3.format("~g")(v) : d3.format(".0%")(v))),
       );
     yAxis.attr("transform", `translate(${axisX},0)`);
     zero.attr("x1", axisX).attr("x2", x.range()[1]).attr("y1", y0).attr("y2", y0);
@@ -371,78 +373,22 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
   return { x, y, annotations, update, left: () => axisX };
 }
 
-/** The most bars a chart draws. */
-export const MAX_BARS = 16;
-/**
- * The step between bars (viewBox units) that a token label, rotated −40° and drawn at `k` times its
- * 12 units, needs so that its neighbour's letters do not touch it: a line of letters (12k) apart,
- * across the rotated labels (step × sin 40°).
- */
-const LABEL_STEP = 19;
-/** Bars drawn now: MAX_BARS, fewer in projector mode on a small screen (views/projector.ts). */
-let barLimit = MAX_BARS;
-
-/** The widest token label (viewBox units at 11) under a bar when fewer bars are drawn than the most (then cut, "…"). */
-const SHORT_LABEL = 50;
-
-/** How far left of the plot's start a label `width` wide (at 11), rotated −40° at `k` times its 12 units, reaches from its bar. */
-function labelReach(width: number, k: number): number {
-  return 0.84 * width * k - 14;
-}
-
-/** Where the value axis stands so that its labels ("100%", 28 units at 11), drawn `k` times their size, stay inside the chart. */
-function axisReach(k: number): number {
-  return 11 + 28 * k;
-}
-
-/** How many bars' rotated labels fit across the plot drawn `k` times their size (at least 4). */
+/** How many bars' rotated labels fit across this frame's plot drawn `k` times their size (bar-room.ts). */
 export function barsFitting(k: number): number {
-  const plot = WIDTH - MARGIN.right - Math.max(MARGIN.left, axisReach(k), labelReach(SHORT_LABEL, k));
-  return Math.max(4, Math.min(MAX_BARS, Math.floor(plot / (LABEL_STEP * k))));
-}
-
-/** Draw at most `n` bars from now on; whether that changed anything (the charts then need drawing again). */
-export function limitBars(n: number): boolean {
-  const next = Math.max(1, Math.min(MAX_BARS, Math.floor(n)));
-  if (next === barLimit) return false;
-  barLimit = next;
-  return true;
+  return barsAcross(MARGIN.left, WIDTH - MARGIN.right, k);
 }
 
 /**
  * Candidates worth drawing: listed ones with a finite input logit, the most likely first. Fewer than
- * they fit (`limitBars`): the chosen token keeps its bar, in place of the last one shown.
+ * that where fewer fit (`limitBars`): the chosen token keeps its bar, in place of the last one shown.
  */
 export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
   const listed = view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, MAX_BARS);
-  if (listed.length <= barLimit) return listed;
-  const first = listed.slice(0, barLimit);
+  const most = barsAllowed();
+  if (listed.length <= most) return listed;
+  const first = listed.slice(0, most);
   const chosen = listed.find(({ c }) => c.id === view.chosenId);
   return chosen === undefined || first.includes(chosen) ? first : [...first.slice(0, -1), chosen];
-}
-
-/** `text` cut to SHORT_LABEL wide with "…" when `short` (whole code points: 「中文」, emoji stay whole). */
-function shortLabel(text: string, short: boolean): string {
-  if (!short || labelWidth(text) <= SHORT_LABEL) return text;
-  let cut = "";
-  for (const ch of text) {
-    if (labelWidth(`${cut}${ch}…`) > SHORT_LABEL) break;
-    cut += ch;
-  }
-  return `${cut}…`;
-}
-
-/** How many values the left axis names: 4, fewer where its labels, drawn `k` times their 11 units, would touch. */
-function axisTicks(y: d3.ScaleLinear<number, number>, k: number): number {
-  const [bottom, top] = y.range();
-  return Math.max(1, Math.min(4, Math.floor(Math.abs((bottom ?? 0) - (top ?? 0)) / (14 * k))));
-}
-
-/** Rough rendered width of a label in viewBox units (CJK characters are about twice as wide). */
-function labelWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += (ch.codePointAt(0) ?? 0) > 0x2e80 ? 12.5 : 7;
-  return w;
 }
 
 /** Bars for a stage: each candidate's probability in the stage's input, coloured by what happened. */

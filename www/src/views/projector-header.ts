@@ -6,8 +6,11 @@
 
 const CUT = "…";
 
-/** Write `parts` into `line`, as many as fit its width (all of them where the line may wrap). */
-export function writeSettingsLine(line: HTMLElement, parts: readonly string[]): void {
+/**
+ * Write `parts` into `line`, as many as fit its width (all of them where the line may wrap); only
+ * `fit` measures (projector mode: the normal page hides the line, and a Step there forces no layout).
+ */
+export function writeSettingsLine(line: HTMLElement, parts: readonly string[], fit: boolean): void {
   const full = parts.join(" · ");
   const shown = (n: number): Array<Node | string> => {
     const spans = parts.slice(0, n).flatMap((part, i) => [...(i > 0 ? [" · "] : []), span(part)]);
@@ -21,8 +24,8 @@ export function writeSettingsLine(line: HTMLElement, parts: readonly string[]): 
   };
   line.replaceChildren(...shown(parts.length));
   line.removeAttribute("title");
-  // (a line that may wrap, or a hidden one, never overflows: nothing is measured again)
-  if (line.scrollWidth <= line.clientWidth + 1) return;
+  // (a line that may wrap never overflows: nothing is measured again)
+  if (!fit || line.scrollWidth <= line.clientWidth + 1) return;
   let n = parts.length - 1;
   for (; n > 1; n--) {
     line.replaceChildren(...shown(n));

@@ -167,7 +167,7 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     // the settings of the step on screen (an earlier step keeps those it was made under); each
     // setting unbroken, a long list wraps between settings rather than being cut off
     // (on a small screen, those that fit on one line: projector-header.ts)
-    writeSettingsLine(settings, settingsParts(step?.params ?? actions.state().params));
+    writeSettingsLine(settings, settingsParts(step?.params ?? actions.state().params), on);
 
     // one stage chart at a time: the one picked, else the last stage that ran
     const list = panels();
