@@ -32,6 +32,9 @@ const MIN_CHART_PX = 18.5;
  */
 const MIN_CHART_SHARE = 0.72;
 
+/** A small screen for projector mode: styles/projector-small.css's media query. */
+const SMALL_SCREEN = "(max-height: 640px)";
+
 /** After this long without mouse movement the cursor is hidden (projector mode only). */
 const CURSOR_IDLE_MS = 3000;
 
@@ -224,8 +227,10 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
       else svg.style.setProperty("--pj-k", k);
     });
     // a small screen draws the stage chart small and its labels large: as many bars as their rotated
-    // labels have room for (the stage charts share one box, one shown at a time); drawn again at once
-    if (limitBars(on ? barsFitting(stageK) : MAX_BARS)) queueMicrotask(handlers.redraw);
+    // labels have room for (the stage charts share one box, one shown at a time); drawn again at once.
+    // (Larger screens keep every bar: their labels fit, at 1024×768 too.)
+    const small = on && matchMedia(SMALL_SCREEN).matches;
+    if (limitBars(small ? barsFitting(stageK) : MAX_BARS)) queueMicrotask(handlers.redraw);
   }
 
   function wake(): void {
