@@ -234,14 +234,14 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
     } else {
         // Every removed token listed (a full trace): still in id order, so a stable sort by the
         // logit alone gives ties by lower id.
-        radix_sort_desc_high(&mut keys);
+        radix_sort_desc_high(&mut keys, &mut Vec::new());
     }
     keys.iter().map(|&key| !(key as u32)).collect()
 }
 
 /// Sorts `keys` by their high 32 bits, descending, stably (equal ones keep their order): three
 /// LSD counting passes of 11 bits, each skipped when every key has the same digit there.
-pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>) {
+pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>, spare: &mut Vec<u64>) {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
     const SHIFTS: [u32; 3] = [32, 32 + BITS, 32 + 2 * BITS];
@@ -255,7 +255,9 @@ pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>) {
         }
     }
     let mut from = std::mem::take(keys);
-    let mut to = vec![0u64; from.len()];
+    let mut to = std::mem::take(spare);
+    // Every slot is written by the first pass that runs: only slots it grows by are zeroed.
+    to.resize(from.len(), 0);
     for (start, &shift) in counts.iter_mut().zip(&SHIFTS) {
         if start.contains(&from.len()) {
             continue;
@@ -274,6 +276,7 @@ pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>) {
         std::mem::swap(&mut from, &mut to);
     }
     *keys = from;
+    *spare = to;
 }
 
 /// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.
