@@ -56,11 +56,19 @@ mod tests {
     /// Every term in units of the least positive term's unit, exactly (u128, saturating far past
     /// 2^53): whether the exact total is below 2^53 units.
     fn exact_by_integers(w: &[f32]) -> bool {
-        let least = w.iter().copied().filter(|&x| x > 0.0).fold(f32::MAX, f32::min);
+        let least = w
+            .iter()
+            .copied()
+            .filter(|&x| x > 0.0)
+            .fold(f32::MAX, f32::min);
         let e_least = (least.to_bits() >> 23).max(1);
         let units = |x: f32| -> u128 {
             let (bits, e) = (x.to_bits(), x.to_bits() >> 23);
-            let m = u128::from(if e == 0 { bits } else { bits & 0x7f_ffff | 0x80_0000 });
+            let m = u128::from(if e == 0 {
+                bits
+            } else {
+                bits & 0x7f_ffff | 0x80_0000
+            });
             m << (e.max(1).saturating_sub(e_least)).min(80)
         };
         w.iter().fold(0u128, |t, &x| t.saturating_add(units(x))) < 1u128 << 53

@@ -433,4 +433,64 @@ fn main() {
         let hash = fnv(text.as_bytes());
         writeln!(out, "open {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
     }
+    // Then a quarter as many of top-p keeping much of an open context (`hot_config`): T 1.5–2,
+    // p up to 0.9999, where the head's sums are exact and just past where they stop being so.
+    let mut r = R(0x3c6e_f372_fe94_f82b);
+    for case in 0..cases / 4 {
+        let n = r.pick(&[32_000usize, 65_536, 100_000, 151_936]);
+        // Every eighth: one to four tokens over a bulk 2^30 times lighter whose mass is more than
+        // 1 − p (within 1e-5 of 1): the crossing lies deep in the bulk, where sums of the kept
+        // weights can round (the buckets' lower bounds miss it: the sorted walk decides).
+        let (l, c) = if case % 8 == 7 {
+            let top = 1 + r.below(4) as usize;
+            let l: Vec<f32> = (0..n)
+                .map(|i| if i < top { 0.0 } else { -21.0 - r.f() as f32 })
+                .collect();
+            let mut c = hot_config(&mut r);
+            c.temperature = Some(1.0);
+            c.top_p = Some(r.pick(&[0.99999, 0.999_999]));
+            (l, c)
+        } else {
+            (open_logits(&mut r, n), hot_config(&mut r))
+        };
+        let (kind, text) = match decoder.step(&l, &c) {
+            Ok(t) => ("trace", format!("{t:?}")),
+            Err(e) => ("error", format!("{e}")),
+        };
+        let hash = fnv(text.as_bytes());
+        writeln!(out, "hot {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
+    }
+}
+
+/// A learner's temperature at the slider's end under top-p near 1 (issue 10's "T 2 top-p 0.9 ·
+/// uncertain"): tens of thousands kept, 1 − p from 0.1 to 1e-4; sometimes min-p or typical-p
+/// after.
+fn hot_config(r: &mut R) -> Config {
+    // A quarter cool and within 1e-4 of 1: the walk reaches weights 2^30 below its sum, where
+    // the sums stop being exact and the walk adds one weight at a time.
+    let edge = r.chance(0.25);
+    let mut c = Config {
+        engine: Some(r.pick(&[Engine::Hf, Engine::LlamaCpp, Engine::Vllm])),
+        trace_top: Some(r.pick(&[0, 1, 20, 300])),
+        seed: Some(r.next() as u32),
+        draw: Some(r.below(1000)),
+        temperature: Some(if edge {
+            r.pick(&[0.5, 0.7, 1.0])
+        } else {
+            r.pick(&[1.5, 1.75, 2.0])
+        }),
+        top_p: Some(if edge {
+            r.pick(&[0.9999, 0.99999, 0.999_999])
+        } else {
+            r.pick(&[0.9, 0.95, 0.99, 0.999, 0.9995, 0.9997, 0.9999])
+        }),
+        ..Config::default()
+    };
+    if r.chance(0.15) {
+        c.min_p = Some(r.pick(&[0.001, 0.01]));
+    }
+    if r.chance(0.1) {
+        c.typical_p = Some(0.95);
+    }
+    c
 }

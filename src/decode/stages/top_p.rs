@@ -81,7 +81,8 @@ fn keep_by_head(
             let (keep, mass) = walk_keys(&buf.keys, (0, 0.0), max, inv_t, target);
             if mass >= target {
                 buf.prefix.clear();
-                buf.prefix.extend(buf.keys.iter().take(keep).map(|&k| key_id(k)));
+                buf.prefix
+                    .extend(buf.keys.iter().take(keep).map(|&k| key_id(k)));
                 work.keep_exactly(stage, &buf.prefix, false, |_, _| false);
                 kept = Some(mass);
             }

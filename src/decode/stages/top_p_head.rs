@@ -3,8 +3,8 @@
 //! that bucket and above sorted by (logit desc, id asc); the walk down them in blocks whose exps
 //! vectorise. The same order and the same sequential f64 sum as top_p.rs's walk, bit for bit.
 
-use super::super::select::{from_ordered_bits, logit_key, radix_sort_desc_high};
 use super::super::exact_sum::{exact_below, sum_and_least};
+use super::super::select::{from_ordered_bits, logit_key, radix_sort_desc_high};
 use super::super::softmax::exp_f32;
 
 /// The head's buffers, kept in `Work` between calls (a fresh 600 KB vector per call cost its
@@ -173,7 +173,81 @@ pub(super) fn walk_keys(
 #[cfg(test)]
 mod tests {
     use super::super::super::select::logit_key;
-    use super::key_logit;
+    use super::super::super::softmax::weight;
+    use super::{key_logit, walk_keys};
+    use proptest::prelude::*;
+
+    /// The walk as it was: one weight at a time, in order.
+    fn sequential(
+        keys: &[u64],
+        (mut keep, mut mass): (usize, f64),
+        max: f32,
+        inv_t: f32,
+        target: f64,
+    ) -> (usize, f64) {
+        while let Some(&k) = keys.get(keep) {
+            if keep >= 1 && mass >= target {
+                break;
+            }
+            mass += weight(key_logit(k), max, inv_t);
+            keep += 1;
+        }
+        (keep, mass)
+    }
+
+    /// Logits of one of three shapes: an open context's spread; a grid (ties); a few on top of
+    /// a bulk 2^30 times lighter (sums stop being exact part-way). Some −inf.
+    fn logits() -> impl Strategy<Value = Vec<f32>> {
+        let spread = prop_oneof![
+            6 => -12.0f32..0.0,
+            2 => (-24i32..=0).prop_map(|q| q as f32 * 0.5),
+            1 => Just(f32::NEG_INFINITY),
+        ];
+        let light = prop_oneof![
+            1 => Just(0.0f32),
+            30 => -23.0f32..-20.0,
+        ];
+        prop_oneof![
+            prop::collection::vec(spread, 1..3000),
+            prop::collection::vec(light, 1..3000),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..Default::default() })]
+
+        /// Adding whole blocks while the sums are exact walks to the same cut with the same mass
+        /// bits as adding one weight at a time, from any start, for targets anywhere, including
+        /// exactly a running sum's value and past the total.
+        #[test]
+        fn the_block_walk_is_the_sequential_walk(
+            logits in logits(),
+            inv_t in prop_oneof![Just(1.0f32), Just(0.5), 0.4f32..2.5],
+            start in 0.0f64..1.0,
+            at in 0.0f64..1.0,
+            how in 0u8..4,
+        ) {
+            let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            prop_assume!(max.is_finite());
+            let mut keys: Vec<u64> = logits.iter().enumerate().map(|(i, &l)| logit_key(l, i as u32)).collect();
+            keys.sort_unstable_by(|a, b| b.cmp(a));
+            let total = sequential(&keys, (0, 0.0), max, inv_t, f64::INFINITY).1;
+            let j = (at * keys.len() as f64) as usize;
+            let target = match how {
+                0 => at * total,
+                // Exactly the running sum after j keys: equality keeps no more.
+                1 => keys.iter().take(j).fold(0.0, |m, &k| m + weight(key_logit(k), max, inv_t)),
+                2 => total * (1.0 + 1e-9),
+                _ => 0.0,
+            };
+            let keep0 = (start * keys.len() as f64) as usize / 2;
+            let mass0 = keys.iter().take(keep0).fold(0.0, |m, &k| m + weight(key_logit(k), max, inv_t));
+            let want = sequential(&keys, (keep0, mass0), max, inv_t, target);
+            let got = walk_keys(&keys, (keep0, mass0), max, inv_t, target);
+            prop_assert_eq!(got.0, want.0);
+            prop_assert_eq!(got.1.to_bits(), want.1.to_bits());
+        }
+    }
 
     /// A key gives back its logit's exact bits: positive, negative, ±0, ±inf.
     #[test]
