@@ -12,6 +12,8 @@ export interface Commands {
   closeLesson(): boolean;
   /** E: edit the prompt (projector mode: its prompt box); Play pauses. */
   editPrompt(): void;
+  /** S: projector mode's settings row (the header's Settings button) opens or closes. */
+  toggleSettings(): void;
 }
 
 /** Elements where keys are text: every shortcut is off inside them. */
@@ -98,6 +100,9 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
         break;
       case "e":
         if (!event.repeat) run = () => commands.editPrompt();
+        break;
+      case "s":
+        if (!event.repeat) run = () => commands.toggleSettings();
         break;
       case "?":
         if (!event.repeat) run = () => help.open();

@@ -34,6 +34,7 @@ export const projectorEn = {
   "help.fullscreen": "Full screen on / off",
   "help.lessons": "Open lesson 1–9",
   "help.charts": "Projector mode: previous / next chart",
+  "help.settings": "Projector mode: the settings row (greedy, temperature, top-k, top-p) open / closed",
   "help.help": "Show this list",
   "help.esc": "Close this list or the open lesson; leave full screen",
 } as const;

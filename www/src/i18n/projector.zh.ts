@@ -35,6 +35,7 @@ export const projectorZh: Record<keyof typeof projectorEn, string> = {
   "help.fullscreen": "打开 / 关闭全屏",
   "help.lessons": "打开第 1–9 课",
   "help.charts": "投影模式：上一张 / 下一张图",
+  "help.settings": "投影模式：打开 / 关闭设置栏（贪心、温度、top-k、top-p）",
   "help.help": "显示这份列表",
   "help.esc": "关闭这份列表或打开的课程；退出全屏",
 };
