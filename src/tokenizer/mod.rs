@@ -65,7 +65,8 @@ pub struct Tokenizer {
     ids: HashMap<String, u32>,
     /// (left, right) → (rank, merged id).
     merges: HashMap<(u32, u32), (u32, u32)>,
-    byte_ids: Vec<Option<u32>>,
+    /// byte → its `<0xNN>` token, if the vocabulary has one.
+    byte_ids: [Option<u32>; 256],
     eos: Option<u32>,
 }
 
@@ -122,35 +123,38 @@ impl Tokenizer {
             .and_then(Json::as_object)
             .ok_or_else(|| field("model.vocab", "missing or not an object"))?;
         let n = vocab.len();
-        let mut tokens = vec![String::new(); n];
-        let mut filled = vec![false; n];
+        // n entries with distinct ids in 0..n fill every slot
+        let mut slots: Vec<Option<String>> = vec![None; n];
         let mut ids = HashMap::with_capacity(n);
         for (tok, id) in vocab {
             // (try_from: on wasm32 `as usize` wrapped 2^40 to 0, refused as "id 0 is used twice")
-            let id = id
-                .as_u64()
-                .and_then(|i| usize::try_from(i).ok())
-                .filter(|&i| i < n)
-                .ok_or_else(|| {
-                    field(
+            let id = id.as_u64().and_then(|i| usize::try_from(i).ok());
+            match id.map(|i| (i, slots.get_mut(i))) {
+                Some((i, Some(slot @ None))) => {
+                    *slot = Some(tok.clone());
+                    ids.insert(tok.clone(), i as u32);
+                }
+                Some((i, Some(Some(_)))) => {
+                    return Err(field("model.vocab", format!("id {i} is used twice")));
+                }
+                _ => {
+                    return Err(field(
                         "model.vocab",
                         format!("id of {tok:?} must be an integer in 0..{n}"),
-                    )
-                })?;
-            if filled[id] {
-                return Err(field("model.vocab", format!("id {id} is used twice")));
+                    ))
+                }
             }
-            filled[id] = true;
-            tokens[id] = tok.clone();
-            ids.insert(tok.clone(), id as u32);
         }
-        let mut byte_ids = vec![None; 256];
+        let tokens: Vec<String> = slots.into_iter().map(Option::unwrap_or_default).collect();
+        let mut byte_ids = [None; 256];
         let bytes: Vec<Vec<u8>> = tokens
             .iter()
             .enumerate()
             .map(|(i, t)| match byte_token(t) {
                 Some(b) => {
-                    byte_ids[b as usize] = Some(i as u32);
+                    if let Some(slot) = byte_ids.get_mut(usize::from(b)) {
+                        *slot = Some(i as u32);
+                    }
                     vec![b]
                 }
                 None => t.as_bytes().to_vec(),
@@ -165,8 +169,8 @@ impl Tokenizer {
         let mut joined = String::new();
         for (rank, m) in merges_json.iter().enumerate() {
             let (a, b) = match m {
-                Json::Array(p) if p.len() == 2 => match (p[0].as_str(), p[1].as_str()) {
-                    (Some(a), Some(b)) => (a, b),
+                Json::Array(p) if p.len() == 2 => match p.as_slice() {
+                    [Json::String(a), Json::String(b)] => (a.as_str(), b.as_str()),
                     _ => {
                         return Err(field(
                             "model.merges",
@@ -242,6 +246,10 @@ impl Tokenizer {
         self.token(id).and_then(byte_token).is_some()
     }
 
+    fn byte_id(&self, b: u8) -> Option<u32> {
+        self.byte_ids.get(usize::from(b)).copied().flatten()
+    }
+
     /// Encodes `text` exactly as the `tokenizers` crate does for this file.
     pub fn encode(&self, text: &str) -> Vec<u32> {
         #[derive(Clone, Copy)]
@@ -254,24 +262,24 @@ impl Tokenizer {
         let mut syms: Vec<Sym> = Vec::with_capacity(text.len());
         let push = |c: u32, len: usize, syms: &mut Vec<Sym>| {
             let i = syms.len() as isize;
+            if let Some(last) = syms.last_mut() {
+                last.next = i;
+            }
             syms.push(Sym {
                 c,
                 prev: i - 1,
                 next: -1,
                 len,
             });
-            if i > 0 {
-                syms[(i - 1) as usize].next = i;
-            }
         };
         let mut buf = [0u8; 4];
         for ch in text.chars() {
             let s = ch.encode_utf8(&mut buf);
             if let Some(&id) = self.ids.get(&*s) {
                 push(id, s.len(), &mut syms);
-            } else if s.bytes().all(|b| self.byte_ids[b as usize].is_some()) {
+            } else if s.bytes().all(|b| self.byte_id(b).is_some()) {
                 for b in s.bytes() {
-                    if let Some(id) = self.byte_ids[b as usize] {
+                    if let Some(id) = self.byte_id(b) {
                         push(id, 1, &mut syms);
                     }
                 }
@@ -281,41 +289,52 @@ impl Tokenizer {
         }
         // Min-heap on (rank, position), as in `tokenizers`' Word::merge_all.
         let mut queue: BinaryHeap<Reverse<(u32, usize, u32)>> = syms
-            .windows(2)
+            .iter()
+            .zip(syms.iter().skip(1))
             .enumerate()
-            .filter_map(|(i, w)| {
+            .filter_map(|(i, (a, b))| {
                 self.merges
-                    .get(&(w[0].c, w[1].c))
+                    .get(&(a.c, b.c))
                     .map(|&(r, id)| Reverse((r, i, id)))
             })
             .collect();
+        // A link (`prev`, `next`) is -1 at either end, else an index into `syms`: `at` reads
+        // both cases as an Option.
+        let at = |i: isize| usize::try_from(i).ok();
         while let Some(Reverse((_, pos, new_id))) = queue.pop() {
-            if syms[pos].len == 0 || syms[pos].next == -1 {
+            let Some(&left) = syms.get(pos) else { continue };
+            let Some(next_pos) = at(left.next).filter(|_| left.len != 0) else {
                 continue;
-            }
-            let next_pos = syms[pos].next as usize;
-            let right = syms[next_pos];
+            };
+            let Some(&right) = syms.get(next_pos) else {
+                continue;
+            };
             // Skip entries made stale by an earlier merge.
-            if self.merges.get(&(syms[pos].c, right.c)).map(|m| m.1) != Some(new_id) {
+            if self.merges.get(&(left.c, right.c)).map(|m| m.1) != Some(new_id) {
                 continue;
             }
-            syms[pos].c = new_id;
-            syms[pos].len += right.len;
-            syms[pos].next = right.next;
-            syms[next_pos].len = 0;
-            if right.next > -1 && (right.next as usize) < syms.len() {
-                syms[right.next as usize].prev = pos as isize;
+            let cur = Sym {
+                c: new_id,
+                prev: left.prev,
+                next: right.next,
+                len: left.len + right.len,
+            };
+            if let Some(s) = syms.get_mut(pos) {
+                *s = cur;
             }
-            let cur = syms[pos];
-            if cur.prev >= 0 {
-                let p = cur.prev as usize;
-                if let Some(&(r, id)) = self.merges.get(&(syms[p].c, cur.c)) {
+            if let Some(s) = syms.get_mut(next_pos) {
+                s.len = 0;
+            }
+            if let Some(s) = at(right.next).and_then(|i| syms.get_mut(i)) {
+                s.prev = pos as isize;
+            }
+            if let Some((p, before)) = at(cur.prev).and_then(|p| Some((p, syms.get(p)?))) {
+                if let Some(&(r, id)) = self.merges.get(&(before.c, cur.c)) {
                     queue.push(Reverse((r, p, id)));
                 }
             }
-            if cur.next > -1 && (cur.next as usize) < syms.len() {
-                let nx = syms[cur.next as usize];
-                if let Some(&(r, id)) = self.merges.get(&(cur.c, nx.c)) {
+            if let Some(after) = at(cur.next).and_then(|i| syms.get(i)) {
+                if let Some(&(r, id)) = self.merges.get(&(cur.c, after.c)) {
                     queue.push(Reverse((r, pos, id)));
                 }
             }
@@ -358,10 +377,14 @@ pub fn split_utf8(mut bytes: &[u8]) -> (String, Vec<u8>) {
                 match e.error_len() {
                     None => return (text, rest.to_vec()),
                     Some(n) => {
-                        for b in &rest[..n] {
+                        // (n ≤ rest.len(): std's error_len counts bytes of `rest`)
+                        let Some((bad, tail)) = rest.split_at_checked(n) else {
+                            return (text, rest.to_vec());
+                        };
+                        for b in bad {
                             text.push_str(&format!("<0x{b:02X}>"));
                         }
-                        bytes = &rest[n..];
+                        bytes = tail;
                     }
                 }
             }
