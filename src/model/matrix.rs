@@ -53,11 +53,17 @@ impl Matrix {
         scratch: &mut Vec<i16>,
     ) {
         let cols = self.cols.max(1);
+        // output o of vector t is out[t·stride + o]: the rows of `out` are stride wide, and the
+        // caller sizes `out` for n of them (o < width ≤ stride)
+        let stride = stride.max(1);
         match &self.w {
             Weights::F32(w) => {
                 for (o, row) in w.chunks_exact(cols).take(width).enumerate() {
-                    for t in 0..n {
-                        out[t * stride + o] = dot(row, &xs[t * cols..(t + 1) * cols]);
+                    let outs = out.chunks_mut(stride).take(n);
+                    for (out_t, x) in outs.zip(xs.chunks_exact(cols)) {
+                        if let Some(y) = out_t.get_mut(o) {
+                            *y = dot(row, x);
+                        }
                     }
                 }
             }
@@ -78,13 +84,14 @@ impl Matrix {
                     inv.push(Ok(1.0 / s));
                 }
                 for (o, (row, sc)) in q.chunks_exact(cols).zip(scale).take(width).enumerate() {
-                    for (t, inv) in inv.iter().enumerate() {
-                        out[t * stride + o] = match *inv {
-                            Ok(inv) => {
-                                dot_i8(row, &scratch[t * cols..(t + 1) * cols]) as f32 * sc * inv
-                            }
-                            Err(v) => v,
-                        };
+                    let outs = out.chunks_mut(stride).zip(&inv);
+                    for ((out_t, inv), x) in outs.zip(scratch.chunks_exact(cols)) {
+                        if let Some(y) = out_t.get_mut(o) {
+                            *y = match *inv {
+                                Ok(inv) => dot_i8(row, x) as f32 * sc * inv,
+                                Err(v) => v,
+                            };
+                        }
                     }
                 }
             }
@@ -182,8 +189,8 @@ fn dot_i8_portable(a: &[i8], b: &[i16]) -> i32 {
     let cb = b.chunks_exact(8);
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            acc[i] = acc[i].wrapping_add(x[i] as i32 * y[i] as i32);
+        for ((s, &x), &y) in acc.iter_mut().zip(x).zip(y) {
+            *s = s.wrapping_add(x as i32 * y as i32);
         }
     }
     let mut s = acc.iter().fold(0i32, |s, &v| s.wrapping_add(v));
@@ -221,8 +228,10 @@ fn dot_i8_simd(a: &[i8], b: &[i16]) -> i32 {
         .wrapping_add(i32x4_extract_lane::<1>(acc))
         .wrapping_add(i32x4_extract_lane::<2>(acc))
         .wrapping_add(i32x4_extract_lane::<3>(acc));
-    for j in i..n {
-        s = s.wrapping_add(a[j] as i32 * b[j] as i32);
+    if let (Some(ra), Some(rb)) = (a.get(i..n), b.get(i..n)) {
+        for (&x, &y) in ra.iter().zip(rb) {
+            s = s.wrapping_add(x as i32 * y as i32);
+        }
     }
     s
 }
@@ -257,8 +266,10 @@ fn dot_i8_sse2(a: &[i8], b: &[i16]) -> i32 {
             _mm_add_epi32(acc0, acc1),
         );
         let mut s = lanes.iter().fold(0i32, |s, &v| s.wrapping_add(v));
-        for j in i..n {
-            s = s.wrapping_add(a[j] as i32 * b[j] as i32);
+        if let (Some(ra), Some(rb)) = (a.get(i..n), b.get(i..n)) {
+            for (&x, &y) in ra.iter().zip(rb) {
+                s = s.wrapping_add(x as i32 * y as i32);
+            }
         }
         s
     }
@@ -275,8 +286,11 @@ fn reduce(acc: &[f32; LANES]) -> f32 {
     let mut n = LANES;
     while n > 1 {
         n /= 2;
-        for i in 0..n {
-            v[i] += v[i + n];
+        // v[i] += v[i + n] for i < n
+        if let Some((lo, hi)) = v.split_at_mut_checked(n) {
+            for (a, b) in lo.iter_mut().zip(hi.iter()) {
+                *a += b;
+            }
         }
     }
     v[0]
@@ -295,8 +309,8 @@ pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
         let (Ok(x), Ok(y)) = (<&[f32; LANES]>::try_from(x), <&[f32; LANES]>::try_from(y)) else {
             continue;
         };
-        for i in 0..LANES {
-            acc[i] += x[i] * y[i];
+        for ((s, x), y) in acc.iter_mut().zip(x).zip(y) {
+            *s += x * y;
         }
     }
     let mut s = reduce(&acc);
