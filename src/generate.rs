@@ -284,7 +284,7 @@ impl Generator {
         self.model
             .forward(last, &mut self.cache, &mut self.logits)?;
         let mut bytes = Vec::new();
-        for &id in &self.tokens[self.prompt_len..] {
+        for &id in self.tokens.iter().skip(self.prompt_len) {
             bytes.extend_from_slice(self.piece_bytes(id));
         }
         let (text, pending) = split_utf8(&bytes);

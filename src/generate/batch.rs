@@ -41,18 +41,20 @@ impl Generator {
         // the model runs over every appended token but one that fills the context (as `append`)
         let fed = outs.len().min(config.seq_len.saturating_sub(start + 1));
         let mut rows = vec![0.0; (1 + fed) * vocab_size];
-        rows[..vocab_size].copy_from_slice(&self.logits);
-        let ids = self.tokens[start..start + fed].to_vec();
-        if let Err(e) = self
-            .model
-            .forward_many(&ids, &mut self.cache, &mut rows[vocab_size..])
-        {
+        let (before, after) = rows.split_at_mut(vocab_size);
+        before.copy_from_slice(&self.logits);
+        let ids: Vec<u32> = self.tokens.iter().skip(start).take(fed).copied().collect();
+        if let Err(e) = self.model.forward_many(&ids, &mut self.cache, after) {
             // cannot happen (ids and room checked above); never leave tokens the cache lacks
             self.tokens.truncate(start);
             return Err(e.into());
         }
-        if fed > 0 {
-            self.logits.copy_from_slice(&rows[fed * vocab_size..]);
+        if let Some(last) = rows
+            .chunks_exact(vocab_size.max(1))
+            .nth(fed)
+            .filter(|_| fed > 0)
+        {
+            self.logits.copy_from_slice(last);
         }
         rows.truncate(outs.len() * vocab_size);
         self.stopped = outs.last().and_then(|out| out.stop.clone());
