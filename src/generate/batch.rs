@@ -2,7 +2,7 @@
 //! reads each weight matrix once per layer for all of them (`Model::forward_many`), and the
 //! generator ends in the state, and gives the outputs and logits, of forcing them one by one.
 
-use super::{GenerateError, Generator, StepOutput};
+use super::{GenerateError, Generator, StepOutput, MAX_FORCED_LOGITS};
 use crate::model::ForwardError;
 
 impl Generator {
@@ -29,6 +29,19 @@ impl Generator {
             }));
         }
         let start = self.tokens.len();
+        // one row of logits before the tokens and one per token the context takes (below)
+        let fits = tokens.len().min(config.seq_len.saturating_sub(start + 1));
+        let rows_needed = (1 + fits).checked_mul(vocab_size);
+        if rows_needed.is_none_or(|n| n > MAX_FORCED_LOGITS) {
+            return Err(GenerateError::Argument {
+                name: "forceMany tokens".into(),
+                allowed: format!(
+                    "at most {} token ids for a vocabulary of {vocab_size} (a row of logits each, at most {MAX_FORCED_LOGITS} values in all)",
+                    (MAX_FORCED_LOGITS / vocab_size.max(1)).saturating_sub(1)
+                ),
+                got: format!("{} token ids", tokens.len()),
+            });
+        }
         let mut outs = Vec::with_capacity(tokens.len());
         for &token in tokens {
             let out = self.record(token, None);

@@ -39,6 +39,7 @@ impl StopReason {
 /// use nexttoken::generate::first_repeat;
 /// assert_eq!(first_repeat(&[1, 2, 3, 4, 1, 2, 3], 3), 4);
 /// assert_eq!(first_repeat(&[1, 2, 3, 4], 2), 4);
+/// assert_eq!(first_repeat(&[1, 1, 1], 0), 3); // (a window of 0 panicked)
 /// ```
 pub fn first_repeat(tokens: &[u32], n: usize) -> usize {
     if n == 0 {

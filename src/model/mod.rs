@@ -14,7 +14,9 @@ mod safetensors;
 
 use matrix::{load_matrix, Matrix};
 
-pub use safetensors::{f16_to_f32, Dtype, LoadError, SafeTensors, MAX_MODEL_BYTES};
+pub use safetensors::{
+    f16_to_f32, Dtype, LoadError, SafeTensors, MAX_HEADER_BYTES, MAX_MODEL_BYTES,
+};
 
 use safetensors::tensor_err;
 

@@ -23,6 +23,11 @@ pub enum LoadError {
     TooLarge { size: u64 },
 }
 
+/// Longest safetensors header accepted: 1 MiB (the shipped one is 6.5 KB; 64 layers need about
+/// 64 KB). Parsed into a JSON tree, a header costs up to 16× its length in memory: a 32 MB file of
+/// `[0,0,…]` grew the page's wasm memory to 545 MB (never returned) before it was refused.
+pub const MAX_HEADER_BYTES: u64 = 1 << 20;
+
 /// Largest model file accepted: 32 MiB (the shipped one is under 2 MB). With tensors that may not
 /// overlap, the weights as f32 then take at most 4× this.
 pub const MAX_MODEL_BYTES: usize = 32 << 20;
@@ -166,6 +171,11 @@ impl<'a> SafeTensors<'a> {
         let n = u64::from_le_bytes(len_bytes);
         let needed = n.saturating_add(8);
         let truncated = LoadError::Truncated { needed, got };
+        if n > MAX_HEADER_BYTES && needed <= got {
+            return Err(LoadError::Header(format!(
+                "its length ({n} bytes, the first 8 bytes of the file) must be at most {MAX_HEADER_BYTES}"
+            )));
+        }
         // (needed ≤ got, a usize, once the split succeeds)
         let (header, data) = usize::try_from(n)
             .ok()
