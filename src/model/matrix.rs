@@ -53,15 +53,20 @@ impl Matrix {
         scratch: &mut Vec<i16>,
     ) {
         let cols = self.cols.max(1);
-        // output o of vector t is out[t·stride + o]: the rows of `out` are stride wide, and the
-        // caller sizes `out` for n of them (o < width ≤ stride)
-        let stride = stride.max(1);
+        // Output o of vector t is out[t·stride + o], its input xs[t·cols..][..cols]: the caller
+        // sizes both for n vectors (o < width ≤ stride), so every `get` below is Some. (Index
+        // arithmetic, not chunk iterators, in the loop over rows: a chunk iterator's length is a
+        // division, per weight row, which cost the one-token forward pass.)
+        fn vector<T>(v: &[T], t: usize, cols: usize) -> Option<&[T]> {
+            v.get(t * cols..(t + 1) * cols)
+        }
         match &self.w {
             Weights::F32(w) => {
                 for (o, row) in w.chunks_exact(cols).take(width).enumerate() {
-                    let outs = out.chunks_mut(stride).take(n);
-                    for (out_t, x) in outs.zip(xs.chunks_exact(cols)) {
-                        if let Some(y) = out_t.get_mut(o) {
+                    for t in 0..n {
+                        if let (Some(x), Some(y)) =
+                            (vector(xs, t, cols), out.get_mut(t * stride + o))
+                        {
                             *y = dot(row, x);
                         }
                     }
@@ -84,9 +89,9 @@ impl Matrix {
                     inv.push(Ok(1.0 / s));
                 }
                 for (o, (row, sc)) in q.chunks_exact(cols).zip(scale).take(width).enumerate() {
-                    let outs = out.chunks_mut(stride).zip(&inv);
-                    for ((out_t, inv), x) in outs.zip(scratch.chunks_exact(cols)) {
-                        if let Some(y) = out_t.get_mut(o) {
+                    for (t, inv) in inv.iter().enumerate() {
+                        let x = vector(scratch, t, cols);
+                        if let (Some(x), Some(y)) = (x, out.get_mut(t * stride + o)) {
                             *y = match *inv {
                                 Ok(inv) => dot_i8(row, x) as f32 * sc * inv,
                                 Err(v) => v,
