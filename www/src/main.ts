@@ -127,7 +127,7 @@ const projector = createProjector(actions, {
   },
 });
 // projector mode's own strategy / temperature / top-k / top-p row (the sidebar is hidden there)
-createProjectorSettings(actions);
+const projectorSettings = createProjectorSettings(actions);
 installPhoneLayout();
 installDoubleTapGuard();
 installTouchKeys();
@@ -299,6 +299,7 @@ async function boot(): Promise<void> {
     },
     closeLesson: () => lessons.dismiss(),
     editPrompt,
+    toggleSettings: () => projectorSettings.toggle(),
   });
   const loadingText = el("loading-text");
   loadingText.textContent = t("loading");
