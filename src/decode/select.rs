@@ -27,12 +27,13 @@ where
     if sorted >= want {
         return sorted;
     }
-    let rest = &mut ids[sorted..];
+    // sorted < want ≤ ids.len(), so 0 < block ≤ rest.len()
+    let rest = ids.split_at_mut(sorted).1;
     let block = want - sorted;
     if block < rest.len() {
         rest.select_nth_unstable_by(block - 1, &mut cmp);
     }
-    rest[..block].sort_unstable_by(&mut cmp);
+    rest.split_at_mut(block).0.sort_unstable_by(&mut cmp);
     want
 }
 
@@ -251,7 +252,10 @@ pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>, spare: &mut Vec<u64>) {
     let mut counts = [[0usize; BUCKETS]; 3];
     for &k in keys.iter() {
         for (count, &shift) in counts.iter_mut().zip(&SHIFTS) {
-            count[digit(k, shift)] += 1;
+            // (a digit is masked below BUCKETS)
+            if let Some(c) = count.get_mut(digit(k, shift)) {
+                *c += 1;
+            }
         }
     }
     let mut from = std::mem::take(keys);
@@ -269,9 +273,13 @@ pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>, spare: &mut Vec<u64>) {
             total += count;
         }
         for &k in &from {
-            let slot = &mut start[digit(k, shift)];
-            to[*slot] = k;
-            *slot += 1;
+            // the starts sum the counts of every key: each slot is < from.len() = to.len()
+            if let Some(slot) = start.get_mut(digit(k, shift)) {
+                if let Some(t) = to.get_mut(*slot) {
+                    *t = k;
+                }
+                *slot += 1;
+            }
         }
         std::mem::swap(&mut from, &mut to);
     }
