@@ -22,8 +22,9 @@ mod output;
 mod records;
 
 pub use args::{
-    check_text, integer_arg, stop_sequences_arg, token_ids_arg, MAX_FORCED_TOKENS,
-    MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS, MAX_TOKENIZER_JSON_CHARS,
+    check_text, integer_arg, stop_sequences_arg, token_ids_arg, MAX_FORCED_LOGITS,
+    MAX_FORCED_TOKENS, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS,
+    MAX_TOKENIZER_JSON_CHARS,
 };
 pub use error::GenerateError;
 pub use output::{first_repeat, StepOutput, StopReason};
@@ -284,7 +285,7 @@ impl Generator {
         self.model
             .forward(last, &mut self.cache, &mut self.logits)?;
         let mut bytes = Vec::new();
-        for &id in &self.tokens[self.prompt_len..] {
+        for &id in self.tokens.iter().skip(self.prompt_len) {
             bytes.extend_from_slice(self.piece_bytes(id));
         }
         let (text, pending) = split_utf8(&bytes);

@@ -9,6 +9,10 @@
 //! and explained by a [`decode::Trace`] of every stage. The `wasm` module is the thin JavaScript
 //! adapter (`step(logits, config)` for the page).
 
+// A panic in wasm kills the page's instance for good: code that runs there states each bound
+// (iterators, `get` with an error) instead of indexing. `train` (native only) opts out.
+#![cfg_attr(not(test), deny(clippy::indexing_slicing))]
+
 pub mod decode;
 
 #[cfg(target_arch = "wasm32")]

@@ -123,3 +123,24 @@ fn encoding_equals_the_tokenizers_crate_on_the_whole_corpus() {
     }
     println!("{lines} lines equal");
 }
+
+/// Encoding throughput on README.md (mixed Chinese, English, code; a benchmark, not a timed
+/// test): `cargo test --release --test tokenizer -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_encode_throughput() {
+    let t = shipped();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let (mut bytes, mut tokens) = (0usize, 0usize);
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs_f64() < 3.0 {
+        tokens += t.encode(&text).len();
+        bytes += text.len();
+    }
+    let s = start.elapsed().as_secs_f64();
+    println!(
+        "tokenizer encode: {:.2} MB/s, {:.0} tokens/s",
+        bytes as f64 / s / 1e6,
+        tokens as f64 / s
+    );
+}

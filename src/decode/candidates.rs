@@ -70,6 +70,9 @@ pub(crate) struct Work {
     /// `candidates_above_into`): they only grow; the first `count` are the head.
     pub above: Vec<u32>,
     pub above_logits: Vec<f32>,
+    /// top-p's head: its sort keys, the radix sort's second buffer and the kept ids
+    /// (stages/top_p_head.rs), reused between calls.
+    pub top_p_head: super::stages::top_p_head::HeadBuffers,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
     /// The draw's per-bucket tables (draw.rs), reused between calls.

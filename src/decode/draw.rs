@@ -273,10 +273,15 @@ fn select_within(keys: &mut [u64], mut above: f64, target: f64, z: f64, last: bo
     let mut state = 0x2545_f491_4f6c_dd1du64 ^ n as u64;
     while hi - lo > WALK_MAX {
         let range = keys.get_mut(lo..hi).unwrap_or_default();
-        let last = range.len() - 1;
+        // (never empty: hi − lo > WALK_MAX)
+        let Some(last) = range.len().checked_sub(1) else {
+            break;
+        };
         range.swap(median_of_three(range, &mut state), last);
-        let pivot = range[last];
-        let (split, mass) = partition_above(&mut range[..last], pivot);
+        let Some((&mut pivot, below)) = range.split_last_mut() else {
+            break;
+        };
+        let (split, mass) = partition_above(below, pivot);
         // range[..split] > pivot > range[split + 1..], the pivot at split.
         range.swap(split, last);
         if above + mass > target {
@@ -330,7 +335,7 @@ fn partition_above(keys: &mut [u64], pivot: u64) -> (usize, f64) {
     let mut split = 0usize;
     let mut mass = 0.0f64;
     for read in 0..keys.len() {
-        let k = keys[read];
+        let Some(&k) = keys.get(read) else { break };
         // keys[split..read] are all ≤ pivot, so swapping within them keeps the invariant.
         keys.swap(split, read);
         let above = k > pivot;

@@ -171,7 +171,7 @@ fn few_changes_then_temperature(
     let Some(at) = order.iter().position(|&k| k == StageKind::Temperature) else {
         return false;
     };
-    if !(only_few_changes(s, &order[..at])
+    if !(only_few_changes(s, order.split_at(at).0)
         && !s.greedy
         && s.temperature != 1.0
         && s.dynatemp_range == 0.0)

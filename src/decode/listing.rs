@@ -210,8 +210,9 @@ fn ranks_among(
                 total += weight(k);
             }
         }
-        count[0] = above;
-        mass[0] = total;
+        if let (Some(c), Some(m)) = (count.first_mut(), mass.first_mut()) {
+            (*c, *m) = (above, total);
+        }
     } else {
         for k in pool {
             // Targets at or above k: a target itself lands after its own bucket.

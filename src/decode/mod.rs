@@ -14,6 +14,7 @@ mod crossing;
 mod draw;
 mod engine;
 mod error;
+mod exact_sum;
 mod final_pass;
 mod first_pass;
 mod head;

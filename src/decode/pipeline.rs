@@ -142,7 +142,7 @@ pub(crate) fn apply(
             let all = ran
                 .iter()
                 .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind));
-            if all && !order[index + 1..].iter().any(|&k| stage_active(k, s)) {
+            if all && !order.iter().skip(index + 1).any(|&k| stage_active(k, s)) {
                 // Temperature is the last stage: its normaliser is the final one, which the
                 // final pass sums together with the weights (`Decoder::run` fills it in).
                 tempered_last = true;
@@ -173,7 +173,7 @@ fn only_min_new_removed(ran: &[Ran], w: &Work) -> bool {
         && ran
             .iter()
             .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind))
-        && w.kept.windows(2).all(|pair| pair[0] < pair[1])
+        && w.kept.is_sorted_by(|a, b| a < b)
 }
 
 /// Whether temperature (a fixed one, not llama.cpp's dynamic one) is the only stage that runs:

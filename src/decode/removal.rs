@@ -11,21 +11,24 @@ impl Work {
     /// sorted-prefix invariant: survivors of the prefix are still the best survivors, in order.
     pub fn retain(&mut self, stage: u8, mut keep: impl FnMut(u32) -> bool) -> usize {
         let before = self.kept.len();
+        let (sorted, removed_by) = (self.sorted, &mut self.removed_by);
         let mut sorted_survivors = 0;
-        let mut write = 0;
-        for read in 0..self.kept.len() {
-            let id = self.kept[read];
+        let mut read = 0;
+        // `retain` visits every id once, in order
+        self.kept.retain(|&id| {
+            let in_prefix = read < sorted;
+            read += 1;
             if keep(id) {
-                self.kept[write] = id;
-                write += 1;
-                if read < self.sorted {
-                    sorted_survivors += 1;
+                sorted_survivors += usize::from(in_prefix);
+                true
+            } else {
+                if let Some(slot) = removed_by.get_mut(id as usize) {
+                    *slot = stage;
                 }
-            } else if let Some(slot) = self.removed_by.get_mut(id as usize) {
-                *slot = stage;
+                false
             }
-        }
-        self.kept.truncate(write);
+        });
+        let write = self.kept.len();
         self.sorted = sorted_survivors;
         if write != before {
             self.kept_changed();

@@ -27,12 +27,13 @@ where
     if sorted >= want {
         return sorted;
     }
-    let rest = &mut ids[sorted..];
+    // sorted < want ≤ ids.len(), so 0 < block ≤ rest.len()
+    let rest = ids.split_at_mut(sorted).1;
     let block = want - sorted;
     if block < rest.len() {
         rest.select_nth_unstable_by(block - 1, &mut cmp);
     }
-    rest[..block].sort_unstable_by(&mut cmp);
+    rest.split_at_mut(block).0.sort_unstable_by(&mut cmp);
     want
 }
 
@@ -234,14 +235,14 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
     } else {
         // Every removed token listed (a full trace): still in id order, so a stable sort by the
         // logit alone gives ties by lower id.
-        radix_sort_desc_high(&mut keys);
+        radix_sort_desc_high(&mut keys, &mut Vec::new());
     }
     keys.iter().map(|&key| !(key as u32)).collect()
 }
 
 /// Sorts `keys` by their high 32 bits, descending, stably (equal ones keep their order): three
 /// LSD counting passes of 11 bits, each skipped when every key has the same digit there.
-pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>) {
+pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>, spare: &mut Vec<u64>) {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
     const SHIFTS: [u32; 3] = [32, 32 + BITS, 32 + 2 * BITS];
@@ -251,11 +252,16 @@ pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>) {
     let mut counts = [[0usize; BUCKETS]; 3];
     for &k in keys.iter() {
         for (count, &shift) in counts.iter_mut().zip(&SHIFTS) {
-            count[digit(k, shift)] += 1;
+            // (a digit is masked below BUCKETS)
+            if let Some(c) = count.get_mut(digit(k, shift)) {
+                *c += 1;
+            }
         }
     }
     let mut from = std::mem::take(keys);
-    let mut to = vec![0u64; from.len()];
+    let mut to = std::mem::take(spare);
+    // Every slot is written by the first pass that runs: only slots it grows by are zeroed.
+    to.resize(from.len(), 0);
     for (start, &shift) in counts.iter_mut().zip(&SHIFTS) {
         if start.contains(&from.len()) {
             continue;
@@ -267,13 +273,18 @@ pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>) {
             total += count;
         }
         for &k in &from {
-            let slot = &mut start[digit(k, shift)];
-            to[*slot] = k;
-            *slot += 1;
+            // the starts sum the counts of every key: each slot is < from.len() = to.len()
+            if let Some(slot) = start.get_mut(digit(k, shift)) {
+                if let Some(t) = to.get_mut(*slot) {
+                    *t = k;
+                }
+                *slot += 1;
+            }
         }
         std::mem::swap(&mut from, &mut to);
     }
     *keys = from;
+    *spare = to;
 }
 
 /// A heap entry ordered so that the heap's top is the *worst* of the best k seen so far.

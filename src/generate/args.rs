@@ -16,6 +16,10 @@ pub const MAX_STOP_SEQUENCES: usize = 64;
 pub const MAX_STOP_SEQUENCE_CHARS: usize = 256;
 /// Most tokens one `forceMany` call takes: the longest context a model may have (`seq_len`).
 pub const MAX_FORCED_TOKENS: usize = 1 << 16;
+/// Most logits one `forceMany` call returns (a row of `vocab_size` per token, 64 MB): the shipped
+/// model's longest link needs 128 × 8,000. Without it a large-vocabulary model with a long
+/// context asked for (1 + 65,535) × 10^6 floats, which wrapped on wasm32 or aborted.
+pub const MAX_FORCED_LOGITS: usize = 1 << 24;
 
 /// An integer argument in [0, `max`]: `value` is the number the caller passed, or (when it was not
 /// a number) a description of what it was (`string "abc"`, `undefined`). NaN, fractions, negatives and values past `max` are

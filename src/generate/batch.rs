@@ -2,7 +2,7 @@
 //! reads each weight matrix once per layer for all of them (`Model::forward_many`), and the
 //! generator ends in the state, and gives the outputs and logits, of forcing them one by one.
 
-use super::{GenerateError, Generator, StepOutput};
+use super::{GenerateError, Generator, StepOutput, MAX_FORCED_LOGITS};
 use crate::model::ForwardError;
 
 impl Generator {
@@ -29,6 +29,19 @@ impl Generator {
             }));
         }
         let start = self.tokens.len();
+        // one row of logits before the tokens and one per token the context takes (below)
+        let fits = tokens.len().min(config.seq_len.saturating_sub(start + 1));
+        let rows_needed = (1 + fits).checked_mul(vocab_size);
+        if rows_needed.is_none_or(|n| n > MAX_FORCED_LOGITS) {
+            return Err(GenerateError::Argument {
+                name: "forceMany tokens".into(),
+                allowed: format!(
+                    "at most {} token ids for a vocabulary of {vocab_size} (a row of logits each, at most {MAX_FORCED_LOGITS} values in all)",
+                    (MAX_FORCED_LOGITS / vocab_size.max(1)).saturating_sub(1)
+                ),
+                got: format!("{} token ids", tokens.len()),
+            });
+        }
         let mut outs = Vec::with_capacity(tokens.len());
         for &token in tokens {
             let out = self.record(token, None);
@@ -41,18 +54,20 @@ impl Generator {
         // the model runs over every appended token but one that fills the context (as `append`)
         let fed = outs.len().min(config.seq_len.saturating_sub(start + 1));
         let mut rows = vec![0.0; (1 + fed) * vocab_size];
-        rows[..vocab_size].copy_from_slice(&self.logits);
-        let ids = self.tokens[start..start + fed].to_vec();
-        if let Err(e) = self
-            .model
-            .forward_many(&ids, &mut self.cache, &mut rows[vocab_size..])
-        {
+        let (before, after) = rows.split_at_mut(vocab_size);
+        before.copy_from_slice(&self.logits);
+        let ids: Vec<u32> = self.tokens.iter().skip(start).take(fed).copied().collect();
+        if let Err(e) = self.model.forward_many(&ids, &mut self.cache, after) {
             // cannot happen (ids and room checked above); never leave tokens the cache lacks
             self.tokens.truncate(start);
             return Err(e.into());
         }
-        if fed > 0 {
-            self.logits.copy_from_slice(&rows[fed * vocab_size..]);
+        if let Some(last) = rows
+            .chunks_exact(vocab_size.max(1))
+            .nth(fed)
+            .filter(|_| fed > 0)
+        {
+            self.logits.copy_from_slice(last);
         }
         rows.truncate(outs.len() * vocab_size);
         self.stopped = outs.last().and_then(|out| out.stop.clone());

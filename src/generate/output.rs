@@ -33,16 +33,24 @@ impl StopReason {
 
 /// Where generated text starts to repeat itself: the index of the first
 /// `n`-token window that already occurred earlier in `tokens` (its length if
-/// none does). Greedy decoding loops; this is how far it gets first.
+/// none does, or `n` is 0). Greedy decoding loops; this is how far it gets first.
 ///
 /// ```
 /// use nexttoken::generate::first_repeat;
 /// assert_eq!(first_repeat(&[1, 2, 3, 4, 1, 2, 3], 3), 4);
 /// assert_eq!(first_repeat(&[1, 2, 3, 4], 2), 4);
+/// assert_eq!(first_repeat(&[1, 1, 1], 0), 3); // (a window of 0 panicked)
 /// ```
 pub fn first_repeat(tokens: &[u32], n: usize) -> usize {
+    if n == 0 {
+        return tokens.len();
+    }
+    // the window ending at i (≥ n ≥ 1) against every window starting before it
     (n..=tokens.len())
-        .find(|&i| tokens[..i - 1].windows(n).any(|w| w == &tokens[i - n..i]))
+        .find(|&i| match (tokens.get(..i - 1), tokens.get(i - n..i)) {
+            (Some(before), Some(last)) => before.windows(n).any(|w| w == last),
+            _ => false,
+        })
         .map_or(tokens.len(), |i| i - n)
 }
 

@@ -27,6 +27,9 @@ impl Model {
                 vocab_size: c.vocab_size,
             });
         }
+        if !cache.fits(c) {
+            return Err(ForwardError::CacheMismatch);
+        }
         let n = tokens.len();
         let pos0 = cache.len;
         if pos0 + n > c.seq_len || (n == 0 && pos0 >= c.seq_len) {
@@ -55,34 +58,38 @@ impl Model {
         let mut h = vec![0.0; n * 4 * d];
         let mut att = vec![0.0; pos0 + n];
         let mut xq = Vec::with_capacity(n * 4 * d);
-        for (l, b) in self.blocks.iter().enumerate() {
+        // one (k, v) cache per block (`new_cache` makes n_layers of each, seq_len × dim long)
+        let layers = self
+            .blocks
+            .iter()
+            .zip(cache.k.iter_mut().zip(cache.v.iter_mut()));
+        for (b, (kc, vc)) in layers {
             for (xt, nt) in x.chunks_exact(d).zip(nrm.chunks_exact_mut(d)) {
                 rmsnorm(xt, &b.norm1, nt);
             }
             b.attn_qkv
                 .matmat(&nrm, n, &mut qkv, (3 * d, 3 * d), &mut xq);
-            for (t, qkvt) in qkv.chunks_exact(3 * d).enumerate() {
-                let pos = pos0 + t;
-                cache.k[l][pos * d..(pos + 1) * d].copy_from_slice(&qkvt[d..2 * d]);
-                cache.v[l][pos * d..(pos + 1) * d].copy_from_slice(&qkvt[2 * d..]);
+            // positions pos0.. of the cache take each token's k and v (pos0 + n ≤ seq_len above)
+            let rows = kc
+                .chunks_exact_mut(d)
+                .zip(vc.chunks_exact_mut(d))
+                .skip(pos0);
+            for ((kt, vt), qkvt) in rows.zip(qkv.chunks_exact(3 * d)) {
+                let (k, v) = qkvt.split_at(d).1.split_at(d);
+                kt.copy_from_slice(k);
+                vt.copy_from_slice(v);
             }
-            let (kc, vc) = (&cache.k[l], &cache.v[l]);
+            let (kc, vc) = (&**kc, &**vc);
             for (t, (qkvt, yt)) in qkv
                 .chunks_exact(3 * d)
                 .zip(y.chunks_exact_mut(d))
                 .enumerate()
             {
-                let att = &mut att[..pos0 + t + 1];
-                for hi in 0..c.n_heads {
-                    let q = &qkvt[hi * hd..(hi + 1) * hd];
-                    attend(
-                        q,
-                        (kc, vc),
-                        (d, hi * hd),
-                        scale,
-                        att,
-                        &mut yt[hi * hd..(hi + 1) * hd],
-                    );
+                // token t attends to positions 0..=pos0 + t (att holds pos0 + n)
+                let (att, _) = att.split_at_mut(pos0 + t + 1);
+                let heads = qkvt.chunks_exact(hd).zip(yt.chunks_exact_mut(hd));
+                for (hi, (q, yh)) in heads.take(c.n_heads).enumerate() {
+                    attend(q, (kc, vc), (d, hi * hd), scale, att, yh);
                 }
             }
             b.attn_out.matmat(&y, n, &mut o, (d, d), &mut xq);
@@ -106,7 +113,7 @@ impl Model {
         }
         let rows = (logits.len() / c.vocab_size.max(1)).clamp(1, n);
         let v = c.vocab_size.min(logits.len());
-        let last = &nrm[(n - rows) * d..];
+        let (_, last) = nrm.split_at((n - rows) * d);
         self.tok_emb.matmat(last, rows, logits, (v, v), &mut xq);
         cache.len = pos0 + n;
         Ok(())
@@ -129,9 +136,14 @@ fn attend(
     yh: &mut [f32],
 ) {
     let hd = q.len();
+    // the head's channels of a cached row (off + hd ≤ d: the heads split dim evenly)
+    fn channels(row: &[f32], off: usize, hd: usize) -> &[f32] {
+        row.split_at(off).1.split_at(hd).0
+    }
+    let head = |row| channels(row, off, hd);
     let mut max = f32::NEG_INFINITY;
-    for (s, a) in att.iter_mut().enumerate() {
-        *a = dot(q, &kc[s * d + off..s * d + off + hd]) * scale;
+    for (a, k) in att.iter_mut().zip(kc.chunks_exact(d)) {
+        *a = dot(q, head(k)) * scale;
         max = max.max(*a);
     }
     let mut sum = 0.0;
@@ -140,9 +152,9 @@ fn attend(
         sum += *a;
     }
     yh.fill(0.0);
-    for (s, a) in att.iter().enumerate() {
+    for (a, v) in att.iter().zip(vc.chunks_exact(d)) {
         let p = a / sum;
-        for (yj, vj) in yh.iter_mut().zip(&vc[s * d + off..s * d + off + hd]) {
+        for (yj, vj) in yh.iter_mut().zip(head(v)) {
             *yj += p * vj;
         }
     }

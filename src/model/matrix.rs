@@ -53,11 +53,22 @@ impl Matrix {
         scratch: &mut Vec<i16>,
     ) {
         let cols = self.cols.max(1);
+        // Output o of vector t is out[t·stride + o], its input xs[t·cols..][..cols]: the caller
+        // sizes both for n vectors (o < width ≤ stride), so every `get` below is Some. (Index
+        // arithmetic, not chunk iterators, in the loop over rows: a chunk iterator's length is a
+        // division, per weight row, which cost the one-token forward pass.)
+        fn vector<T>(v: &[T], t: usize, cols: usize) -> Option<&[T]> {
+            v.get(t * cols..(t + 1) * cols)
+        }
         match &self.w {
             Weights::F32(w) => {
                 for (o, row) in w.chunks_exact(cols).take(width).enumerate() {
                     for t in 0..n {
-                        out[t * stride + o] = dot(row, &xs[t * cols..(t + 1) * cols]);
+                        if let (Some(x), Some(y)) =
+                            (vector(xs, t, cols), out.get_mut(t * stride + o))
+                        {
+                            *y = dot(row, x);
+                        }
                     }
                 }
             }
@@ -79,12 +90,13 @@ impl Matrix {
                 }
                 for (o, (row, sc)) in q.chunks_exact(cols).zip(scale).take(width).enumerate() {
                     for (t, inv) in inv.iter().enumerate() {
-                        out[t * stride + o] = match *inv {
-                            Ok(inv) => {
-                                dot_i8(row, &scratch[t * cols..(t + 1) * cols]) as f32 * sc * inv
-                            }
-                            Err(v) => v,
-                        };
+                        let x = vector(scratch, t, cols);
+                        if let (Some(x), Some(y)) = (x, out.get_mut(t * stride + o)) {
+                            *y = match *inv {
+                                Ok(inv) => dot_i8(row, x) as f32 * sc * inv,
+                                Err(v) => v,
+                            };
+                        }
                     }
                 }
             }
@@ -182,8 +194,8 @@ fn dot_i8_portable(a: &[i8], b: &[i16]) -> i32 {
     let cb = b.chunks_exact(8);
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            acc[i] = acc[i].wrapping_add(x[i] as i32 * y[i] as i32);
+        for ((s, &x), &y) in acc.iter_mut().zip(x).zip(y) {
+            *s = s.wrapping_add(x as i32 * y as i32);
         }
     }
     let mut s = acc.iter().fold(0i32, |s, &v| s.wrapping_add(v));
@@ -221,8 +233,10 @@ fn dot_i8_simd(a: &[i8], b: &[i16]) -> i32 {
         .wrapping_add(i32x4_extract_lane::<1>(acc))
         .wrapping_add(i32x4_extract_lane::<2>(acc))
         .wrapping_add(i32x4_extract_lane::<3>(acc));
-    for j in i..n {
-        s = s.wrapping_add(a[j] as i32 * b[j] as i32);
+    if let (Some(ra), Some(rb)) = (a.get(i..n), b.get(i..n)) {
+        for (&x, &y) in ra.iter().zip(rb) {
+            s = s.wrapping_add(x as i32 * y as i32);
+        }
     }
     s
 }
@@ -257,8 +271,10 @@ fn dot_i8_sse2(a: &[i8], b: &[i16]) -> i32 {
             _mm_add_epi32(acc0, acc1),
         );
         let mut s = lanes.iter().fold(0i32, |s, &v| s.wrapping_add(v));
-        for j in i..n {
-            s = s.wrapping_add(a[j] as i32 * b[j] as i32);
+        if let (Some(ra), Some(rb)) = (a.get(i..n), b.get(i..n)) {
+            for (&x, &y) in ra.iter().zip(rb) {
+                s = s.wrapping_add(x as i32 * y as i32);
+            }
         }
         s
     }
@@ -275,8 +291,11 @@ fn reduce(acc: &[f32; LANES]) -> f32 {
     let mut n = LANES;
     while n > 1 {
         n /= 2;
-        for i in 0..n {
-            v[i] += v[i + n];
+        // v[i] += v[i + n] for i < n
+        if let Some((lo, hi)) = v.split_at_mut_checked(n) {
+            for (a, b) in lo.iter_mut().zip(hi.iter()) {
+                *a += b;
+            }
         }
     }
     v[0]
@@ -295,8 +314,8 @@ pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
         let (Ok(x), Ok(y)) = (<&[f32; LANES]>::try_from(x), <&[f32; LANES]>::try_from(y)) else {
             continue;
         };
-        for i in 0..LANES {
-            acc[i] += x[i] * y[i];
+        for ((s, x), y) in acc.iter_mut().zip(x).zip(y) {
+            *s += x * y;
         }
     }
     let mut s = reduce(&acc);

@@ -14,7 +14,9 @@ mod safetensors;
 
 use matrix::{load_matrix, Matrix};
 
-pub use safetensors::{f16_to_f32, Dtype, LoadError, SafeTensors, MAX_MODEL_BYTES};
+pub use safetensors::{
+    f16_to_f32, Dtype, LoadError, SafeTensors, MAX_HEADER_BYTES, MAX_MODEL_BYTES,
+};
 
 use safetensors::tensor_err;
 
@@ -46,6 +48,8 @@ pub enum ForwardError {
     TokenOutOfRange { token: u32, vocab_size: usize },
     /// The cache already holds `context` positions.
     ContextFull { context: usize },
+    /// The cache was made by another model (`new_cache` of a different shape).
+    CacheMismatch,
 }
 
 impl std::fmt::Display for ForwardError {
@@ -60,6 +64,10 @@ impl std::fmt::Display for ForwardError {
             ForwardError::ContextFull { context } => {
                 write!(f, "the context is full ({context} tokens)")
             }
+            ForwardError::CacheMismatch => write!(
+                f,
+                "the cache was made for another model (use this model's new_cache)"
+            ),
         }
     }
 }
@@ -101,6 +109,14 @@ impl Cache {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// Whether this cache has the shape `new_cache` gives a model of `config`.
+    fn fits(&self, config: &Config) -> bool {
+        let n = config.seq_len * config.dim;
+        self.k.len() == config.n_layers
+            && self.v.len() == config.n_layers
+            && self.k.iter().chain(&self.v).all(|kv| kv.len() == n)
+    }
+
     /// Forgets positions `n..`; later steps overwrite them.
     pub fn truncate(&mut self, n: usize) {
         self.len = self.len.min(n);

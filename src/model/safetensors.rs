@@ -23,6 +23,11 @@ pub enum LoadError {
     TooLarge { size: u64 },
 }
 
+/// Longest safetensors header accepted: 1 MiB (the shipped one is 6.5 KB; 64 layers need about
+/// 64 KB). Parsed into a JSON tree, a header costs up to 16× its length in memory: a 32 MB file of
+/// `[0,0,…]` grew the page's wasm memory to 545 MB (never returned) before it was refused.
+pub const MAX_HEADER_BYTES: u64 = 1 << 20;
+
 /// Largest model file accepted: 32 MiB (the shipped one is under 2 MB). With tensors that may not
 /// overlap, the weights as f32 then take at most 4× this.
 pub const MAX_MODEL_BYTES: usize = 32 << 20;
@@ -84,12 +89,14 @@ impl TensorView<'_> {
             Dtype::F32 => self
                 .data
                 .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .filter_map(|c| c.try_into().ok())
+                .map(f32::from_le_bytes)
                 .collect(),
             Dtype::F16 => self
                 .data
                 .chunks_exact(2)
-                .map(|c| f16_to_f32(u16::from_le_bytes([c[0], c[1]])))
+                .filter_map(|c| c.try_into().ok())
+                .map(|c| f16_to_f32(u16::from_le_bytes(c)))
                 .collect(),
             Dtype::I8 => self.data.iter().map(|&b| b as i8 as f32).collect(),
         }
@@ -163,10 +170,17 @@ impl<'a> SafeTensors<'a> {
             .ok_or(LoadError::Truncated { needed: 8, got })?;
         let n = u64::from_le_bytes(len_bytes);
         let needed = n.saturating_add(8);
-        if needed > got {
-            return Err(LoadError::Truncated { needed, got });
+        let truncated = LoadError::Truncated { needed, got };
+        if n > MAX_HEADER_BYTES && needed <= got {
+            return Err(LoadError::Header(format!(
+                "its length ({n} bytes, the first 8 bytes of the file) must be at most {MAX_HEADER_BYTES}"
+            )));
         }
-        let header = &bytes[8..needed as usize];
+        // (needed ≤ got, a usize, once the split succeeds)
+        let (header, data) = usize::try_from(n)
+            .ok()
+            .and_then(|n| bytes.get(8..)?.split_at_checked(n))
+            .ok_or(truncated)?;
         let text =
             std::str::from_utf8(header).map_err(|_| LoadError::Header("not UTF-8".into()))?;
         let root = json::parse(text).map_err(LoadError::Header)?;
@@ -186,11 +200,11 @@ impl<'a> SafeTensors<'a> {
                 entries.push((k, v));
             }
         }
-        check_disjoint(&entries, got - needed)?;
+        check_disjoint(&entries, data.len() as u64)?;
         Ok(SafeTensors {
             entries,
             metadata,
-            data: &bytes[needed as usize..],
+            data,
         })
     }
 
@@ -242,14 +256,18 @@ impl<'a> SafeTensors<'a> {
             })?;
             shape.push(fits);
         }
-        let offs = e
-            .get("data_offsets")
-            .and_then(Json::as_array)
-            .filter(|o| o.len() == 2)
-            .ok_or_else(|| tensor_err(name, "data_offsets must be [start, end]"))?;
-        let (start, end) = match (offs[0].as_u64(), offs[1].as_u64()) {
-            (Some(s), Some(e)) if s <= e && e <= self.data.len() as u64 => (s as usize, e as usize),
-            _ => {
+        let Some([first, last]) = e.get("data_offsets").and_then(Json::as_array) else {
+            return Err(tensor_err(name, "data_offsets must be [start, end]"));
+        };
+        // `get` is None unless start ≤ end ≤ the data size
+        let range = |j: &Json| j.as_u64().and_then(|v| usize::try_from(v).ok());
+        let data = match range(first).zip(range(last)) {
+            Some((start, end)) => self.data.get(start..end),
+            None => None,
+        };
+        let data = match data {
+            Some(data) => data,
+            None => {
                 let show = |j: &Json| match j {
                     Json::Number(n) if n.fract() == 0.0 && n.abs() < 1e21 => format!("{n}"),
                     Json::Number(n) => format!("{n:e}"),
@@ -259,27 +277,23 @@ impl<'a> SafeTensors<'a> {
                     name,
                     format!(
                         "data_offsets [{}, {}] must satisfy start ≤ end ≤ {} (the data size)",
-                        show(&offs[0]),
-                        show(&offs[1]),
+                        show(first),
+                        show(last),
                         self.data.len()
                     ),
                 ));
             }
         };
         let numel = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
-        if numel.and_then(|n| n.checked_mul(dtype.size())) != Some(end - start) {
+        if numel.and_then(|n| n.checked_mul(dtype.size())) != Some(data.len()) {
             return Err(tensor_err(
                 name,
                 format!(
                     "{} bytes do not match shape {shape:?} of {dtype:?}",
-                    end - start
+                    data.len()
                 ),
             ));
         }
-        Ok(TensorView {
-            dtype,
-            shape,
-            data: &self.data[start..end],
-        })
+        Ok(TensorView { dtype, shape, data })
     }
 }

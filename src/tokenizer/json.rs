@@ -99,7 +99,11 @@ impl Parser<'_> {
     }
 
     fn eat(&mut self, lit: &[u8]) -> bool {
-        if self.b[self.i..].starts_with(lit) {
+        if self
+            .b
+            .get(self.i..)
+            .is_some_and(|rest| rest.starts_with(lit))
+        {
             self.i += lit.len();
             true
         } else {
@@ -194,8 +198,11 @@ impl Parser<'_> {
                 break;
             }
         }
-        let s = std::str::from_utf8(&self.b[start..self.i])
-            .map_err(|_| format!("bad number at byte {start}"))?;
+        let s = self
+            .b
+            .get(start..self.i)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .ok_or_else(|| format!("bad number at byte {start}"))?;
         s.parse::<f64>()
             .map(Json::Number)
             .map_err(|_| format!("bad number {s:?} at byte {start}"))
@@ -225,8 +232,11 @@ impl Parser<'_> {
                 }
                 self.i += 1;
             }
-            let run = std::str::from_utf8(&self.b[start..self.i])
-                .map_err(|_| format!("invalid UTF-8 in string at byte {start}"))?;
+            let run = self
+                .b
+                .get(start..self.i)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .ok_or_else(|| format!("invalid UTF-8 in string at byte {start}"))?;
             out.push_str(run);
             match self.b.get(self.i) {
                 None => return self.err("unterminated string"),

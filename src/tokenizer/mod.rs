@@ -7,10 +7,10 @@
 //! string. The merge loop mirrors the `tokenizers` crate's `Word::merge_all`
 //! step for step; `tests/tokenizer.rs` checks equality on the whole corpus.
 
+mod encode;
 pub mod json;
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 
 use json::Json;
@@ -65,7 +65,8 @@ pub struct Tokenizer {
     ids: HashMap<String, u32>,
     /// (left, right) → (rank, merged id).
     merges: HashMap<(u32, u32), (u32, u32)>,
-    byte_ids: Vec<Option<u32>>,
+    /// byte → its `<0xNN>` token, if the vocabulary has one.
+    byte_ids: [Option<u32>; 256],
     eos: Option<u32>,
 }
 
@@ -122,35 +123,38 @@ impl Tokenizer {
             .and_then(Json::as_object)
             .ok_or_else(|| field("model.vocab", "missing or not an object"))?;
         let n = vocab.len();
-        let mut tokens = vec![String::new(); n];
-        let mut filled = vec![false; n];
+        // n entries with distinct ids in 0..n fill every slot
+        let mut slots: Vec<Option<String>> = vec![None; n];
         let mut ids = HashMap::with_capacity(n);
         for (tok, id) in vocab {
             // (try_from: on wasm32 `as usize` wrapped 2^40 to 0, refused as "id 0 is used twice")
-            let id = id
-                .as_u64()
-                .and_then(|i| usize::try_from(i).ok())
-                .filter(|&i| i < n)
-                .ok_or_else(|| {
-                    field(
+            let id = id.as_u64().and_then(|i| usize::try_from(i).ok());
+            match id.map(|i| (i, slots.get_mut(i))) {
+                Some((i, Some(slot @ None))) => {
+                    *slot = Some(tok.clone());
+                    ids.insert(tok.clone(), i as u32);
+                }
+                Some((i, Some(Some(_)))) => {
+                    return Err(field("model.vocab", format!("id {i} is used twice")));
+                }
+                _ => {
+                    return Err(field(
                         "model.vocab",
                         format!("id of {tok:?} must be an integer in 0..{n}"),
-                    )
-                })?;
-            if filled[id] {
-                return Err(field("model.vocab", format!("id {id} is used twice")));
+                    ))
+                }
             }
-            filled[id] = true;
-            tokens[id] = tok.clone();
-            ids.insert(tok.clone(), id as u32);
         }
-        let mut byte_ids = vec![None; 256];
+        let tokens: Vec<String> = slots.into_iter().map(Option::unwrap_or_default).collect();
+        let mut byte_ids = [None; 256];
         let bytes: Vec<Vec<u8>> = tokens
             .iter()
             .enumerate()
             .map(|(i, t)| match byte_token(t) {
                 Some(b) => {
-                    byte_ids[b as usize] = Some(i as u32);
+                    if let Some(slot) = byte_ids.get_mut(usize::from(b)) {
+                        *slot = Some(i as u32);
+                    }
                     vec![b]
                 }
                 None => t.as_bytes().to_vec(),
@@ -165,8 +169,8 @@ impl Tokenizer {
         let mut joined = String::new();
         for (rank, m) in merges_json.iter().enumerate() {
             let (a, b) = match m {
-                Json::Array(p) if p.len() == 2 => match (p[0].as_str(), p[1].as_str()) {
-                    (Some(a), Some(b)) => (a, b),
+                Json::Array(p) if p.len() == 2 => match p.as_slice() {
+                    [Json::String(a), Json::String(b)] => (a.as_str(), b.as_str()),
                     _ => {
                         return Err(field(
                             "model.merges",
@@ -242,87 +246,6 @@ impl Tokenizer {
         self.token(id).and_then(byte_token).is_some()
     }
 
-    /// Encodes `text` exactly as the `tokenizers` crate does for this file.
-    pub fn encode(&self, text: &str) -> Vec<u32> {
-        #[derive(Clone, Copy)]
-        struct Sym {
-            c: u32,
-            prev: isize,
-            next: isize,
-            len: usize,
-        }
-        let mut syms: Vec<Sym> = Vec::with_capacity(text.len());
-        let push = |c: u32, len: usize, syms: &mut Vec<Sym>| {
-            let i = syms.len() as isize;
-            syms.push(Sym {
-                c,
-                prev: i - 1,
-                next: -1,
-                len,
-            });
-            if i > 0 {
-                syms[(i - 1) as usize].next = i;
-            }
-        };
-        let mut buf = [0u8; 4];
-        for ch in text.chars() {
-            let s = ch.encode_utf8(&mut buf);
-            if let Some(&id) = self.ids.get(&*s) {
-                push(id, s.len(), &mut syms);
-            } else if s.bytes().all(|b| self.byte_ids[b as usize].is_some()) {
-                for b in s.bytes() {
-                    if let Some(id) = self.byte_ids[b as usize] {
-                        push(id, 1, &mut syms);
-                    }
-                }
-            } else if let Some(&unk) = self.ids.get("<unk>") {
-                push(unk, s.len(), &mut syms);
-            }
-        }
-        // Min-heap on (rank, position), as in `tokenizers`' Word::merge_all.
-        let mut queue: BinaryHeap<Reverse<(u32, usize, u32)>> = syms
-            .windows(2)
-            .enumerate()
-            .filter_map(|(i, w)| {
-                self.merges
-                    .get(&(w[0].c, w[1].c))
-                    .map(|&(r, id)| Reverse((r, i, id)))
-            })
-            .collect();
-        while let Some(Reverse((_, pos, new_id))) = queue.pop() {
-            if syms[pos].len == 0 || syms[pos].next == -1 {
-                continue;
-            }
-            let next_pos = syms[pos].next as usize;
-            let right = syms[next_pos];
-            // Skip entries made stale by an earlier merge.
-            if self.merges.get(&(syms[pos].c, right.c)).map(|m| m.1) != Some(new_id) {
-                continue;
-            }
-            syms[pos].c = new_id;
-            syms[pos].len += right.len;
-            syms[pos].next = right.next;
-            syms[next_pos].len = 0;
-            if right.next > -1 && (right.next as usize) < syms.len() {
-                syms[right.next as usize].prev = pos as isize;
-            }
-            let cur = syms[pos];
-            if cur.prev >= 0 {
-                let p = cur.prev as usize;
-                if let Some(&(r, id)) = self.merges.get(&(syms[p].c, cur.c)) {
-                    queue.push(Reverse((r, p, id)));
-                }
-            }
-            if cur.next > -1 && (cur.next as usize) < syms.len() {
-                let nx = syms[cur.next as usize];
-                if let Some(&(r, id)) = self.merges.get(&(cur.c, nx.c)) {
-                    queue.push(Reverse((r, pos, id)));
-                }
-            }
-        }
-        syms.iter().filter(|s| s.len != 0).map(|s| s.c).collect()
-    }
-
     /// Decodes ids to text. Bytes that end mid-character are returned as
     /// `pending`; ids outside the vocabulary are an error naming the id.
     pub fn decode(&self, ids: &[u32]) -> Result<Decoded, String> {
@@ -358,10 +281,14 @@ pub fn split_utf8(mut bytes: &[u8]) -> (String, Vec<u8>) {
                 match e.error_len() {
                     None => return (text, rest.to_vec()),
                     Some(n) => {
-                        for b in &rest[..n] {
+                        // (n ≤ rest.len(): std's error_len counts bytes of `rest`)
+                        let Some((bad, tail)) = rest.split_at_checked(n) else {
+                            return (text, rest.to_vec());
+                        };
+                        for b in bad {
                             text.push_str(&format!("<0x{b:02X}>"));
                         }
-                        bytes = &rest[n..];
+                        bytes = tail;
                     }
                 }
             }

@@ -141,3 +141,23 @@ test("numbers past 2^32 in either file are refused as written, never wrapped to 
   parsed.model.vocab.zzz = 2 ** 40;
   refusedThenFresh(weights, JSON.stringify(parsed), /^tokenizer\.json field `model\.vocab`: id of "zzz" must be an integer in 0\.\.8001$/);
 });
+
+test("a safetensors header past 1 MiB is refused before it is parsed: the instance's memory does not grow by its JSON tree", async () => {
+  // 32 MB of `[0,0,…]` (a file within the 32 MiB limit): main parsed it first, growing this
+  // instance's memory to 545 MB, never returned, before refusing it as "must be a JSON object"
+  const { Generator: Fresh, wasm } = await freshInstance();
+  const loaded = new Fresh(weights, tokenizer);
+  loaded.free();
+  const before = wasm.memory.buffer.byteLength;
+  const text = `[${"0,".repeat((1 << 24) - 64)}0]`;
+  const bytes = new Uint8Array(8 + text.length);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(text.length), true);
+  new TextEncoder().encodeInto(text, bytes.subarray(8));
+  assert.throws(() => new Fresh(bytes, tokenizer),
+    { message: `safetensors header: its length (${text.length} bytes, the first 8 bytes of the file) must be at most 1048576` });
+  const grown = wasm.memory.buffer.byteLength - before;
+  assert.ok(grown <= 2 * bytes.length, `memory grew by ${grown >> 20} MB for a ${bytes.length >> 20} MB file`);
+  const gen = new Fresh(weights, tokenizer);
+  assert.deepEqual(run(gen), fresh, "the next Generator is a fresh one");
+  gen.free();
+});

@@ -6,7 +6,9 @@
 //! After them, half as many cases of the stages that change logits alone (`early_config`), then a
 //! quarter as many of the page's slider mix, T ≠ 1 with a penalty (`learner_config`), then a
 //! quarter as many on an open context's logits, large vocabularies (`open_logits`, `open_config`:
-//! the pre-filters let tens of thousands through, so top-p and typical-p take their bucket paths).
+//! the pre-filters let tens of thousands through, so top-p and typical-p take their bucket paths),
+//! then a quarter as many of top-p keeping much of such logits at T 1.5–2 and p up to 0.9999
+//! (`hot_config`; every eighth a needle over a bulk 2^30 lighter, p within 1e-5 of 1).
 #![allow(clippy::unwrap_used)]
 use nexttoken::decode::{rng, Config, Decoder, Engine};
 use std::io::Write;
@@ -163,171 +165,9 @@ fn config(r: &mut R, n: usize, extreme: &[(u32, u64)]) -> Config {
     c
 }
 
-/// A config of the rows that change logits (issue 10's sixth round): the early stages alone or
-/// with one more stage, mostly at T = 1 — a bias with or without bans, the penalties with a
-/// history (llama.cpp's window, vLLM's prompt part), min_new_tokens holding back or not.
-fn early_config(r: &mut R, n: usize) -> Config {
-    let mut c = Config {
-        engine: Some(r.pick(&[Engine::Hf, Engine::LlamaCpp, Engine::Vllm])),
-        trace_top: Some(r.pick(&[0, 1, 20, 300, n as u32])),
-        seed: Some(r.next() as u32),
-        draw: Some(r.below(1000)),
-        ..Config::default()
-    };
-    if r.chance(0.6) {
-        let len = 1 + r.below(600) as u32;
-        c.history = Some((0..len).map(|_| r.below(n as u64) as u32).collect());
-        c.history_prompt_len = Some(r.below(u64::from(len) + 1) as usize);
-        c.repetition_penalty = Some(r.pick(&[1.0, 0.8, 1.1, 1.3, 2.0]));
-        if r.chance(0.4) {
-            c.frequency_penalty = Some(r.pick(&[-0.5, 0.5, 1.0]));
-            c.presence_penalty = Some(r.pick(&[0.0, -0.5, 0.5, 1.5]));
-        }
-        if r.chance(0.3) {
-            c.penalty_last_n = Some(r.pick(&[-1, 0, 64, 256]));
-        }
-    }
-    if r.chance(0.5) {
-        let bans = r.chance(0.4);
-        c.logit_bias = Some(
-            (0..1 + r.below(40))
-                .map(|_| {
-                    let b = if bans && r.chance(0.3) {
-                        f64::NEG_INFINITY
-                    } else {
-                        r.pick(&[-5.0, 0.0, 3.0, 30.0, 100.0])
-                    };
-                    (r.below(n as u64) as u32, b)
-                })
-                .collect(),
-        );
-    }
-    if r.chance(0.3) {
-        c.min_new_tokens = Some(r.pick(&[1, 5, 8]));
-        c.eos_token_id = Some(vec![r.below(n as u64) as u32, 0]);
-        if r.chance(0.5) {
-            let len = r.below(12) as u32;
-            c.history_prompt_len = Some(0);
-            c.history = Some((0..len).map(|i| i % n as u32).collect());
-        }
-    }
-    match r.below(10) {
-        0 => c.temperature = Some(r.pick(&[0.0, 0.7, 1.5])),
-        1 => c.top_p = Some(0.9),
-        2 => c.epsilon_cutoff = Some(3e-5),
-        3 => c.typical_p = Some(0.9),
-        _ => {}
-    }
-    c
-}
-
-/// The mix the page's sliders make (round thirteen): T ≠ 1 with a penalty over a short history,
-/// often with top-k, min-p or top-p; the history sometimes holds the best id (the max moves) or
-/// an id twice, and the logits sometimes tie at the max.
-fn learner_config(r: &mut R, l: &[f32]) -> Config {
-    let n = l.len();
-    let best = (0..n).fold(0, |b, i| if l[i] > l[b] { i } else { b }) as u32;
-    let len = 1 + r.below(12) as u32;
-    let mut history: Vec<u32> = (0..len).map(|_| r.below(n as u64) as u32).collect();
-    if r.chance(0.3) {
-        history.push(best);
-    }
-    if r.chance(0.2) {
-        history.push(history[0]);
-    }
-    let mut c = Config {
-        engine: Some(r.pick(&[Engine::Hf, Engine::Hf, Engine::LlamaCpp, Engine::Vllm])),
-        temperature: Some(r.pick(&[0.3, 0.7, 0.8, 1.0, 1.2, 1.5, 2.0, 5.0])),
-        repetition_penalty: Some(r.pick(&[0.8, 1.05, 1.15, 1.3, 2.0])),
-        history: Some(history),
-        trace_top: Some(r.pick(&[0, 1, 5, 20, 300, n as u32])),
-        seed: Some(r.next() as u32),
-        draw: Some(r.below(1000)),
-        ..Config::default()
-    };
-    if r.chance(0.6) {
-        c.top_k = Some(r.pick(&[1, 5, 40, 100, 1000]));
-    }
-    if r.chance(0.5) {
-        c.min_p = Some(r.pick(&[0.01, 0.05, 0.1, 0.5]));
-    }
-    if r.chance(0.3) {
-        c.top_p = Some(r.pick(&[0.5, 0.9, 0.95]));
-    }
-    if r.chance(0.25) {
-        c.frequency_penalty = Some(r.pick(&[-0.5, 0.5]));
-        c.presence_penalty = Some(r.pick(&[0.0, 0.5]));
-    }
-    if r.chance(0.1) {
-        c.logit_bias = Some(vec![(r.below(n as u64) as u32, r.pick(&[-5.0, 3.0]))]);
-    }
-    c
-}
-
-/// An open context (issue 10's "· uncertain" rows): a Gaussian bulk of spread `spread` under a
-/// head of 30 spaced `gap` apart whose top sits `top` up, sometimes ties (a coarse grid).
-fn open_logits(r: &mut R, n: usize) -> Vec<f32> {
-    let spread = r.pick(&[1.5, 2.5, 3.5]);
-    let (top, gap) = (r.pick(&[8.0, 11.0, 14.0]), r.pick(&[0.1, 0.4]));
-    let quantum = if r.chance(0.2) { 0.125 } else { 0.0 };
-    let mut l: Vec<f32> = (0..n)
-        .map(|_| {
-            let g = ((r.f() + r.f() + r.f() + r.f() - 2.0) * 3f64.sqrt() * spread) as f32;
-            if quantum > 0.0 {
-                (g / quantum).round() * quantum
-            } else {
-                g
-            }
-        })
-        .collect();
-    for i in 0..30.min(n) {
-        l[(i * 7919) % n] = (top - gap * i as f64) as f32;
-    }
-    if r.chance(0.2) {
-        for _ in 0..r.below(1000) {
-            let i = r.below(n as u64) as usize;
-            l[i] = f32::NEG_INFINITY;
-        }
-    }
-    l
-}
-
-/// What a learner sets on an open context: top-p, typical-p, min-p, temperature, alone or
-/// together, sometimes after a penalty or top-k, every engine, u anywhere.
-fn open_config(r: &mut R, n: usize) -> Config {
-    let mut c = Config {
-        engine: Some(r.pick(&[Engine::Hf, Engine::LlamaCpp, Engine::Vllm])),
-        trace_top: Some(r.pick(&[0, 1, 20, 300])),
-        seed: Some(r.next() as u32),
-        draw: Some(r.below(1000)),
-        ..Config::default()
-    };
-    if r.chance(0.5) {
-        c.temperature = Some(r.pick(&[0.7, 0.8, 1.0, 1.2, 1.5, 2.0]));
-    }
-    match r.below(4) {
-        0 | 1 => c.top_p = Some(r.pick(&[0.5, 0.8, 0.9, 0.95, 0.99])),
-        2 => c.typical_p = Some(r.pick(&[0.2, 0.5, 0.9, 0.95])),
-        _ => {
-            c.top_p = Some(r.pick(&[0.9, 0.95]));
-            c.typical_p = Some(0.9);
-        }
-    }
-    if r.chance(0.3) {
-        c.min_p = Some(r.pick(&[0.001, 0.01, 0.05]));
-    }
-    if r.chance(0.2) {
-        c.top_k = Some(r.pick(&[40, 1000, 50_000]));
-    }
-    if r.chance(0.2) {
-        c.history = Some((0..r.below(64)).map(|_| r.below(n as u64) as u32).collect());
-        c.repetition_penalty = Some(r.pick(&[1.1, 1.3]));
-    }
-    if r.chance(0.2) {
-        c.min_keep = Some(r.pick(&[1, 2, 10, 20_000]));
-    }
-    c
-}
+#[path = "pair_traces_configs.rs"]
+mod configs;
+use configs::{early_config, hot_config, learner_config, open_config, open_logits};
 
 fn main() {
     let cases: usize = std::env::args()
@@ -432,5 +272,32 @@ fn main() {
         };
         let hash = fnv(text.as_bytes());
         writeln!(out, "open {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
+    }
+    // Then a quarter as many of top-p keeping much of an open context (`hot_config`): T 1.5–2,
+    // p up to 0.9999, where the head's sums are exact and just past where they stop being so.
+    let mut r = R(0x3c6e_f372_fe94_f82b);
+    for case in 0..cases / 4 {
+        let n = r.pick(&[32_000usize, 65_536, 100_000, 151_936]);
+        // Every eighth: one to four tokens over a bulk 2^30 times lighter whose mass is more than
+        // 1 − p (within 1e-5 of 1): the crossing lies deep in the bulk, where sums of the kept
+        // weights can round (the buckets' lower bounds miss it: the sorted walk decides).
+        let (l, c) = if case % 8 == 7 {
+            let top = 1 + r.below(4) as usize;
+            let l: Vec<f32> = (0..n)
+                .map(|i| if i < top { 0.0 } else { -21.0 - r.f() as f32 })
+                .collect();
+            let mut c = hot_config(&mut r);
+            c.temperature = Some(1.0);
+            c.top_p = Some(r.pick(&[0.99999, 0.999_999]));
+            (l, c)
+        } else {
+            (open_logits(&mut r, n), hot_config(&mut r))
+        };
+        let (kind, text) = match decoder.step(&l, &c) {
+            Ok(t) => ("trace", format!("{t:?}")),
+            Err(e) => ("error", format!("{e}")),
+        };
+        let hash = fnv(text.as_bytes());
+        writeln!(out, "hot {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
     }
 }

@@ -12,6 +12,8 @@ export interface Commands {
   closeLesson(): boolean;
   /** E: edit the prompt (projector mode: its prompt box); Play pauses. */
   editPrompt(): void;
+  /** S: projector mode's settings row (the header's Settings button) opens or closes. */
+  toggleSettings(): void;
 }
 
 /** Elements where keys are text: every shortcut is off inside them. */
@@ -51,6 +53,11 @@ function escapeCloses(event: KeyboardEvent): boolean {
 
 export function installShortcuts(actions: Actions, commands: Commands): void {
   const help = createHelp();
+  // like pressing Step: a running playback stops first, then exactly one token is added
+  const stepOnce = (): void => {
+    if (actions.state().playing) actions.togglePlay();
+    actions.step();
+  };
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       if (escapeCloses(event) && commands.closeLesson()) event.preventDefault();
@@ -75,13 +82,16 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
         if (target?.closest(SPACE_CONTROLS) != null || event.repeat) return;
         run = () => actions.togglePlay();
         break;
+      case "PageDown":
+      case "PageUp":
+        // a presentation clicker sends PageDown / PageUp (some → / ←): in projector mode, where the
+        // page never scrolls, they step and go back; elsewhere they scroll the page as ever
+        if (inArrowWidget || document.body.dataset["projector"] !== "true") return;
+        run = key === "PageUp" ? () => actions.back() : stepOnce;
+        break;
       case "ArrowRight":
         if (inArrowWidget) return;
-        run = () => {
-          // like pressing Step: a running playback stops first, then exactly one token is added
-          if (actions.state().playing) actions.togglePlay();
-          actions.step();
-        };
+        run = stepOnce;
         break;
       case "ArrowLeft":
         if (inArrowWidget) return;
@@ -98,6 +108,9 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
         break;
       case "e":
         if (!event.repeat) run = () => commands.editPrompt();
+        break;
+      case "s":
+        if (!event.repeat) run = () => commands.toggleSettings();
         break;
       case "?":
         if (!event.repeat) run = () => help.open();

@@ -128,7 +128,7 @@ const projector = createProjector(actions, {
   redraw: () => page.render(),
 });
 // projector mode's own strategy / temperature / top-k / top-p row (the sidebar is hidden there)
-createProjectorSettings(actions);
+const projectorSettings = createProjectorSettings(actions);
 installPhoneLayout();
 installDoubleTapGuard();
 installTouchKeys();
@@ -300,6 +300,7 @@ async function boot(): Promise<void> {
     },
     closeLesson: () => lessons.dismiss(),
     editPrompt,
+    toggleSettings: () => projectorSettings.toggle(),
   });
   const loadingText = el("loading-text");
   loadingText.textContent = t("loading");

@@ -64,8 +64,8 @@ impl BlockSums {
         };
         self.bring_up_to_date(processed, max, f32::from_bits(at_inv_t));
         let mut z = 0.0f64;
-        for block in &self.changes.blocks {
-            z += f64::from(block[column]);
+        for &[raw, tempered] in &self.changes.blocks {
+            z += f64::from(if column == 0 { raw } else { tempered });
         }
         Some(z)
     }

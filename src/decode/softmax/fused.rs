@@ -166,14 +166,16 @@ fn fused<const TEMPERED: bool, const FILL: bool, const BLOCKS: bool, const KEYS:
         for group in &mut lanes {
             // The raw and the final weights of the group: written out after the lanes' sums.
             let (mut es, mut ets) = ([0.0f32; LANES], [0.0f32; LANES]);
-            for (j, ((e_out, et_out), &l)) in
-                es.iter_mut().zip(ets.iter_mut()).zip(group).enumerate()
+            let [acc_e, acc_es, acc_et, acc_es_t] = &mut acc;
+            let sums = acc_e.iter_mut().zip(acc_es).zip(acc_et).zip(acc_es_t);
+            for ((((s_e, s_es), s_et), s_es_t), ((e_out, et_out), &l)) in
+                sums.zip(es.iter_mut().zip(ets.iter_mut()).zip(group))
             {
                 let (e, es_raw, et, es_t) = term(l);
-                acc[0][j] += e;
-                acc[1][j] += es_raw;
-                acc[2][j] += et;
-                acc[3][j] += es_t;
+                *s_e += e;
+                *s_es += es_raw;
+                *s_et += et;
+                *s_es_t += es_t;
                 *e_out = e;
                 *et_out = et;
             }

@@ -13,7 +13,7 @@ pub(crate) mod penalties;
 pub(crate) mod temperature;
 pub(crate) mod top_k;
 pub(crate) mod top_p;
-mod top_p_head;
+pub(crate) mod top_p_head;
 pub(crate) mod typical_p;
 
 /// What a stage reports for the trace: its parameter as applied and the cut it became.

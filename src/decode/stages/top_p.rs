@@ -75,13 +75,21 @@ fn keep_by_head(
     stage: u8,
 ) -> Option<f64> {
     if ids.len() > BUCKET_MIN {
-        if let Some(keys) = through_crossing_bucket(ids, logits, (max, cut, inv_t), target) {
-            let (keep, mass) = walk_keys(&keys, max, inv_t, target);
+        let mut buf = std::mem::take(&mut work.top_p_head);
+        let mut kept = None;
+        if through_crossing_bucket(ids, logits, (max, cut, inv_t), target, &mut buf).is_some() {
+            let (keep, mass) = walk_keys(&buf.keys, (0, 0.0), max, inv_t, target);
             if mass >= target {
-                let prefix: Vec<u32> = keys.iter().take(keep).map(|&k| key_id(k)).collect();
-                work.keep_exactly(stage, &prefix, false, |_, _| false);
-                return Some(mass);
+                buf.prefix.clear();
+                buf.prefix
+                    .extend(buf.keys.iter().take(keep).map(|&k| key_id(k)));
+                work.keep_exactly(stage, &buf.prefix, false, |_, _| false);
+                kept = Some(mass);
             }
+        }
+        work.top_p_head = buf;
+        if kept.is_some() {
+            return kept;
         }
     }
     let w = walk(ids, 0, &work.processed, max, inv_t, target, 1);

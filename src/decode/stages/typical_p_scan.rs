@@ -125,6 +125,8 @@ fn add_below(
 }
 
 /// For a group of four tokens, by the bit mask of those inside the band: their positions first.
+// Evaluated by the compiler: an index out of range is a build error, never a panic at run time.
+#[allow(clippy::indexing_slicing)]
 const POSITIONS: [[u32; 4]; 16] = {
     let mut table = [[0u32; 4]; 16];
     let mut m = 0;

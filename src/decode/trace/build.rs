@@ -228,7 +228,7 @@ fn tempered_normaliser(
     let n = logits.len().min(w.removed_by.len());
     let survivors: Vec<u32> = (0..n as u32)
         .zip(&w.removed_by)
-        .filter(|&(_, &rb)| survived[rb as usize])
+        .filter(|&(_, &rb)| survived.get(usize::from(rb)) == Some(&true))
         .map(|(id, _)| id)
         .collect();
     let max = survivors

@@ -165,7 +165,10 @@ impl Columns {
         let w = sc.work;
         // Removal code → (column value, removed before temperature's distribution?).
         let mut by_code = [(REMOVED_BY_NONE, false); 256];
-        by_code[usize::from(REMOVED_BY_INPUT)] = (REMOVED_BY_LOGITS, true);
+        // (a u8 code always has its entry: `get` stands for the table's 256 rows)
+        if let Some(slot) = by_code.get_mut(usize::from(REMOVED_BY_INPUT)) {
+            *slot = (REMOVED_BY_LOGITS, true);
+        }
         for (index, kind) in sc.order.iter().enumerate() {
             if let Some(slot) = by_code.get_mut(index + 1) {
                 *slot = (index as i8, EARLY.contains(kind));
@@ -197,8 +200,11 @@ impl Columns {
         }));
         self.kept
             .extend(self.code.iter().map(|&rb| u8::from(rb == KEPT)));
-        self.removed_by
-            .extend(self.code.iter().map(|&rb| by_code[usize::from(rb)].0));
+        self.removed_by.extend(self.code.iter().map(|&rb| {
+            by_code
+                .get(usize::from(rb))
+                .map_or(REMOVED_BY_NONE, |c| c.0)
+        }));
         let z = sc.z;
         let weights = w.final_weights();
         self.p
@@ -226,7 +232,8 @@ impl Columns {
             .zip(&self.code)
         {
             let p = f64::from(e) / tz;
-            *out = if by_code[usize::from(rb)].1 { 0.0 } else { p };
+            let early = by_code.get(usize::from(rb)).is_some_and(|c| c.1);
+            *out = if early { 0.0 } else { p };
         }
         // e_stage holds the raw logits' exps at the raw scale: a stage's exps too when the
         // processed logits are the raw ones (no bias or penalty changed them).

@@ -71,6 +71,14 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
     svg.attr("viewBox", `0 0 ${width} ${H}`);
     if (drawn !== null) update(drawn);
   }).observe(svgNode);
+  // projector mode grows the strip's text (--pj-k, set after a draw): the labels are fitted again
+  let drawnK = svgNode.style.getPropertyValue("--pj-k");
+  new MutationObserver(() => {
+    const k = svgNode.style.getPropertyValue("--pj-k");
+    if (k === drawnK) return;
+    drawnK = k;
+    if (drawn !== null) update(drawn);
+  }).observe(svgNode, { attributes: true, attributeFilter: ["style"] });
   const stripTop = M.top;
   const stripH = H - M.top - M.bottom;
 
@@ -104,6 +112,8 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
     const ms = duration();
     const r = view.result;
     const data = bandsOf(r.candidates);
+    const grow = textScale(svgNode);
+    const wide = (text: string): number => textWidth(text) * grow;
     const key = (d: Band): string => String(d.c.id);
 
     // a server's top N: the strip gives room to the rest of the vocabulary's box on its right
@@ -130,11 +140,14 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
     if (hasRest) {
       restRect.attr("x", x(restFrom)).attr("width", Math.max(0, x(1) - x(restFrom)));
       restTitle.text(texts.restTitle(r.unlisted_kept_count, r.unlisted_mass));
-      // the label sits in the widest stretch of the rest band not covered by a listed band
-      const gap = widestGap(restFrom, data.filter((d) => d.from >= restFrom - 1e-12));
+      // the label sits in the widest stretch of the rest band not covered by a listed band as drawn
+      // (the chosen one at least MIN_CHOSEN wide), in the type it is drawn in (projector mode's is
+      // larger): a chosen band there was drawn over the label's first or last character
+      const covered = data.filter((d) => d.from >= restFrom - 1e-12).map((d) => drawnSpan(d, view.chosenId, x));
+      const gap = widestGap(x(restFrom), x(1), covered);
       const label = texts.rest(r.unlisted_kept_count, r.unlisted_mass);
-      const fits = x(gap.to) - x(gap.from) > textWidth(label) + 6;
-      restText.attr("display", fits ? null : "none").attr("x", (x(gap.from) + x(gap.to)) / 2).text(label);
+      const fits = gap.to - gap.from > wide(label) + 6;
+      restText.attr("display", fits ? null : "none").attr("x", (gap.from + gap.to) / 2).text(label);
     }
 
     bands
@@ -170,7 +183,7 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
     // a band's token is written inside it when there is room
     labels
       .selectAll<SVGTextElement, Band>("text")
-      .data(data.filter((d) => x(d.to) - x(d.from) > textWidth(`${view.label(d.c.id)} ${percent(d.c.p)}`) + 6), key)
+      .data(data.filter((d) => x(d.to) - x(d.from) > wide(`${view.label(d.c.id)} ${percent(d.c.p)}`) + 6), key)
       .join("text")
       .attr("class", (d) => (d.c.id === view.chosenId ? "chosen" : ""))
       .attr("text-anchor", "middle")
@@ -211,16 +224,29 @@ function span(d: Band, chosenId: number, x: d3.ScaleLinear<number, number>): { x
   return { x: mid - MIN_CHOSEN / 2, width: MIN_CHOSEN };
 }
 
-/** The widest stretch of [from, 1] that none of `bands` covers (where the rest band's label goes). */
-function widestGap(from: number, bands: readonly Band[]): { from: number; to: number } {
+/** A band's extent as drawn, in viewBox units (`span`). */
+function drawnSpan(d: Band, chosenId: number, x: d3.ScaleLinear<number, number>): { from: number; to: number } {
+  const s = span(d, chosenId, x);
+  return { from: s.x, to: s.x + s.width };
+}
+
+/** The widest stretch of [from, to] (viewBox units) that none of `covered` covers (where the rest band's label goes). */
+function widestGap(from: number, to: number, covered: ReadonlyArray<{ from: number; to: number }>): { from: number; to: number } {
   let best = { from, to: from };
   let cursor = from;
-  for (const b of [...bands].sort((a, c) => a.from - c.from)) {
+  for (const b of [...covered].sort((a, c) => a.from - c.from)) {
     if (b.from - cursor > best.to - best.from) best = { from: cursor, to: b.from };
     cursor = Math.max(cursor, b.to);
   }
-  if (1 - cursor > best.to - best.from) best = { from: cursor, to: 1 };
+  if (to - cursor > best.to - best.from) best = { from: cursor, to };
   return best;
+}
+
+/** How much larger than designed (12 px) the strip's words are drawn: projector mode's 11 px × --pj-k (projector.css). */
+function textScale(svg: SVGSVGElement): number {
+  if (document.body.dataset["projector"] !== "true") return 1;
+  const k = Number(svg.style.getPropertyValue("--pj-k"));
+  return Number.isFinite(k) && k > 0 ? Math.max(1, (11 * k) / 12) : 1;
 }
 
 /** Rough width of a band label in viewBox units (12–13px type; CJK characters are about twice as wide). */

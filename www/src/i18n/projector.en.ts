@@ -34,6 +34,8 @@ export const projectorEn = {
   "help.fullscreen": "Full screen on / off",
   "help.lessons": "Open lesson 1–9",
   "help.charts": "Projector mode: previous / next chart",
+  "help.settings": "Projector mode: settings row open / closed",
+  "help.clicker": "Projector mode: step; PgUp: back (a clicker's keys)",
   "help.help": "Show this list",
   "help.esc": "Close this list or the open lesson; leave full screen",
 } as const;

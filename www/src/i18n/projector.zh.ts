@@ -35,6 +35,8 @@ export const projectorZh: Record<keyof typeof projectorEn, string> = {
   "help.fullscreen": "打开 / 关闭全屏",
   "help.lessons": "打开第 1–9 课",
   "help.charts": "投影模式：上一张 / 下一张图",
+  "help.settings": "投影模式：打开 / 关闭设置栏",
+  "help.clicker": "投影模式：单步；PgUp：后退（翻页笔的键）",
   "help.help": "显示这份列表",
   "help.esc": "关闭这份列表或打开的课程；退出全屏",
 };

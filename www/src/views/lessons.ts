@@ -126,7 +126,10 @@ export function createLessons(
     node.classList.add("lesson-highlight");
     const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     node.focus({ preventScroll: true });
-    node.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
+    // brought where the eye is (the middle of the screen), not to the very edge ("nearest" left the
+    // phone's Kept count on the bottom edge); a node already well inside the screen stays where it is
+    const box = node.getBoundingClientRect();
+    if (box.top < innerHeight * 0.1 || box.bottom > innerHeight * 0.9) node.scrollIntoView({ block: box.height > innerHeight / 2 ? "start" : "center", behavior: reduce ? "auto" : "smooth" });
     lit = { node, timer: window.setTimeout(() => node.classList.remove("lesson-highlight"), HIGHLIGHT_MS) };
   }
 
@@ -171,7 +174,9 @@ export function createLessons(
     // set-up's redraw); only what changes later is
     update();
     markHanRuns(content);
-    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), server.node, again, close), noModel ?? "", content, status);
+    // Start over and Close stay together (on a phone Close wrapped alone under 重新开始)
+    const buttons = h("span", { class: "lesson-title-actions" }, again, close);
+    body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), server.node, buttons), noModel ?? "", content, status);
   }
 
   function render(): void {

@@ -32,6 +32,11 @@ export interface ProjectorSettings {
   /** Open or close the row; `focus` moves focus into it (opening) or back to the button (closing). */
   set(open: boolean, focus: boolean): void;
   isOpen(): boolean;
+  /**
+   * The S key: as the Settings button pressed from the keyboard (focus into the row, and back to
+   * the button when it closes from inside it). Only where the button is: projector mode, no lesson open.
+   */
+  toggle(): void;
 }
 
 export function createProjectorSettings(actions: Actions): ProjectorSettings {
@@ -47,6 +52,7 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
   toggle.id = "projector-controls-toggle";
   toggle.className = "quiet projector-controls-toggle";
   toggle.setAttribute("aria-controls", row.id);
+  toggle.setAttribute("aria-keyshortcuts", "S");
   document.querySelector(".top .lesson-pick")?.before(toggle);
 
   // greedy on or off: a toggle button (its pressed state is the strategy); greedy skips the three
@@ -114,7 +120,7 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
     else if (!shown && row.isConnected) row.remove();
     const params: Readonly<Params> = actions.state().params;
     write(toggle, t("projector.controls"));
-    toggle.title = t("projector.controlsName");
+    toggle.title = `${t("projector.controlsName")} (S)`;
     toggle.setAttribute("aria-expanded", String(isOpen()));
     row.setAttribute("aria-label", t("projector.controlsName"));
     const greedy = params.strategy === "greedy";
@@ -156,5 +162,13 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
   });
   actions.onRender(render);
   render();
-  return { set, isOpen };
+  return {
+    set,
+    isOpen,
+    toggle() {
+      if (body.dataset["projector"] !== "true" || document.querySelector("#lessons[data-open='true']") !== null) return;
+      const inRow = row.contains(document.activeElement);
+      set(!isOpen(), isOpen() ? inRow : true);
+    },
+  };
 }
