@@ -5,6 +5,8 @@
 // each other and out of the chart. There projector mode draws fewer bars (views/projector.ts sets
 // the number from the chart's k), each as wide as its label needs, the labels cut short.
 
+import { textUnits } from "./text-units";
+
 /** The most bars a chart draws. */
 export const MAX_BARS = 16;
 /**
@@ -67,7 +69,5 @@ export function axisTicks(range: readonly number[], k: number): number {
 
 /** Rough rendered width of a label in viewBox units (CJK characters are about twice as wide). */
 export function labelWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += (ch.codePointAt(0) ?? 0) > 0x2e80 ? 12.5 : 7;
-  return w;
+  return textUnits(text, 12.5, 7);
 }

@@ -13,6 +13,7 @@ import { duration } from "./frame";
 import { drawHatch, hatch } from "./rest";
 import { rove, setTip, tipName, viewTips } from "./tooltip";
 import type { StepView } from "./frame";
+import { textUnits } from "./text-units";
 
 /** The viewBox's width as designed; a strip drawn narrower than W·11/10 px gets a narrower viewBox (`stripWidth`). */
 const W = 820;
@@ -251,7 +252,5 @@ function textScale(svg: SVGSVGElement): number {
 
 /** Rough width of a band label in viewBox units (12–13px type; CJK characters are about twice as wide). */
 function textWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += (ch.codePointAt(0) ?? 0) > 0x2e80 ? 13 : 7.5;
-  return w;
+  return textUnits(text, 13, 7.5);
 }

@@ -7,6 +7,7 @@
 // that near is left out, unless it is the chosen or a kept token's in a chart that removes some
 // (those are written higher with a leader line down to their bar).
 import type { BarItem } from "./frame";
+import { textUnits } from "./text-units";
 
 /** A stretch of the chart's height a number must not touch, [top, bottom] (viewBox units, top ≤ bottom): a horizontal line is [y, y]. */
 export type Band = readonly [number, number];
@@ -192,7 +193,7 @@ export function overlaps(a: Box, b: Box): boolean {
  */
 export function lineLabelBox(label: string, x: number, baseline: number, scale: number, anchor: "start" | "end"): Box {
   const size = 11.5 * scale;
-  const width = [...label].reduce((w, ch) => w + ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 1 : 0.6), 0) * size;
+  const width = textUnits(label, 1, 0.6) * size;
   return { left: anchor === "start" ? x : x - width, right: anchor === "start" ? x + width : x, top: baseline - 0.95 * size, bottom: baseline + 0.3 * size };
 }
 
@@ -204,8 +205,7 @@ export function noteBoxes(items: readonly BarItem[], centre: (d: BarItem) => num
 /** The box of a note written upwards above a removed bar whose top is at `top` (frame.ts: rotated −90° at x + 3.5, 3 above the bar). */
 export function noteBox(note: string, centre: number, top: number, scale: number): Box {
   const size = 11 * scale;
-  let length = 0;
-  for (const ch of note) length += ((ch.codePointAt(0) ?? 0) > 0x2e80 ? 11 : 6.2) * scale;
+  const length = textUnits(note, 11 * scale, 6.2 * scale);
   const x = centre + 3.5;
   // (turned −90°, the glyphs' ascent, 0.9 em as drawn, lies left of the line the note is written on)
   return { left: x - 0.92 * size, right: x + 0.25 * size, top: top - 3 - length, bottom: top - 3 };
