@@ -60,6 +60,24 @@ async function agrees(page, slider, key, value) {
   assert.deepEqual({ sidebar: Number(seen.sidebar), address: Number(seen.address), share: Number(seen.share) }, { sidebar: value, address: value, share: value }, key);
 }
 
+/** The focused control's id (or tag), or null when focus is on the page itself. */
+function focusedControl() {
+  const active = document.activeElement;
+  return active === null || active === document.body ? null : active.id || active.tagName;
+}
+
+/** What a failed step is explained by: focus, open dialogs, the chips, the notices shown. */
+function pageState() {
+  return {
+    focused: document.activeElement?.id || document.activeElement?.tagName,
+    dialogs: [...document.querySelectorAll("dialog[open]")].map((d) => d.id),
+    chips: document.querySelectorAll("#chips li").length,
+    notices: [...document.querySelectorAll("[role='status'], [role='alert'], .notice")].filter((n) => n.checkVisibility() && n.textContent.trim() !== "").map((n) => n.textContent.trim().slice(0, 160)),
+    body: { ...document.body.dataset },
+    link: location.search.slice(0, 400),
+  };
+}
+
 /** Main view boxes: inside the screen, and the settings row overlaps none of them. */
 function layout() {
   const box = (s) => document.querySelector(s)?.getBoundingClientRect() ?? null;
@@ -192,8 +210,10 @@ for (const [lang, viewport] of [
       assert.equal(await page.locator("#chips li").count(), 1, "no Step was taken");
       // the mouse let go of the slider: the teacher's → now steps, under the settings just set
       const set = Number(await page.getByRole("slider", { name: n.topP, exact: true }).inputValue());
+      assert.equal(await page.evaluate(focusedControl), null, "after the drag no control keeps focus (the slider lets go on pointerup)");
       await page.keyboard.press("ArrowRight");
-      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+      const stepped = await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2, null, { timeout: 10_000 }).then(() => true, () => false);
+      assert.ok(stepped, `→ took no step; the page: ${JSON.stringify(await page.evaluate(pageState))}`);
       assert.equal(Number(await page.getByRole("slider", { name: n.topP, exact: true }).inputValue()), set, "→ moved the slider");
 
       // Greedy on: u is "none (greedy)", the sliders are dimmed and say why; off again: a draw
