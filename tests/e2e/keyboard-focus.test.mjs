@@ -34,6 +34,8 @@ for (const lang of ["en", "zh"]) {
       await page.keyboard.press("ArrowRight");
       await page.keyboard.press("Enter");
       await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+      // (drawn, then still there a moment later: the redraw does not take focus away)
+      await page.waitForFunction(() => document.activeElement?.matches("rect.hit") && document.activeElement.closest("figure")?.dataset.stage === "softmax", null, { timeout: 5000 }).catch(() => {});
       await page.waitForTimeout(300);
       assert.match(await focused(page), /^rect#\.hit: /, "on a softmax bar");
       assert.equal(await page.evaluate(() => document.activeElement.closest("figure")?.dataset.stage), "softmax");
@@ -45,6 +47,7 @@ for (const lang of ["en", "zh"]) {
       await page.keyboard.press("Home");
       await page.keyboard.press("Enter");
       await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 4);
+      await page.waitForFunction(() => document.activeElement?.matches("rect.band") && document.activeElement.closest("figure")?.id === "final", null, { timeout: 5000 }).catch(() => {});
       await page.waitForTimeout(300);
       assert.match(await focused(page), /^rect#\.band[ a-z]*: /, "on a band of the strip");
       assert.equal(await page.evaluate(() => document.activeElement.closest("figure")?.id), "final");

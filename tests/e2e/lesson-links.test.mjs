@@ -32,6 +32,8 @@ describe("a lesson named alone in a link (or an element's lesson attribute) sets
     const prompt = encodeURIComponent("TypeScript 是 JavaScript 的");
     const { page, context } = await open(`?lang=zh&lesson=myth1&prompt=${prompt}&strategy=sample&seed=5`);
     await page.locator(".lesson-body").first().waitFor();
+    // the lesson has done all it does on arrival (then a moment more: nothing overwrites the link's page)
+    await page.waitForFunction(() => document.body.dataset.ready === "true" && !document.getElementById("lessons").hasAttribute("aria-busy"));
     await page.waitForTimeout(300);
     const params = new URL(page.url()).searchParams;
     assert.equal(params.get("strategy"), "sample");
