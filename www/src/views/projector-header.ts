@@ -7,10 +7,42 @@
 const CUT = "…";
 
 /**
+ * The header's settings line, rewritten only when its text, its mode or its width changed: a Step
+ * under the same settings neither rebuilds it nor measures it (a forced layout on every Step). The
+ * room it has is watched, not read, so a resize, a lesson's wider menu or the other language refits
+ * it in the next frame without a Step.
+ */
+export function settingsLine(line: HTMLElement): (parts: readonly string[], fit: boolean) => void {
+  let written: { full: string; fit: boolean; width: number } | null = null;
+  let last: { parts: readonly string[]; fit: boolean } | null = null;
+  let width = -1;
+  let refit = 0;
+  // (the line is as wide as its text where it shares the header's brand: the room it may take is
+  // the brand's, which a narrower window or a wider lesson menu changes)
+  new ResizeObserver((entries) => {
+    for (const entry of entries) width = entry.contentRect.width;
+    if (written === null || written.width === width || refit !== 0) return;
+    // (in the next frame: refitting inside the observer's callback would resize what it observes)
+    refit = requestAnimationFrame(() => {
+      refit = 0;
+      if (last !== null) write(last.parts, last.fit);
+    });
+  }).observe(line.parentElement ?? line);
+  function write(parts: readonly string[], fit: boolean): void {
+    last = { parts, fit };
+    const full = parts.join(" · ");
+    if (written !== null && written.full === full && written.fit === fit && written.width === width) return;
+    writeSettingsLine(line, parts, fit);
+    written = { full, fit, width };
+  }
+  return write;
+}
+
+/**
  * Write `parts` into `line`, as many as fit its width (all of them where the line may wrap); only
  * `fit` measures (projector mode: the normal page hides the line, and a Step there forces no layout).
  */
-export function writeSettingsLine(line: HTMLElement, parts: readonly string[], fit: boolean): void {
+function writeSettingsLine(line: HTMLElement, parts: readonly string[], fit: boolean): void {
   const full = parts.join(" · ");
   const shown = (n: number): Array<Node | string> => {
     const spans = parts.slice(0, n).flatMap((part, i) => [...(i > 0 ? [" · "] : []), span(part)]);

@@ -11,7 +11,7 @@ import { t } from "../i18n/index";
 import { shortcutTarget } from "../keyboard";
 import type { Params } from "../state";
 import { barsFitting, limitBars, MAX_BARS } from "../charts/frame";
-import { writeSettingsLine } from "./projector-header";
+import { settingsLine } from "./projector-header";
 import { fitProjectorText } from "./projector-text";
 import { keptShort } from "./rest-text";
 
@@ -96,6 +96,7 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
   const settings = document.createElement("p");
   settings.className = "projector-settings";
   document.querySelector(".top .brand")?.append(settings);
+  const writeSettings = settingsLine(settings);
 
   // mode changes are announced (P changes the page without moving focus)
   const announce = document.createElement("p");
@@ -170,7 +171,7 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     // the settings of the step on screen (an earlier step keeps those it was made under); each
     // setting unbroken, a long list wraps between settings rather than being cut off
     // (on a small screen, those that fit on one line: projector-header.ts)
-    writeSettingsLine(settings, settingsParts(step?.params ?? actions.state().params), on);
+    writeSettings(settingsParts(step?.params ?? actions.state().params), on);
 
     // one stage chart at a time: the one picked, else the last stage that ran
     const list = panels();
