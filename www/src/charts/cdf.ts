@@ -19,6 +19,9 @@ import { textUnits } from "./text-units";
 const W = 820;
 const H = 104;
 const M = { top: 30, right: 14, bottom: 24, left: 14 };
+/** The u label: its baseline level with the marker's triangle, this far to its side. */
+const U_BASELINE = M.top - 8;
+const U_GAP = 10;
 /** The rest-of-the-vocabulary box: its width and the gap that keeps it apart from the strip. */
 const BOX = 196;
 const BOX_GAP = 18;
@@ -62,6 +65,9 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
   // dimensions and margins
   const svg = d3.select(svgNode).attr("viewBox", `0 0 ${W} ${H}`).attr("class", "chart cdf");
   let width = W;
+  // room above the strip's box for the u label (viewBox units): its projector size needs more
+  let above = 0;
+  const viewBox = (): void => void svg.attr("viewBox", `0 ${-above} ${width} ${H + above}`);
   let drawn: StepView | null = null;
   // a narrow box (a 360 px embed, a phone) drew the 820-unit strip's numbers 4 px tall: there the
   // viewBox narrows with the box, so its smallest text (the 10-unit axis) is 11 px on screen
@@ -69,7 +75,7 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
     const next = stripWidth(svgNode);
     if (next === null || Math.abs(next - width) < 2) return;
     width = next;
-    svg.attr("viewBox", `0 0 ${width} ${H}`);
+    viewBox();
     if (drawn !== null) update(drawn);
   }).observe(svgNode);
   // projector mode grows the strip's text (--pj-k, set after a draw): the labels are fitted again
@@ -92,12 +98,15 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
   const restTitle = restRect.append("title");
   const restText = rest.append("text").attr("class", "rest-label").attr("text-anchor", "middle").attr("y", stripTop + stripH / 2 + 4);
   const bands = svg.append("g").attr("class", "bands");
-  const labels = svg.append("g").attr("class", "band-labels");
   const axis = svg.append("g").attr("class", "axis").attr("transform", `translate(0,${stripTop + stripH})`);
   const marker = svg.append("g").attr("class", "u-marker");
   marker.append("line").attr("y1", stripTop - 8).attr("y2", stripTop + stripH + 4);
   marker.append("path").attr("d", `M-6,${stripTop - 16}L6,${stripTop - 16}L0,${stripTop - 7}Z`);
-  const uText = marker.append("text").attr("y", stripTop - 19);
+  // beside the triangle, not over it: above it, the label reached into the chart's heading
+  const uText = marker.append("text").attr("y", U_BASELINE);
+  // the bands' words over u's line (the chosen band's label has a halo of its band's colour: the
+  // line, which always falls in that band, no longer runs through its letters)
+  const labels = svg.append("g").attr("class", "band-labels");
   // the rest of the vocabulary, apart from the strip: not a band of the draw
   const vocabRest = svg.append("g").attr("class", "vocab-rest-box").attr("role", "img");
   const boxRect = vocabRest.append("rect").attr("class", "vocab-rest").attr("y", stripTop).attr("height", stripH).attr("width", BOX);
@@ -201,8 +210,16 @@ export function createCdfChart(svgNode: SVGSVGElement, texts: CdfTexts): { updat
     if (at !== null) {
       marker.transition().duration(ms).attr("transform", `translate(${x(at)},0)`);
       uText
-        .attr("text-anchor", at < 0.1 ? "start" : at > 0.9 ? "end" : "middle")
+        .attr("text-anchor", at > 0.5 ? "end" : "start")
+        .attr("x", at > 0.5 ? -U_GAP : U_GAP)
         .text(r.u === null ? texts.argmax : texts.u(r.u));
+      // its top inside the drawing (projector mode grows the text by --pj-k): the box grows upward
+      const font = drawnK === "" ? 12 : 13 * Number(drawnK);
+      const need = Math.max(0, Math.ceil(0.9 * font - U_BASELINE) + 1);
+      if (need !== above) {
+        above = need;
+        viewBox();
+      }
     }
     const name = texts.name(view.label(r.token), chosen ?? null, r.u);
     svg.attr("aria-label", outside === null ? name : `${name}${texts.sentenceEnd}${outside.name}`);
