@@ -67,6 +67,9 @@ export function createLessons(
   let builtFor = "";
   /** Page changes in flight (a lesson's set-up, a draw); buttons inside a lesson wait for them. */
   let pending = 0;
+  /** A lesson button pressed while the page was busy: it runs once the page is done (the last such
+   * press; a teacher's click is never dropped in silence, nor repeated). A new lesson forgets it. */
+  let waiting: (() => Promise<void> | void) | null = null;
   let chain: Promise<void> = Promise.resolve();
   /** null = automatic: expanded (the learner folds it with the panel's Hide button). */
   let collapsed: boolean | null = null;
@@ -92,7 +95,10 @@ export function createLessons(
   };
 
   function enqueue(task: () => Promise<void> | void, always: boolean): void {
-    if (pending > 0 && !always) return;
+    if (pending > 0 && !always) {
+      waiting = task;
+      return;
+    }
     pending++;
     section.setAttribute("aria-busy", "true");
     chain = chain
@@ -107,8 +113,11 @@ export function createLessons(
       )
       .finally(() => {
         pending--;
+        const next = pending === 0 ? waiting : null;
+        waiting = null;
         if (pending === 0) section.removeAttribute("aria-busy");
         render();
+        if (next !== null) enqueue(next, false);
       });
   }
 
@@ -230,6 +239,7 @@ export function createLessons(
     // a button is worth returning to; a menu is not (its arrows would pick another lesson)
     if (id !== null && !body.contains(active)) returnTo = active instanceof HTMLElement && active.matches("button, a[href]") ? active : null;
     current = id;
+    waiting = null;
     if (id !== null && collapsed === true) collapsed = false;
     handlers.onLesson(id);
     // a link to a lesson whose page is on another prompt (e.g. a hand-written ?lesson=exp1) is set up
