@@ -29,6 +29,11 @@ describe("a lesson's button pressed while its lesson is being set up", () => {
             resolve(lessons.hasAttribute("aria-busy"));
           });
           watch.observe(lessons, { attributes: true, attributeFilter: ["aria-busy"], subtree: true, childList: true });
+          // (never busy with the button drawn: said, not waited for forever)
+          setTimeout(() => {
+            watch.disconnect();
+            resolve(false);
+          }, 15_000);
         }),
     );
     await page.locator('#lesson-list button[data-lesson="exp3"]').click();
