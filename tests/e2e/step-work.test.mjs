@@ -52,6 +52,13 @@ function drawnCharts() {
   );
 }
 
+/** Every shown stage chart has grown its bars (a chart just picked starts them at height 0: read then, every share was 0 / 0). */
+function chartsGrown() {
+  return [...document.querySelectorAll("#stages figure.stage")]
+    .filter((f) => f.checkVisibility())
+    .every((f) => [...f.querySelectorAll("svg rect.bar")].some((r) => Number(r.getAttribute("height")) > 0));
+}
+
 describe("what a Step costs the page", () => {
   test("projector mode: a Step redraws only the stage chart on screen; each other chart shows the current step when picked, and all do after projector mode", async () => {
     // top-k and top-p on: four stage charts, one shown at a time
@@ -64,11 +71,13 @@ describe("what a Step costs the page", () => {
     // every chart, picked in turn (↑), shows the step on screen, as the normal page draws it
     const picked = {};
     for (let i = 0; i < step.active.length; i++) {
+      await page.waitForFunction(chartsGrown);
       Object.assign(picked, await page.evaluate(drawnCharts));
       await page.keyboard.press("ArrowUp");
     }
     await page.keyboard.press("p");
     await page.waitForFunction(() => document.body.dataset.projector === "false");
+    await page.waitForFunction(chartsGrown);
     const normal = await page.evaluate(drawnCharts);
     assert.deepEqual(Object.keys(picked).sort(), [...step.active].sort());
     for (const stage of step.active) assert.equal(picked[stage], normal[stage], `${stage}: the chart as picked in projector mode, then on the page`);
