@@ -6,7 +6,8 @@ use super::config::Settings;
 use super::draw::{self, key, key_id};
 use super::head::{heap_head, heap_head_counted, heap_head_gated, heap_head_gated_by_exp};
 use super::softmax::{
-    cached, exp_f32, final_weight, logit_of, weights_into, weights_keys_and_sums, LANES,
+    cached, entropy_term, exp_f32, final_weight, logit_of, weights_into, weights_keys_and_sums,
+    LANES,
 };
 
 /// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
@@ -34,6 +35,9 @@ pub(crate) struct Gate<'a> {
 
 /// Above this head length a selection over the keys beats a heap.
 const HEAP_HEAD_MAX: usize = 256;
+
+/// `entropy_blocks`' block (64 ids) in groups of `LANES`.
+const ENTROPY_GROUPS: usize = 64 / LANES;
 
 /// One pass over the kept tokens at (max, inv_t): weights into `scratch`, keys into `keys`, the
 /// entropy sum, and the `head_len` best keys (a small heap rejects almost every key with one
@@ -304,20 +308,19 @@ fn gathered<const REMEMBERED: bool>(
         }
     };
     let (mut z, mut weighted) = (0.0f64, 0.0f64);
-    // One weight into its key, `scratch` and Σ e·s.
-    let record = |id: u32, e: f32, k: &mut u64, scratch: &mut [f64], weighted: &mut f64| {
+    // One weight into its key and `scratch`; returns its term of Σ e·s.
+    let record = |id: u32, e: f32, k: &mut u64, scratch: &mut [f64]| {
         *k = key(e, id);
         if let Some(slot) = scratch.get_mut(id as usize) {
             *slot = f64::from(e);
         }
-        if e > 0.0 {
-            // 0 · −inf would be NaN
-            let sc = (logit_of(processed, id) - max) * inv_t;
-            *weighted += f64::from(e) * f64::from(sc);
-        }
+        entropy_term(e, logit_of(processed, id), max, inv_t)
     };
     for (block, kblock) in kept.chunks(1024).zip(keys.chunks_mut(1024)) {
         let mut acc = [0.0f32; LANES];
+        // Σ e·s as `entropy_sum` adds it over `kept`: float32 lanes, into f64 every 64 ids.
+        let mut es = [0.0f32; LANES];
+        let mut groups = 0usize;
         let mut lanes = block.chunks_exact(LANES);
         let mut klanes = kblock.chunks_exact_mut(LANES);
         for (group, kgroup) in (&mut lanes).zip(&mut klanes) {
@@ -373,18 +376,32 @@ fn gathered<const REMEMBERED: bool>(
                     }
                 }
             }
-            for (&e, &l) in w.iter().zip(&v) {
-                if e > 0.0 {
-                    // 0 · −inf would be NaN
-                    weighted += f64::from(e) * f64::from((l - max) * inv_t);
-                }
+            for ((a, &e), &l) in es.iter_mut().zip(&w).zip(&v) {
+                *a += entropy_term(e, l, max, inv_t);
+            }
+            groups += 1;
+            if groups % ENTROPY_GROUPS == 0 {
+                // A block of 64 without a tail adds an empty tail's sum, as `entropy_blocks`.
+                let no_tail: f32 = std::iter::empty::<f32>().sum();
+                weighted += f64::from(es.iter().sum::<f32>()) + f64::from(no_tail);
+                es = [0.0f32; LANES];
             }
         }
         let rest = lanes.remainder();
         let mut w = [0.0f32; LANES];
-        for ((slot, &id), k) in w.iter_mut().zip(rest).zip(klanes.into_remainder()) {
+        let mut terms = [0.0f32; LANES];
+        for (((slot, term), &id), k) in w
+            .iter_mut()
+            .zip(terms.iter_mut())
+            .zip(rest)
+            .zip(klanes.into_remainder())
+        {
             *slot = weight_of(id);
-            record(id, *slot, k, scratch, &mut weighted);
+            *term = record(id, *slot, k, scratch);
+        }
+        if groups % ENTROPY_GROUPS != 0 || !rest.is_empty() {
+            let tail: f32 = terms.iter().take(rest.len()).copied().sum();
+            weighted += f64::from(es.iter().sum::<f32>()) + f64::from(tail);
         }
         let tail: f32 = w.iter().take(rest.len()).copied().sum();
         z += f64::from(acc.iter().sum::<f32>() + tail);

@@ -1,12 +1,12 @@
 use super::*;
-use crate::decode::softmax::{cached::sum_ids_into, sum_weights};
+use crate::decode::softmax::{cached::sum_ids_into, entropy_sum, sum_weights};
 
 /// The final pass over a kept list with holes (a ban, an end id held back), with exps or with
 /// remembered ones: z is `sum_weights`' bit for bit, every weight the per-id `exp_f32`, and
-/// Σ e·s the per-id loop's, for lists with tails, −inf entries and blocks.
+/// Σ e·s `entropy_sum`'s, for lists with tails, −inf entries and blocks.
 #[test]
-fn gathered_final_is_sum_weights_and_the_per_id_loop() {
-    for n in [1usize, 9, 1024, 1031, 5000] {
+fn gathered_final_is_sum_weights_and_entropy_sum() {
+    for n in [1usize, 9, 64, 71, 1024, 1031, 1096, 5000] {
         let logits: Vec<f32> = (0..n)
             .map(|i| {
                 if i % 11 == 3 {
@@ -19,14 +19,7 @@ fn gathered_final_is_sum_weights_and_the_per_id_loop() {
         let ids: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 2).collect();
         for inv_t in [1.0f32, 0.7, 1.0 / 1.3] {
             let max = 17.0;
-            let mut want_weighted = 0.0f64;
-            for &id in &ids {
-                let e = exp_f32((logits[id as usize] - max) * inv_t);
-                if e > 0.0 {
-                    let sc = (logits[id as usize] - max) * inv_t;
-                    want_weighted += f64::from(e) * f64::from(sc);
-                }
-            }
+            let want_weighted = entropy_sum(&logits, Some(&ids), max, inv_t);
             let want_z = sum_weights(&logits, &ids, max, inv_t);
             let mut remembered = vec![0.0f32; n];
             sum_ids_into(&logits, &ids, max, inv_t, &mut remembered);

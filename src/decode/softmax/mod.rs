@@ -160,13 +160,24 @@ pub(crate) fn weights_into(processed: &[f32], max: f32, inv_t: f32, out: &mut [f
     total
 }
 
+/// One token's e·s in the entropy's sum Σ e·s: s = (l − max)·inv_t held at −88 (where e is 0),
+/// so that a −inf logit adds 0 and not 0 · −inf = NaN. Every entropy sum adds this term.
+#[inline(always)]
+pub(crate) fn entropy_term(e: f32, l: f32, max: f32, inv_t: f32) -> f32 {
+    e * above((l - max) * inv_t, EXP_MIN - 1.0)
+}
+
 /// Σ e·s over `ids` (or the whole array when None), e = e^s, s = (l − max)·inv_t: with z it
 /// gives a distribution's entropy, H = ln z − Σ e·s / z, from the same float32 exps as its
 /// weights. −inf entries add nothing.
 pub(crate) fn entropy_sum(processed: &[f32], ids: Option<&[u32]>, max: f32, inv_t: f32) -> f64 {
     let term = |l: f32| {
-        let s = above((l - max) * inv_t, EXP_MIN - 1.0);
-        exp_f32(s) * s
+        entropy_term(
+            exp_f32(above((l - max) * inv_t, EXP_MIN - 1.0)),
+            l,
+            max,
+            inv_t,
+        )
     };
     match ids {
         None => entropy_blocks(processed, &units(processed.len()), |l, ()| term(l)),
