@@ -19,7 +19,8 @@ const ROUND_MAGIC: f32 = 12_582_912.0;
 #[inline(always)]
 pub(crate) fn exp_f32(x: f32) -> f32 {
     let clamped = x.clamp(EXP_MIN, EXP_MAX);
-    let n = (clamped * LOG2_E + ROUND_MAGIC) - ROUND_MAGIC;
+    let shifted = clamped * LOG2_E + ROUND_MAGIC;
+    let n = shifted - ROUND_MAGIC;
     let r = (clamped - n * LN2_HI) - n * LN2_LO;
     // Taylor/minimax coefficients for e^r on |r| ≤ ln2/2 (Cephes expf).
     let p = 1.987_569_2e-4_f32;
@@ -29,7 +30,16 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     let p = p * r + 1.666_666_5e-1;
     let p = p * r + 0.5;
     let e_r = p * r * r + r + 1.0;
-    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // 2^n from n's bits in `shifted` (1.5·2^23 + n, exact: |n| ≤ 127). Not `n as i32`: that
+    // conversion saturates, x86 has no vector form of it, and LLVM fixed up every lane in scalar
+    // code (the floor's pass took half as long again).
+    let scale = f32::from_bits(
+        shifted
+            .to_bits()
+            .wrapping_sub(ROUND_MAGIC.to_bits())
+            .wrapping_add(127)
+            << 23,
+    );
     let value = e_r * scale;
     if x < EXP_MIN {
         0.0

@@ -33,6 +33,49 @@ fn exp_f32_matches_libm_to_float32_precision() {
     assert_eq!(exp_f32(0.0), 1.0);
 }
 
+/// 2^n taken from the rounding's bits is the saturating conversion's 2^n, for every x the clamp
+/// lets through (every float32 in [−87, 88] at a stride, both ends, and the values either side
+/// of each half-integer multiple of ln 2, where n changes): the same weights to the bit.
+#[test]
+fn exp_f32_is_the_converting_formula_bit_for_bit() {
+    let by_conversion = |x: f32| {
+        let clamped = x.clamp(EXP_MIN, EXP_MAX);
+        let n = (clamped * LOG2_E + ROUND_MAGIC) - ROUND_MAGIC;
+        let r = (clamped - n * LN2_HI) - n * LN2_LO;
+        let p = 1.987_569_2e-4_f32;
+        let p = p * r + 1.398_199_9e-3;
+        let p = p * r + 8.333_452e-3;
+        let p = p * r + 4.166_579_6e-2;
+        let p = p * r + 1.666_666_5e-1;
+        let p = p * r + 0.5;
+        let e_r = p * r * r + r + 1.0;
+        let value = e_r * f32::from_bits(((n as i32 + 127) as u32) << 23);
+        if x < EXP_MIN {
+            0.0
+        } else {
+            value
+        }
+    };
+    let mut xs = vec![EXP_MIN, EXP_MAX, -0.0, 0.0, f32::NEG_INFINITY, -1e30, 1e-30];
+    let mut bits = EXP_MIN.to_bits();
+    while let Some(next) = bits.checked_sub(97) {
+        xs.push(f32::from_bits(next)); // negative floats: the bits fall towards −0
+        bits = next;
+    }
+    let mut x = 0.0f32;
+    while x <= EXP_MAX {
+        xs.push(x);
+        x += 0.000_37;
+    }
+    for m in -126..=127 {
+        let edge = (m as f32 + 0.5) * std::f32::consts::LN_2;
+        xs.extend([edge.next_down(), edge, edge.next_up()]);
+    }
+    for x in xs {
+        assert_eq!(exp_f32(x).to_bits(), by_conversion(x).to_bits(), "x {x}");
+    }
+}
+
 /// The fused first pass gives bit for bit what the separate passes give (z and the entropy
 /// sums, whether it writes every key or only the first ones, which are the weights' keys),
 /// `final_weight` their weights, and with `raw_and_blocks` the same raw sums and every
