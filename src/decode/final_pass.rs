@@ -270,9 +270,9 @@ pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
 
 /// The final weights of the kept tokens when some were removed (a gather through `kept`), in
 /// one loop: each group of eight weights (exps in float32 lanes, or the ones a pass remembered at
-/// this (max, inv_t), softmax/cached.rs) is added to z exactly as `sum_weights` adds it, and
-/// each weight goes to `scratch`, its key, and Σ e·s in kept order, as the per-id loop did. The
-/// f64 chain of Σ e·s is the loop's critical path; the rest runs beside it. Returns (z, Σ e·s).
+/// this (max, inv_t), softmax/cached.rs) is added to z exactly as `sum_weights` adds it, and to
+/// Σ e·s exactly as `entropy_sum` adds it over `kept`; each weight goes to `scratch` and its key.
+/// Returns (z, Σ e·s).
 fn gathered_final(work: &mut Work, max: f32, inv_t: f32, keys: &mut Vec<u64>) -> (f64, f64) {
     let Work {
         processed,

@@ -19,17 +19,7 @@ const ROUND_MAGIC: f32 = 12_582_912.0;
 #[inline(always)]
 pub(crate) fn exp_f32(x: f32) -> f32 {
     let clamped = x.clamp(EXP_MIN, EXP_MAX);
-    let shifted = clamped * LOG2_E + ROUND_MAGIC;
-    let n = shifted - ROUND_MAGIC;
-    let r = (clamped - n * LN2_HI) - n * LN2_LO;
-    // Taylor/minimax coefficients for e^r on |r| ≤ ln2/2 (Cephes expf).
-    let p = 1.987_569_2e-4_f32;
-    let p = p * r + 1.398_199_9e-3;
-    let p = p * r + 8.333_452e-3;
-    let p = p * r + 4.166_579_6e-2;
-    let p = p * r + 1.666_666_5e-1;
-    let p = p * r + 0.5;
-    let e_r = p * r * r + r + 1.0;
+    let (shifted, e_r) = reduced(clamped);
     // 2^n from n's bits in `shifted` (1.5·2^23 + n, exact: |n| ≤ 127). Not `n as i32`: that
     // conversion saturates, x86 has no vector form of it, and LLVM fixed up every lane in scalar
     // code (the floor's pass took half as long again).
@@ -46,6 +36,22 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     } else {
         value
     }
+}
+
+/// x = n·ln 2 + r with n the nearest integer to x·log2 e, as (1.5·2^23 + n, e^r): e^x = 2^n · e^r.
+#[inline(always)]
+fn reduced(clamped: f32) -> (f32, f32) {
+    let shifted = clamped * LOG2_E + ROUND_MAGIC;
+    let n = shifted - ROUND_MAGIC;
+    let r = (clamped - n * LN2_HI) - n * LN2_LO;
+    // Taylor/minimax coefficients for e^r on |r| ≤ ln2/2 (Cephes expf).
+    let p = 1.987_569_2e-4_f32;
+    let p = p * r + 1.398_199_9e-3;
+    let p = p * r + 8.333_452e-3;
+    let p = p * r + 4.166_579_6e-2;
+    let p = p * r + 1.666_666_5e-1;
+    let p = p * r + 0.5;
+    (shifted, p * r * r + r + 1.0)
 }
 
 /// `x` raised to at least `floor`, as a comparison: `f32::max` is a libm call (`fmaxf`) in wasm,

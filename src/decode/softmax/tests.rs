@@ -39,16 +39,8 @@ fn exp_f32_matches_libm_to_float32_precision() {
 #[test]
 fn exp_f32_is_the_converting_formula_bit_for_bit() {
     let by_conversion = |x: f32| {
-        let clamped = x.clamp(EXP_MIN, EXP_MAX);
-        let n = (clamped * LOG2_E + ROUND_MAGIC) - ROUND_MAGIC;
-        let r = (clamped - n * LN2_HI) - n * LN2_LO;
-        let p = 1.987_569_2e-4_f32;
-        let p = p * r + 1.398_199_9e-3;
-        let p = p * r + 8.333_452e-3;
-        let p = p * r + 4.166_579_6e-2;
-        let p = p * r + 1.666_666_5e-1;
-        let p = p * r + 0.5;
-        let e_r = p * r * r + r + 1.0;
+        let (shifted, e_r) = reduced(x.clamp(EXP_MIN, EXP_MAX));
+        let n = shifted - ROUND_MAGIC;
         let value = e_r * f32::from_bits(((n as i32 + 127) as u32) << 23);
         if x < EXP_MIN {
             0.0
