@@ -2,7 +2,8 @@
 // neither rebuilds nor measures it (it was rewritten and measured, a forced layout, on every Step),
 // yet it is never stale: a new setting, a narrower or wider window, a lesson and the other language
 // each give the line a teacher expects, on a small projector (one header row, the line cut to what
-// fits with "…") and a large one.
+// fits with "…") and a large one, and so does a window made shorter or taller across the one-row
+// header's 641 px (a teacher's zoom).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite } from "./harness.mjs";
@@ -71,6 +72,39 @@ describe("projector mode's header settings line", () => {
       now = await page.evaluate(line);
       assert.equal(now.overflows, false, `in Chinese: ${now.shown}`);
       assert.match(now.shown, /种子|温度|T /);
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+
+  // A teacher's Ctrl/⌘ + on a 1024×768 projector makes the page 820×614 (125 %): under 641 px high
+  // the header becomes one row (styles/projector-small.css) while its brand may stay as wide. The
+  // line overflowed with no "…", or, the other way, stayed cut with room for every setting.
+  const query = "?projector=1&lang=zh-CN&top_k=40&top_p=0.9&min_p=0.05&seed=84";
+  for (const [width, from, to] of [[1024, 700, 620], [1024, 620, 700], [820, 660, 614], [820, 614, 660]]) {
+    test(`${width}×${from} → ${width}×${to} (the header one row or two): the line shows what a fresh page at ${width}×${to} shows`, async () => {
+      const fresh = await open(query, { viewport: { width, height: to } });
+      await fresh.page.keyboard.press("ArrowRight");
+      await fresh.page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      await frames(fresh.page);
+      const want = await fresh.page.evaluate(line);
+      assert.equal(want.overflows, false);
+      await fresh.context.close();
+
+      const { page, context, problems } = await open(query, { viewport: { width, height: from } });
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      await frames(page);
+      await page.setViewportSize({ width, height: to });
+      // (the refit is the frame after the resize: wait for the line a fresh page shows, then check)
+      await page.waitForFunction((shown) => {
+        const el = document.querySelector(".projector-settings");
+        const seen = el.querySelector("[aria-hidden='true']") ?? el;
+        return seen.textContent.replace(/\s+/g, " ").trim() === shown;
+      }, want.shown, { timeout: 5000 }).catch(() => {});
+      const now = await page.evaluate(line);
+      assert.equal(now.overflows, false, `the line runs past the header: ${now.shown}`);
+      assert.equal(now.shown, want.shown);
       assert.deepEqual(problems, { console: [], foreign: [] });
       await context.close();
     });

@@ -17,17 +17,29 @@ export function settingsLine(line: HTMLElement): (parts: readonly string[], fit:
   let last: { parts: readonly string[]; fit: boolean } | null = null;
   let width = -1;
   let refit = 0;
-  // (the line is as wide as its text where it shares the header's brand: the room it may take is
-  // the brand's, which a narrower window or a wider lesson menu changes)
-  new ResizeObserver((entries) => {
-    for (const entry of entries) width = entry.contentRect.width;
-    if (written === null || written.width === width || refit !== 0) return;
-    // (in the next frame: refitting inside the observer's callback would resize what it observes)
+  // (in the next frame: refitting inside the observer's callback would resize what it observes)
+  const refitSoon = (): void => {
+    if (refit !== 0) return;
     refit = requestAnimationFrame(() => {
       refit = 0;
       if (last !== null) write(last.parts, last.fit);
     });
+  };
+  // (the line is as wide as its text where it shares the header's brand: the room it may take is
+  // the brand's, which a narrower window or a wider lesson menu changes)
+  new ResizeObserver((entries) => {
+    for (const entry of entries) width = entry.contentRect.width;
+    if (written === null || written.width === width) return;
+    refitSoon();
   }).observe(line.parentElement ?? line);
+  // A window that gets shorter or taller (a teacher's Ctrl/⌘ +) can switch the header to one row
+  // or back (styles/projector-small.css) and leave the brand as wide as it was: the line overflowed
+  // with no "…", or stayed cut with room for all of it. Any resize refits it once.
+  addEventListener("resize", () => {
+    if (written === null) return;
+    written = { ...written, width: -1 };
+    refitSoon();
+  });
   function write(parts: readonly string[], fit: boolean): void {
     last = { parts, fit };
     const full = parts.join(" · ");
