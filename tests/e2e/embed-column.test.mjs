@@ -5,7 +5,7 @@
 // frame; and a learner with the keyboard only keeps the focus on a control when the text ends.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, screenshot } from "./harness.mjs";
+import { browserSuite, chartsAfterStep, screenshot } from "./harness.mjs";
 
 const open = browserSuite();
 
@@ -63,7 +63,7 @@ describe("numbers over the bars: ≥ 11 px in a lesson's column, each near its o
       const found = [];
       for (let i = 1; i <= 3; i++) {
         await page.locator("#step").click();
-        await page.waitForTimeout(50);
+        await chartsAfterStep(page, i);
         const seen = await page.evaluate(barNumbers);
         assert.ok(seen.measured > 0, "numbers were measured");
         found.push(...seen.problems.map((p) => `step ${i}: ${p}`));
@@ -93,7 +93,7 @@ describe("the final strip's numbers (its tokens' shares, u, the axis) are ≥ 11
     test(`${query} at ${width}×${height}`, async () => {
       const { page, context } = await open(query, { viewport: { width, height } });
       await page.locator("#step").click();
-      await page.waitForTimeout(50);
+      await chartsAfterStep(page, 1);
       const texts = await page.evaluate(() => {
         const svg = document.querySelector("#final svg.chart");
         const scale = svg.getScreenCTM().a;

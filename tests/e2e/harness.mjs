@@ -211,3 +211,17 @@ export function seededRandom(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * After the n-th Step: wait until n tokens are on the page and every shown stage chart has grown
+ * its bars (a chart starts them at height 0, and draws in a later frame than the token's chip),
+ * then two frames. What a test that reads the charts waits for, instead of a fixed pause that a
+ * loaded machine can outlast.
+ */
+export async function chartsAfterStep(page, n) {
+  await page.waitForFunction((n) => document.querySelectorAll("#chips li").length >= n
+    && [...document.querySelectorAll("#stages figure.stage")]
+      .filter((f) => f.checkVisibility())
+      .every((f) => [...f.querySelectorAll("svg rect.bar")].some((r) => Number(r.getAttribute("height")) > 0)), n);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}

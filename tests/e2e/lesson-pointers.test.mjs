@@ -157,6 +157,8 @@ describe("a lesson's pointers point at something the class can see and use", () 
       for (const viewport of [XGA, { width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
         await page.setViewportSize(viewport);
         await page.waitForTimeout(100);
+        // (the charts refit in a frame after the resize: under load, after the pause)
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         await screenshot(page, `lesson-pointers-myth6-projector-${lang}-${viewport.width}x${viewport.height}.png`);
         assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], `${viewport.width}×${viewport.height}`);
       }

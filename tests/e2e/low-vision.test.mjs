@@ -4,7 +4,7 @@
 // stay readable in forced colours (Windows high contrast) and at 400 % zoom (320 CSS px, WCAG 1.4.10).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, installWcag, screenshot } from "./harness.mjs";
+import { browserSuite, chartsAfterStep, installWcag, screenshot } from "./harness.mjs";
 
 const open = browserSuite();
 
@@ -31,8 +31,7 @@ describe("a 360 × 740 phone: chart text ≥ 11 px", () => {
       const { page, context, problems } = await open(query, { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
       try {
         await page.locator("#step").tap();
-        await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
-        await page.waitForTimeout(400);
+        await chartsAfterStep(page, 1);
         const { small, measured } = await page.evaluate(smallChartText);
         assert.ok(measured > 40, `measured ${measured} texts`);
         assert.deepEqual(small.slice(0, 12), [], `${small.length} texts under 11 px`);
@@ -99,8 +98,7 @@ describe("forced colours (Windows high contrast): the charts keep their contrast
       try {
         await page.emulateMedia({ forcedColors: "active", colorScheme: scheme });
         await page.locator("#step").click();
-        await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
-        await page.waitForTimeout(400);
+        await chartsAfterStep(page, 1);
         await installWcag(page);
         const problems = await page.evaluate(forcedProblems);
         assert.deepEqual(problems.slice(0, 12), [], `${problems.length} problems`);
@@ -159,8 +157,7 @@ describe("bars removed by an earlier stage are outlined at 3:1 where they are dr
       const { page, context } = await open(`?lang=${lang}&engine=llama.cpp&top_k=5&temperature=1.5${projector ? "&projector=1" : ""}`, { viewport: { width: 1280, height: 800 } });
       try {
         await page.locator("#step").click();
-        await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
-        await page.waitForTimeout(400);
+        await chartsAfterStep(page, 1);
         await installWcag(page);
         const drawn = await page.evaluate(() => [...document.querySelectorAll('#stages figure[data-stage="temperature"] rect.removed-before')].filter((r) => r.getBBox().height > 0.5).length);
         assert.ok(drawn >= 5, `${drawn} removed-before bars drawn in the temperature chart`);

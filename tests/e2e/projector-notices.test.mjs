@@ -62,6 +62,9 @@ describe("projector mode: a lesson link made with a model server", () => {
       for (const key of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) {
         await page.keyboard.press(key);
         await page.waitForTimeout(400);
+        // (and the lesson set up: under load it can take longer than the pause)
+        await page.waitForFunction(() => !document.getElementById("lessons")?.hasAttribute("aria-busy"));
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         assert.deepEqual(await page.evaluate(fitProblems, { minPx: 24 }), [], `${lang}: lesson key ${key} with the notice`);
       }
       await screenshot(page, `qa4-lesson-notice-${lang}.png`);
