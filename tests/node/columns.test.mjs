@@ -60,7 +60,10 @@ for (const { name, logits, config } of cases) {
     for (const key of ["token", "u", "seed", "draw", "engine", "strategy", "vocab_size", "kept_count", "unlisted_kept_count", "chosen_rank"]) {
       assert.equal(trace[key], want[key], key);
     }
-    for (const key of ["temperature", "entropy_bits", "raw_entropy_bits", "unlisted_mass"]) close(trace[key], want[key], key);
+    for (const key of ["temperature", "raw_entropy_bits", "unlisted_mass"]) close(trace[key], want[key], key);
+    // (the final entropy's Σ e·s is added in float32 lanes on every path since issue 10's
+    // eighteenth round, where a list with holes added it in one f64 chain: ~1e-8 of it moved)
+    assert.ok(Math.abs(trace.entropy_bits - want.entropy_bits) <= 1e-6 * want.entropy_bits, `entropy_bits: ${trace.entropy_bits} vs ${want.entropy_bits}`);
     assert.equal(trace.candidates.length, want.candidates.length);
     trace.candidates.forEach((c, i) => {
       const w = want.candidates[i];
