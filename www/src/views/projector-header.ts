@@ -34,9 +34,10 @@ export function settingsLine(line: HTMLElement): (parts: readonly string[], fit:
   }).observe(line.parentElement ?? line);
   // A window that gets shorter or taller (a teacher's Ctrl/⌘ +) can switch the header to one row
   // or back (styles/projector-small.css) and leave the brand as wide as it was: the line overflowed
-  // with no "…", or stayed cut with room for all of it. Any resize refits it once.
+  // with no "…", or stayed cut with room for all of it. Any resize refits it once (a line that
+  // may wrap is never measured, so it has nothing to refit).
   addEventListener("resize", () => {
-    if (written === null) return;
+    if (written === null || !written.fit) return;
     written = { ...written, width: -1 };
     refitSoon();
   });
