@@ -30,8 +30,9 @@ setup:
 
 # The wasm module and its ES-module glue + TypeScript types, optimised for size. Functions kept
 # apart from their one caller (the engine optimises a function between calls, not within one; see
-# src/model/batch.rs's `attend`): --no-inline marks them, and must come before -Oz.
-WASM_NO_INLINE := --no-inline='*model::batch::attend*'
+# src/model/batch.rs's `attend`, src/decode/gathered.rs's loops): --no-inline marks them, one flag
+# per pattern (a comma does not separate patterns), and must come before -Oz.
+WASM_NO_INLINE := --no-inline='*model::batch::attend*' --no-inline='*decode::gathered::*'
 wasm: setup
 	cargo build --profile wasm-release --lib --target $(WASM_TARGET)
 	wasm-bindgen --target web --out-dir $(PKG) --out-name nexttoken $(WASM_OUT)

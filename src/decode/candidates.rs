@@ -6,6 +6,7 @@
 //! helpers are in select.rs; re-exported here, where the stages look for them).
 
 use super::draw::{key, key_weight};
+use super::gathered;
 use super::select::gathered_max;
 pub(crate) use super::select::{by_logit, extend_sorted};
 use super::softmax::{
@@ -86,6 +87,9 @@ pub(crate) struct Work {
     /// `materialise_keys`; the final pass on a peaked distribution never needs that
     /// (head.rs `heap_head_gated_by_exp`).
     pub weights_by_exp: Option<(f32, f32)>,
+    /// With `weights_by_exp`: the ids not kept, ascending (empty: every id is kept). `kept` is
+    /// then every other id in id order (final_pass.rs `with_normaliser`).
+    pub holes: Vec<u32>,
     /// The current scale: 1 before temperature, 1/T after.
     pub inv_t: f32,
     /// True while `kept` is every finite id (no stage removed anything): sums can then run over
@@ -132,6 +136,7 @@ impl Work {
         self.input_removed = input_removed;
         self.weights_in_keys = false;
         self.weights_by_exp = None;
+        self.holes.clear();
         self.kept.clear();
         if self.input_removed == 0 {
             self.kept.extend(0..logits.len() as u32);
@@ -177,6 +182,14 @@ impl Work {
     /// exps when a pass kept them at this scale (the penalties' raw pass), else by exps.
     pub fn materialise_keys(&mut self) {
         if let Some((max, inv_t)) = self.weights_by_exp.take() {
+            if !self.holes.is_empty() {
+                // Not every id is kept: the keys in `kept`'s order, the weights in `scratch`.
+                self.holes.clear();
+                let mut keys = std::mem::take(&mut self.keys);
+                gathered::weights_and_keys(self, max, inv_t, &mut keys);
+                self.keys = keys;
+                return;
+            }
             let n = self.processed.len();
             if let Some(e) = self.exps.hit(max, inv_t, true).and_then(|e| e.get(..n)) {
                 self.keys.clear();

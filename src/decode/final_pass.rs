@@ -3,12 +3,10 @@
 
 use super::candidates::Work;
 use super::config::Settings;
-use super::draw::{self, key, key_id};
+use super::draw::{self, key, key_id, key_weight};
+use super::gathered;
 use super::head::{heap_head, heap_head_counted, heap_head_gated, heap_head_gated_by_exp};
-use super::softmax::{
-    cached, entropy_term, exp_f32, final_weight, logit_of, weights_into, weights_keys_and_sums,
-    LANES,
-};
+use super::softmax::{final_weight, logit_of, weights_into, weights_keys_and_sums};
 
 /// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
 /// `Work::scratch`), the ids of the best `head` candidates in order, and the entropy.
@@ -35,9 +33,6 @@ pub(crate) struct Gate<'a> {
 
 /// Above this head length a selection over the keys beats a heap.
 const HEAP_HEAD_MAX: usize = 256;
-
-/// `entropy_blocks`' block (64 ids) in groups of `LANES`.
-const ENTROPY_GROUPS: usize = 64 / LANES;
 
 /// One pass over the kept tokens at (max, inv_t): weights into `scratch`, keys into `keys`, the
 /// entropy sum, and the `head_len` best keys (a small heap rejects almost every key with one
@@ -81,7 +76,7 @@ pub(crate) fn final_pass(
         );
         weighted
     } else {
-        gathered_final(work, max, inv_t, &mut keys).1
+        gathered::weights_and_keys(work, max, inv_t, &mut keys).1
     };
     let counted = draws.is_some() && draw::uses_tables(keys.len());
     let mut tables = std::mem::take(&mut work.draw_tables);
@@ -158,15 +153,18 @@ pub(crate) fn store_keys(
     first: &[u64],
     z_first: f64,
 ) -> bool {
-    let Some(u) = u else { return true };
-    if !s.trace_ids.is_empty()
-        || s.trace_top.min(n) > HEAP_HEAD_MAX
-        || !draw::uses_tables(n)
-        || first.is_empty()
-    {
-        return true;
+    match gated_draw(u, s, n) {
+        Some(u) if !first.is_empty() => !few_pass(first, draw::gate(u, z_first, n)),
+        _ => true,
     }
-    !few_pass(first, draw::gate(u, z_first, n))
+}
+
+/// u, when one draw follows over `n` kept tokens that a final pass may read gated (a short
+/// head, no ids to rank, the draw's tables in use): only then can weights stay stored nowhere.
+pub(crate) fn gated_draw(u: Option<f64>, s: &Settings, n: usize) -> Option<f64> {
+    u.filter(|_| {
+        s.trace_ids.is_empty() && s.trace_top.min(n) <= HEAP_HEAD_MAX && draw::uses_tables(n)
+    })
 }
 
 /// `few_pass` over the keys of weights stored nowhere (`Work::weights_by_exp`): the same count,
@@ -197,11 +195,12 @@ fn gated_by_exp(
         d.gated.resize(n, 0);
     }
     // The penalties' raw pass remembered every weight (refreshed where they changed logits).
-    let remembered = work.exps.hit(scale.0, scale.1, true);
+    let remembered = work.exps.hit(scale.0, scale.1, work.holes.is_empty());
     let (head, len) = heap_head_gated_by_exp(
         &work.processed,
         scale,
         remembered,
+        &work.holes,
         head_len,
         d.gate,
         d.gated,
@@ -219,11 +218,39 @@ fn gated_by_exp(
     }
 }
 
+/// `store_keys`' test on the first 4,096 kept ids (`kept` in id order): whether few of their
+/// keys pass the gate a draw at `u` would have over a lower bound of z (their sum, or the max's
+/// weight when the mass lies past them): a gate at or below the draw's own.
+#[inline(never)]
+fn few_pass_first(work: &mut Work, max: f32, inv_t: f32, u: f64) -> bool {
+    let mut first = std::mem::take(&mut work.keys);
+    first.clear();
+    first.extend(
+        work.kept
+            .iter()
+            .take(4096)
+            .map(|&id| key(final_weight(logit_of(&work.processed, id), max, inv_t), id)),
+    );
+    // z is at least the max's own weight (e^0), wherever the max is.
+    let at_max = f64::from(final_weight(max, max, inv_t));
+    let z_first = first
+        .iter()
+        .map(|&k| key_weight(k))
+        .sum::<f64>()
+        .max(at_max);
+    let few = few_pass(&first, draw::gate(u, z_first, work.kept.len()));
+    work.keys = first;
+    few
+}
+
 /// When every finite id is still kept, nothing is −inf and the normaliser is not known yet (a
 /// bias or the penalties changed logits): the weights, keys, z and Σ e·s in one pass; z is
 /// handed to `work` as its normaliser. Returns Σ e·s for `final_pass`'s `ready`, or None (then
-/// the normaliser and the final pass compute what they need as before).
-pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
+/// the normaliser and the final pass compute what they need as before). After a removal the
+/// same, through `kept`; but when a few ids were removed from an id-ordered list (bans, an end
+/// id held back) and few of the first keys pass the draw's gate (`gated`: `gated_draw`'s u),
+/// only z and Σ e·s: the weights stay stored nowhere, the removed ids as `Work::holes`.
+pub(crate) fn with_normaliser(work: &mut Work, gated: Option<f64>) -> Option<f64> {
     if work.all_kept {
         // The raw pass's sums are the final ones but for a few blocks (softmax/patched.rs).
         let max = work.max_logit();
@@ -247,9 +274,19 @@ pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
         // `Work::normaliser` sums it), from the same exps the weights are.
         let max = work.max_logit();
         let inv_t = work.inv_t;
-        let mut keys = std::mem::take(&mut work.keys);
-        let (z, weighted) = gathered_final(work, max, inv_t, &mut keys);
-        work.keys = keys;
+        let holes = gated
+            .and_then(|u| gathered::holes(&work.kept, work.processed.len()).map(|h| (u, h)))
+            .filter(|(u, _)| few_pass_first(work, max, inv_t, *u));
+        let (z, weighted) = if let Some((_, holes)) = holes {
+            work.holes = holes;
+            work.weights_by_exp = Some((max, inv_t));
+            gathered::sums(work, max, inv_t)
+        } else {
+            let mut keys = std::mem::take(&mut work.keys);
+            let sums = gathered::weights_and_keys(work, max, inv_t, &mut keys);
+            work.keys = keys;
+            sums
+        };
         work.set_normaliser(z, max);
         return Some(weighted);
     }
@@ -267,148 +304,3 @@ pub(crate) fn with_normaliser(work: &mut Work) -> Option<f64> {
     work.seed_normaliser(z, max);
     Some(weighted)
 }
-
-/// The final weights of the kept tokens when some were removed (a gather through `kept`), in
-/// one loop: each group of eight weights (exps in float32 lanes, or the ones a pass remembered at
-/// this (max, inv_t), softmax/cached.rs) is added to z exactly as `sum_weights` adds it, and to
-/// Σ e·s exactly as `entropy_sum` adds it over `kept`; each weight goes to `scratch` and its key.
-/// Returns (z, Σ e·s).
-fn gathered_final(work: &mut Work, max: f32, inv_t: f32, keys: &mut Vec<u64>) -> (f64, f64) {
-    let Work {
-        processed,
-        kept,
-        scratch,
-        exps,
-        ..
-    } = work;
-    match exps.hit(max, inv_t, false) {
-        Some(e) => gathered::<true>(processed, e, kept, scratch, max, inv_t, keys),
-        None => gathered::<false>(processed, &[], kept, scratch, max, inv_t, keys),
-    }
-}
-
-#[inline(always)]
-fn gathered<const REMEMBERED: bool>(
-    processed: &[f32],
-    remembered: &[f32],
-    kept: &[u32],
-    scratch: &mut [f64],
-    max: f32,
-    inv_t: f32,
-    keys: &mut Vec<u64>,
-) -> (f64, f64) {
-    // Every slot is written below: only slots the vector grows by are zeroed first.
-    keys.truncate(kept.len());
-    keys.resize(kept.len(), 0);
-    let weight_of = |id: u32| {
-        if REMEMBERED {
-            cached::e_of(remembered, id)
-        } else {
-            exp_f32((logit_of(processed, id) - max) * inv_t)
-        }
-    };
-    let (mut z, mut weighted) = (0.0f64, 0.0f64);
-    // One weight into its key and `scratch`; returns its term of Σ e·s.
-    let record = |id: u32, e: f32, k: &mut u64, scratch: &mut [f64]| {
-        *k = key(e, id);
-        if let Some(slot) = scratch.get_mut(id as usize) {
-            *slot = f64::from(e);
-        }
-        entropy_term(e, logit_of(processed, id), max, inv_t)
-    };
-    for (block, kblock) in kept.chunks(1024).zip(keys.chunks_mut(1024)) {
-        let mut acc = [0.0f32; LANES];
-        // Σ e·s as `entropy_sum` adds it over `kept`: float32 lanes, into f64 every 64 ids.
-        let mut es = [0.0f32; LANES];
-        let mut groups = 0usize;
-        let mut lanes = block.chunks_exact(LANES);
-        let mut klanes = kblock.chunks_exact_mut(LANES);
-        for (group, kgroup) in (&mut lanes).zip(&mut klanes) {
-            // Eight consecutive ids (a list with a few holes is mostly such runs): contiguous
-            // loads and stores instead of one lookup per id. Same values, same order.
-            let at = group.first().map_or(0, |&id| id as usize);
-            let run = group
-                .iter()
-                .enumerate()
-                .all(|(j, &id)| id as usize == at + j);
-            let span = |len: usize| if run { at..at + LANES } else { len..len };
-            let mut v = [f32::NEG_INFINITY; LANES];
-            match processed.get(span(processed.len())) {
-                Some(src) if run => v.copy_from_slice(src),
-                _ => {
-                    for (slot, &id) in v.iter_mut().zip(group) {
-                        *slot = logit_of(processed, id);
-                    }
-                }
-            }
-            let mut w = [0.0f32; LANES];
-            if REMEMBERED {
-                match remembered.get(span(remembered.len())) {
-                    Some(src) if run => w.copy_from_slice(src),
-                    _ => {
-                        for (slot, &id) in w.iter_mut().zip(group) {
-                            *slot = weight_of(id);
-                        }
-                    }
-                }
-            } else {
-                for (slot, &l) in w.iter_mut().zip(&v) {
-                    *slot = exp_f32((l - max) * inv_t);
-                }
-            }
-            for (a, &e) in acc.iter_mut().zip(&w) {
-                *a += e;
-            }
-            for ((k, &id), &e) in kgroup.iter_mut().zip(group).zip(&w) {
-                *k = key(e, id);
-            }
-            match scratch.get_mut(span(usize::MAX)) {
-                Some(dst) if run => {
-                    for (d, &e) in dst.iter_mut().zip(&w) {
-                        *d = f64::from(e);
-                    }
-                }
-                _ => {
-                    for (&id, &e) in group.iter().zip(&w) {
-                        if let Some(slot) = scratch.get_mut(id as usize) {
-                            *slot = f64::from(e);
-                        }
-                    }
-                }
-            }
-            for ((a, &e), &l) in es.iter_mut().zip(&w).zip(&v) {
-                *a += entropy_term(e, l, max, inv_t);
-            }
-            groups += 1;
-            if groups % ENTROPY_GROUPS == 0 {
-                // A block of 64 without a tail adds an empty tail's sum, as `entropy_blocks`.
-                let no_tail: f32 = std::iter::empty::<f32>().sum();
-                weighted += f64::from(es.iter().sum::<f32>()) + f64::from(no_tail);
-                es = [0.0f32; LANES];
-            }
-        }
-        let rest = lanes.remainder();
-        let mut w = [0.0f32; LANES];
-        let mut terms = [0.0f32; LANES];
-        for (((slot, term), &id), k) in w
-            .iter_mut()
-            .zip(terms.iter_mut())
-            .zip(rest)
-            .zip(klanes.into_remainder())
-        {
-            *slot = weight_of(id);
-            *term = record(id, *slot, k, scratch);
-        }
-        if groups % ENTROPY_GROUPS != 0 || !rest.is_empty() {
-            let tail: f32 = terms.iter().take(rest.len()).copied().sum();
-            weighted += f64::from(es.iter().sum::<f32>()) + f64::from(tail);
-        }
-        let tail: f32 = w.iter().take(rest.len()).copied().sum();
-        z += f64::from(acc.iter().sum::<f32>() + tail);
-    }
-    (z, weighted)
-}
-
-#[cfg(test)]
-#[path = "final_pass_tests.rs"]
-mod tests;

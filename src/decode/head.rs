@@ -79,20 +79,24 @@ pub(crate) fn heap_head_gated_by_exp(
     logits: &[f32],
     (max, inv_t): (f32, f32),
     remembered: Option<&[f32]>,
+    holes: &[u32],
     head_len: usize,
     gate: u64,
     gated: &mut [u64],
 ) -> (Vec<u32>, usize) {
+    let scale = (max, inv_t);
     match remembered.and_then(|e| e.get(..logits.len())) {
-        Some(e) => gated_read::<true>(e, (max, inv_t), head_len, gate, gated),
-        None => gated_read::<false>(logits, (max, inv_t), head_len, gate, gated),
+        Some(e) => gated_read::<true>(e, scale, holes, head_len, gate, gated),
+        None => gated_read::<false>(logits, scale, holes, head_len, gate, gated),
     }
 }
 
-/// `heap_head_gated_by_exp` over `values`: the weights themselves (REMEMBERED) or the logits.
+/// `heap_head_gated_by_exp` over `values`: the weights themselves (REMEMBERED) or the logits;
+/// the ids in `holes` (ascending: ids not kept) are passed over.
 fn gated_read<const REMEMBERED: bool>(
     values: &[f32],
     (max, inv_t): (f32, f32),
+    holes: &[u32],
     head_len: usize,
     gate: u64,
     gated: &mut [u64],
@@ -140,6 +144,15 @@ fn gated_read<const REMEMBERED: bool>(
         len += usize::from(k >= gate);
         heap.offer(k);
     };
+    // The first hole at or after `id` (ids are read in ascending order), usize::MAX past the
+    // last: a group holding none is read as if there were no holes.
+    let mut hole = 0usize;
+    let mut next_hole = |id: usize| {
+        while holes.get(hole).is_some_and(|&h| (h as usize) < id) {
+            hole += 1;
+        }
+        holes.get(hole).map_or(usize::MAX, |&h| h as usize)
+    };
     let mut groups = values.chunks_exact(8);
     for (g, group) in (&mut groups).enumerate() {
         // Eight comparisons and one branch (a max over the group is a serial chain).
@@ -149,8 +162,16 @@ fn gated_read<const REMEMBERED: bool>(
             for (e, &v) in es.iter_mut().zip(group) {
                 *e = weight(v);
             }
-            for (j, &e) in es.iter().enumerate() {
-                take(&mut heap, g * 8 + j, e);
+            if next_hole(g * 8) < g * 8 + 8 {
+                for (j, &e) in es.iter().enumerate() {
+                    if next_hole(g * 8 + j) != g * 8 + j {
+                        take(&mut heap, g * 8 + j, e);
+                    }
+                }
+            } else {
+                for (j, &e) in es.iter().enumerate() {
+                    take(&mut heap, g * 8 + j, e);
+                }
             }
             if heap.floor != floor {
                 floor = heap.floor;
@@ -160,7 +181,9 @@ fn gated_read<const REMEMBERED: bool>(
     }
     let start = values.len() - groups.remainder().len();
     for (j, &v) in groups.remainder().iter().enumerate() {
-        take(&mut heap, start + j, weight(v));
+        if next_hole(start + j) != start + j {
+            take(&mut heap, start + j, weight(v));
+        }
     }
     (heap.into_ids(), len)
 }
@@ -251,7 +274,7 @@ mod tests {
     }
 
     /// The read of weights stored nowhere (from the logits, or from remembered weights) gives
-    /// the stored keys' head and gated keys: peaked,
+    /// the stored keys' head and gated keys, with holes (ids not kept) or without: peaked,
     /// flat, wide and tied logits, T 1 / 0.7 / 1.5, gates from none to above every key, heads of
     /// 0 to longer than the vocabulary, tails of 1–7, ids near the gate's and the heap's bands.
     #[test]
@@ -283,20 +306,36 @@ mod tests {
                         (40, u64::MAX),
                         (30_000, at(n / 2)),
                     ] {
-                        let (mut want_gated, mut gated) = (vec![0u64; n], vec![0u64; n]);
-                        let want = heap_head_gated(&keys, head_len, gate, &mut want_gated);
                         let weights: Vec<f32> = logits
                             .iter()
                             .map(|&l| final_weight(l, max, inv_t))
                             .collect();
-                        for remembered in [None, Some(&weights[..])] {
-                            let scale = (max, inv_t);
-                            let got = heap_head_gated_by_exp(
-                                &logits, scale, remembered, head_len, gate, &mut gated,
-                            );
-                            assert_eq!(got.0, want.0, "n {n} head {head_len} gate {gate:x}");
-                            assert_eq!(got.1, want.1);
-                            assert_eq!(gated[..got.1], want_gated[..want.1]);
+                        // Without holes, and with the best key's id, the first, the last and
+                        // a run of three not kept (an end id held back, bans).
+                        let top = key_id(at(0));
+                        let mut holes = vec![0, top, n as u32 / 2, n as u32 / 2 + 1];
+                        holes.extend([n as u32 / 2 + 2, n as u32 - 1]);
+                        holes.sort_unstable();
+                        holes.dedup();
+                        holes.retain(|&h| (h as usize) < n);
+                        for holes in [vec![], holes] {
+                            let kept: Vec<u64> = keys
+                                .iter()
+                                .copied()
+                                .filter(|&k| !holes.contains(&key_id(k)))
+                                .collect();
+                            let (mut want_gated, mut gated) = (vec![0u64; n], vec![0u64; n]);
+                            let want = heap_head_gated(&kept, head_len, gate, &mut want_gated);
+                            for remembered in [None, Some(&weights[..])] {
+                                let scale = (max, inv_t);
+                                let got = heap_head_gated_by_exp(
+                                    &logits, scale, remembered, &holes, head_len, gate, &mut gated,
+                                );
+                                let at = format!("n {n} head {head_len} gate {gate:x} {holes:?}");
+                                assert_eq!(got.0, want.0, "{at}");
+                                assert_eq!(got.1, want.1, "{at}");
+                                assert_eq!(gated[..got.1], want_gated[..want.1], "{at}");
+                            }
                         }
                     }
                 }

@@ -17,6 +17,7 @@ mod error;
 mod exact_sum;
 mod final_pass;
 mod first_pass;
+mod gathered;
 mod head;
 pub mod limits;
 mod listing;
@@ -264,9 +265,12 @@ impl Decoder {
 
         let mut ran = pipeline::apply(w, s, order, &raw, first.tempered_z)?;
 
+        // u, when a single draw follows that may read few weights (first_pass.rs asks the same).
+        let u = (one_draw && !s.greedy).then(|| rng::uniform(s.seed, s.draw));
+        let gated = final_pass::gated_draw(u, s, w.kept.len());
         let ready = first
             .final_weighted
-            .or_else(|| final_pass::with_normaliser(w));
+            .or_else(|| final_pass::with_normaliser(w, gated));
         let (z, max) = w.normaliser();
         if ran.tempered_is_final && ran.tempered_all.is_none() {
             ran.tempered_all = Some((z, max));

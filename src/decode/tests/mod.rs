@@ -8,6 +8,7 @@ use super::*;
 
 mod errors;
 mod eta_cutoff;
+mod holes;
 mod min_new_tokens;
 mod stages;
 mod tempered_after_penalties;

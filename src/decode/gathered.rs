@@ -1,0 +1,315 @@
+//! The final weights when a stage removed tokens: one loop through `kept` (a gather) gives z
+//! and Σ e·s, each added exactly as `sum_weights` and `entropy_sum` add them over `kept`, and
+//! (when asked) every weight into `scratch` and its order key. Without the stores the same loop
+//! gives the same two sums: then the weights stay stored nowhere (`Work::weights_by_exp`, with
+//! the removed ids as `Work::holes`) and the final pass reads only the few the draw can reach.
+
+use super::candidates::Work;
+use super::draw::key;
+use super::softmax::{cached, entropy_term, exp_f32, logit_of, LANES};
+
+/// `entropy_blocks`' block (64 ids) in groups of `LANES`.
+const ENTROPY_GROUPS: usize = 64 / LANES;
+
+/// At most this many removed ids make a list "with holes": the final pass then skips them one
+/// by one in its read of the logits (head.rs), instead of writing a key per kept token.
+pub(crate) const HOLES_MAX: usize = 256;
+
+/// The weights of `work.kept` at (max, inv_t) into `scratch` and their keys into `keys` (in
+/// `kept`'s order); returns (z, Σ e·s). From the exps a pass remembered at this scale when there
+/// are (softmax/cached.rs).
+pub(crate) fn weights_and_keys(
+    work: &mut Work,
+    max: f32,
+    inv_t: f32,
+    keys: &mut Vec<u64>,
+) -> (f64, f64) {
+    let Work {
+        processed,
+        kept,
+        scratch,
+        exps,
+        ..
+    } = work;
+    match exps.hit(max, inv_t, false) {
+        Some(e) => gathered::<true, true>(processed, e, kept, scratch, max, inv_t, keys),
+        None => gathered::<false, true>(processed, &[], kept, scratch, max, inv_t, keys),
+    }
+}
+
+/// `weights_and_keys`' (z, Σ e·s), bit for bit, storing nothing.
+#[inline(never)]
+pub(crate) fn sums(work: &Work, max: f32, inv_t: f32) -> (f64, f64) {
+    let (p, kept) = (&work.processed, &work.kept);
+    let mut none = Vec::new();
+    match work.exps.hit(max, inv_t, false) {
+        Some(e) => gathered::<true, false>(p, e, kept, &mut [], max, inv_t, &mut none),
+        None => gathered::<false, false>(p, &[], kept, &mut [], max, inv_t, &mut none),
+    }
+}
+
+/// The ids below `n` not in `kept`, ascending, when `kept` is ascending and lacks at most
+/// `HOLES_MAX` of them.
+#[inline(never)]
+pub(crate) fn holes(kept: &[u32], n: usize) -> Option<Vec<u32>> {
+    let missing = n.checked_sub(kept.len())?;
+    // Branch-free, so it vectorises: a pass of compares, no early exit.
+    let ascending = kept
+        .iter()
+        .zip(kept.get(1..).unwrap_or_default())
+        .fold(true, |ok, (a, b)| ok & (a < b));
+    if missing > HOLES_MAX || !ascending || kept.last().is_some_and(|&l| l as usize >= n) {
+        return None;
+    }
+    let mut holes = Vec::with_capacity(missing);
+    let first = kept.first().map_or(n as u32, |&f| f);
+    holes.extend(0..first);
+    holes_within(kept, &mut holes);
+    holes.extend(kept.last().map_or(n as u32, |&l| l + 1)..n as u32);
+    Some(holes)
+}
+
+/// The ids between `kept`'s first and last that it lacks, by halving: an ascending range whose
+/// ends are as far apart as its length has none (O(holes · log n), not a read of every id).
+fn holes_within(kept: &[u32], holes: &mut Vec<u32>) {
+    let (Some(&first), Some(&last)) = (kept.first(), kept.last()) else {
+        return;
+    };
+    if (last - first) as usize + 1 == kept.len() {
+        return;
+    }
+    if let [a, b] = kept {
+        holes.extend(a + 1..*b);
+        return;
+    }
+    let mid = kept.len() / 2;
+    holes_within(kept.get(..=mid).unwrap_or_default(), holes);
+    holes_within(kept.get(mid..).unwrap_or_default(), holes);
+}
+
+/// Each group of eight weights (exps in float32 lanes, or REMEMBERED ones) is added to z as
+/// `sum_weights` adds it and to Σ e·s as `entropy_sum` adds it over `kept`; with STORE each
+/// weight goes to `scratch` and its key to `keys`.
+#[inline(always)]
+pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
+    processed: &[f32],
+    remembered: &[f32],
+    kept: &[u32],
+    scratch: &mut [f64],
+    max: f32,
+    inv_t: f32,
+    keys: &mut Vec<u64>,
+) -> (f64, f64) {
+    if STORE {
+        // Every slot is written below: only slots the vector grows by are zeroed first.
+        keys.truncate(kept.len());
+        keys.resize(kept.len(), 0);
+    }
+    let weight_of = |id: u32| {
+        if REMEMBERED {
+            cached::e_of(remembered, id)
+        } else {
+            exp_f32((logit_of(processed, id) - max) * inv_t)
+        }
+    };
+    let (mut z, mut weighted) = (0.0f64, 0.0f64);
+    // One weight into its key and `scratch`; returns its term of Σ e·s.
+    let record = |id: u32, e: f32, k: Option<&mut u64>, scratch: &mut [f64]| {
+        if let Some(k) = k {
+            *k = key(e, id);
+        }
+        if let Some(slot) = scratch.get_mut(id as usize) {
+            *slot = f64::from(e);
+        }
+        entropy_term(e, logit_of(processed, id), max, inv_t)
+    };
+    let mut kchunks = keys.chunks_mut(1024);
+    for block in kept.chunks(1024) {
+        let kblock = kchunks.next().unwrap_or_default();
+        if !STORE {
+            // A block of consecutive ids (all but the few holding a hole): the same sums over
+            // contiguous slices, with no test per group.
+            let (first, last) = (block.first().copied(), block.last().copied());
+            let span = first.zip(last).and_then(|(f, l)| {
+                let (f, l) = (f as usize, l as usize);
+                (l + 1 - f == block.len()).then_some(f..l + 1)
+            });
+            let values = span.and_then(|r| Some((processed.get(r.clone())?, r)));
+            if let Some((v, r)) = values {
+                let w = if REMEMBERED {
+                    remembered.get(r).unwrap_or_default()
+                } else {
+                    &[]
+                };
+                if !REMEMBERED || w.len() == v.len() {
+                    z += run_sums::<REMEMBERED>(v, w, max, inv_t, &mut weighted);
+                    continue;
+                }
+            }
+        }
+        let mut acc = [0.0f32; LANES];
+        // Σ e·s as `entropy_sum` adds it over `kept`: float32 lanes, into f64 every 64 ids.
+        let mut es = [0.0f32; LANES];
+        let mut groups = 0usize;
+        let mut lanes = block.chunks_exact(LANES);
+        let mut klanes = kblock.chunks_exact_mut(LANES);
+        for group in &mut lanes {
+            // Eight consecutive ids (a list with a few holes is mostly such runs): contiguous
+            // loads and stores instead of one lookup per id. Same values, same order.
+            let at = group.first().map_or(0, |&id| id as usize);
+            let run = group
+                .iter()
+                .enumerate()
+                .all(|(j, &id)| id as usize == at + j);
+            let span = |len: usize| if run { at..at + LANES } else { len..len };
+            let mut v = [f32::NEG_INFINITY; LANES];
+            match processed.get(span(processed.len())) {
+                Some(src) if run => v.copy_from_slice(src),
+                _ => {
+                    for (slot, &id) in v.iter_mut().zip(group) {
+                        *slot = logit_of(processed, id);
+                    }
+                }
+            }
+            let mut w = [0.0f32; LANES];
+            if REMEMBERED {
+                match remembered.get(span(remembered.len())) {
+                    Some(src) if run => w.copy_from_slice(src),
+                    _ => {
+                        for (slot, &id) in w.iter_mut().zip(group) {
+                            *slot = weight_of(id);
+                        }
+                    }
+                }
+            } else {
+                for (slot, &l) in w.iter_mut().zip(&v) {
+                    *slot = exp_f32((l - max) * inv_t);
+                }
+            }
+            for (a, &e) in acc.iter_mut().zip(&w) {
+                *a += e;
+            }
+            if STORE {
+                store(group, &w, run, klanes.next().unwrap_or_default(), scratch);
+            }
+            for ((a, &e), &l) in es.iter_mut().zip(&w).zip(&v) {
+                *a += entropy_term(e, l, max, inv_t);
+            }
+            groups += 1;
+            if groups % ENTROPY_GROUPS == 0 {
+                // A block of 64 without a tail adds an empty tail's sum, as `entropy_blocks`.
+                let no_tail: f32 = std::iter::empty::<f32>().sum();
+                weighted += f64::from(es.iter().sum::<f32>()) + f64::from(no_tail);
+                es = [0.0f32; LANES];
+            }
+        }
+        let rest = lanes.remainder();
+        let mut w = [0.0f32; LANES];
+        let mut terms = [0.0f32; LANES];
+        let mut krest = klanes.into_remainder().iter_mut();
+        for ((slot, term), &id) in w.iter_mut().zip(terms.iter_mut()).zip(rest) {
+            *slot = weight_of(id);
+            *term = record(id, *slot, krest.next(), scratch);
+        }
+        if groups % ENTROPY_GROUPS != 0 || !rest.is_empty() {
+            let tail: f32 = terms.iter().take(rest.len()).copied().sum();
+            weighted += f64::from(es.iter().sum::<f32>()) + f64::from(tail);
+        }
+        let tail: f32 = w.iter().take(rest.len()).copied().sum();
+        z += f64::from(acc.iter().sum::<f32>() + tail);
+    }
+    (z, weighted)
+}
+
+/// `gathered`'s sums over one block of consecutive ids: `logits` theirs, `remembered` their
+/// weights (REMEMBERED). Adds Σ e·s to `weighted` as `gathered` does (every 64 ids, then the
+/// tail) and returns the block's term of z.
+#[inline(always)]
+fn run_sums<const REMEMBERED: bool>(
+    logits: &[f32],
+    remembered: &[f32],
+    max: f32,
+    inv_t: f32,
+    weighted: &mut f64,
+) -> f64 {
+    let mut acc = [0.0f32; LANES];
+    let mut es = [0.0f32; LANES];
+    let mut groups = 0usize;
+    let mut lanes = logits.chunks_exact(LANES);
+    let mut wlanes = remembered.chunks_exact(LANES);
+    for v in &mut lanes {
+        // One loop over the lanes (as raw_sums has it).
+        if REMEMBERED {
+            let w = wlanes.next().unwrap_or(&[0.0; LANES]);
+            for (((a, t), &e), &l) in acc.iter_mut().zip(es.iter_mut()).zip(w).zip(v) {
+                *a += e;
+                *t += entropy_term(e, l, max, inv_t);
+            }
+        } else {
+            for ((a, t), &l) in acc.iter_mut().zip(es.iter_mut()).zip(v) {
+                let e = exp_f32((l - max) * inv_t);
+                *a += e;
+                *t += entropy_term(e, l, max, inv_t);
+            }
+        }
+        groups += 1;
+        if groups % ENTROPY_GROUPS == 0 {
+            let no_tail: f32 = std::iter::empty::<f32>().sum();
+            *weighted += f64::from(es.iter().sum::<f32>()) + f64::from(no_tail);
+            es = [0.0f32; LANES];
+        }
+    }
+    let rest = lanes.remainder();
+    let wrest = wlanes.remainder();
+    let mut w = [0.0f32; LANES];
+    let mut terms = [0.0f32; LANES];
+    for (j, ((slot, term), &l)) in w.iter_mut().zip(terms.iter_mut()).zip(rest).enumerate() {
+        *slot = if REMEMBERED {
+            wrest.get(j).copied().unwrap_or_default()
+        } else {
+            exp_f32((l - max) * inv_t)
+        };
+        *term = entropy_term(*slot, l, max, inv_t);
+    }
+    if groups % ENTROPY_GROUPS != 0 || !rest.is_empty() {
+        let tail: f32 = terms.iter().take(rest.len()).copied().sum();
+        *weighted += f64::from(es.iter().sum::<f32>()) + f64::from(tail);
+    }
+    let tail: f32 = w.iter().take(rest.len()).copied().sum();
+    f64::from(acc.iter().sum::<f32>() + tail)
+}
+
+/// A group's keys and its weights into `scratch`. In a run of consecutive ids each key's low
+/// half is !(at + j) = !at − j, so the keys are built in whole lanes: reading the weights back
+/// one by one (as `key` per id did) stalled on the store that had just written them.
+#[inline(always)]
+fn store(group: &[u32], w: &[f32; LANES], run: bool, kgroup: &mut [u64], scratch: &mut [f64]) {
+    let at = group.first().copied().unwrap_or_default();
+    if run {
+        let mut k = [0u64; LANES];
+        for (j, (slot, &e)) in k.iter_mut().zip(w).enumerate() {
+            *slot = (u64::from(e.to_bits()) << 32) | u64::from((!at).wrapping_sub(j as u32));
+        }
+        for (dst, &src) in kgroup.iter_mut().zip(&k) {
+            *dst = src;
+        }
+        if let Some(dst) = scratch.get_mut(at as usize..at as usize + LANES) {
+            for (d, &e) in dst.iter_mut().zip(w) {
+                *d = f64::from(e);
+            }
+        }
+        return;
+    }
+    for ((k, &id), &e) in kgroup.iter_mut().zip(group).zip(w) {
+        *k = key(e, id);
+    }
+    for (&id, &e) in group.iter().zip(w) {
+        if let Some(slot) = scratch.get_mut(id as usize) {
+            *slot = f64::from(e);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "gathered_tests.rs"]
+mod tests;

@@ -1,0 +1,126 @@
+use super::*;
+use crate::decode::softmax::{cached::sum_ids_into, entropy_sum, sum_weights};
+
+fn logits(n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| {
+            if i % 11 == 3 {
+                f32::NEG_INFINITY
+            } else {
+                ((i * 7919) % 1013) as f32 * 0.037 - 20.0
+            }
+        })
+        .collect()
+}
+
+/// The final pass over a kept list with holes (a ban, an end id held back), with exps or with
+/// remembered ones: z is `sum_weights`' bit for bit, every weight the per-id `exp_f32`, and
+/// Σ e·s `entropy_sum`'s, for lists with tails, −inf entries and blocks; without the stores the
+/// same two sums.
+#[test]
+fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
+    for n in [1usize, 9, 64, 71, 1024, 1031, 1096, 5000] {
+        let logits = logits(n);
+        // Many holes (every fifth id) and few (a run of three, the first id and the last).
+        let many: Vec<u32> = (0..n as u32).filter(|i| i % 5 != 2).collect();
+        let few: Vec<u32> = (0..n as u32)
+            .filter(|&i| i != 0 && !(40..43).contains(&i) && i + 1 != n as u32)
+            .collect();
+        for ids in [many, few] {
+            for inv_t in [1.0f32, 0.7, 1.0 / 1.3] {
+                let max = 17.0;
+                let want_weighted = entropy_sum(&logits, Some(&ids), max, inv_t);
+                let want_z = sum_weights(&logits, &ids, max, inv_t);
+                let mut remembered = vec![0.0f32; n];
+                sum_ids_into(&logits, &ids, max, inv_t, &mut remembered);
+                for with in [false, true] {
+                    let (mut scratch, mut keys) = (vec![0.0f64; n], Vec::new());
+                    let mut none = Vec::new();
+                    let ((z, weighted), (z0, weighted0)) = if with {
+                        let r = &remembered;
+                        (
+                            gathered::<true, true>(
+                                &logits,
+                                r,
+                                &ids,
+                                &mut scratch,
+                                max,
+                                inv_t,
+                                &mut keys,
+                            ),
+                            gathered::<true, false>(
+                                &logits,
+                                r,
+                                &ids,
+                                &mut [],
+                                max,
+                                inv_t,
+                                &mut none,
+                            ),
+                        )
+                    } else {
+                        (
+                            gathered::<false, true>(
+                                &logits,
+                                &[],
+                                &ids,
+                                &mut scratch,
+                                max,
+                                inv_t,
+                                &mut keys,
+                            ),
+                            gathered::<false, false>(
+                                &logits,
+                                &[],
+                                &ids,
+                                &mut [],
+                                max,
+                                inv_t,
+                                &mut none,
+                            ),
+                        )
+                    };
+                    assert_eq!(z.to_bits(), want_z.to_bits(), "n {n}");
+                    assert_eq!(weighted.to_bits(), want_weighted.to_bits());
+                    assert_eq!(
+                        (z0.to_bits(), weighted0.to_bits()),
+                        (z.to_bits(), weighted.to_bits())
+                    );
+                    assert!(none.is_empty());
+                    assert_eq!(keys.len(), ids.len());
+                    for (&id, &k) in ids.iter().zip(&keys) {
+                        let e = exp_f32((logits[id as usize] - max) * inv_t);
+                        assert_eq!(k, key(e, id));
+                        assert_eq!(scratch[id as usize], f64::from(e));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The holes of an ascending kept list are exactly the ids it lacks; a list that is not
+/// ascending, or lacks too many, has none.
+#[test]
+fn holes_are_the_missing_ids() {
+    let n = 1000usize;
+    for missing in [
+        vec![],
+        vec![0],
+        vec![999],
+        vec![0, 1, 2, 500, 998, 999],
+        vec![7, 9, 11],
+    ] {
+        let kept: Vec<u32> = (0..n as u32).filter(|i| !missing.contains(i)).collect();
+        assert_eq!(holes(&kept, n), Some(missing.clone()));
+    }
+    let kept: Vec<u32> = (HOLES_MAX as u32 + 1..n as u32).collect();
+    assert_eq!(holes(&kept, n), None);
+    let kept: Vec<u32> = (0..HOLES_MAX as u32)
+        .chain(HOLES_MAX as u32 + HOLES_MAX as u32..n as u32)
+        .collect();
+    assert_eq!(holes(&kept, n).map(|h| h.len()), Some(HOLES_MAX));
+    let mut kept: Vec<u32> = (0..n as u32).collect();
+    kept.swap(3, 4);
+    assert_eq!(holes(&kept, n), None);
+}
