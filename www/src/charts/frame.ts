@@ -217,7 +217,13 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       });
     let placed = place();
     const unwritten = (): boolean => items.some((d) => (d.state === "kept" || d.state === "chosen") && d.note === null && !placed.some((p) => p.d === d));
-    if (clearCurve !== undefined && unwritten()) {
+    // the tallest bar's number (the most likely token's) is never left out: the chosen one's,
+    // written first over its neighbour, could leave it no place in one row of headroom (the
+    // logits chart, its top bar unlabelled beside a chosen second)
+    const top1 = items.reduce<BarItem | undefined>((a, d) => (a === undefined || d.value > a.value ? d : a), undefined);
+    const tallestUnwritten = (): boolean =>
+      top1 !== undefined && top1.state !== "removed-before" && top1.note === null && top1.valueText !== "" && !placed.some((p) => p.d === top1);
+    if ((clearCurve !== undefined && unwritten()) || tallestUnwritten()) {
       y.range([innerBottom, MARGIN.top + headroom + room]);
       placed = place();
     }
