@@ -159,6 +159,13 @@ describe("lessons", () => {
     assert.match(await page.locator("#final-explain").textContent(), new RegExp(`u = ${u.replace(".", "\\.")}`));
     // the same clicks again: the same draws
     assert.deepEqual(await drawAll(), first);
+    // more draws: the latest seven listed after how many came before, the total over every one
+    await body(page).getByRole("button", { name: "再抽 5 次" }).click();
+    await settled(page);
+    const more = await body(page).locator(".lesson-draws li").allTextContents();
+    assert.deepEqual(more.map((d) => d.split(" ")[0]), ["更早的", "#6", "#7", "#8", "#9", "#10", "#11", "#12"]);
+    assert.equal(more[0], "更早的 5 次 …");
+    assert.match(await body(page).locator(".lesson-draws + p, p:has(+ .lesson-draws)").first().textContent(), /^共 12 次：/);
     // the "show me" button lights up the strip with u
     await body(page).getByRole("button", { name: "指给我看：0–1 上的随机数 u" }).click();
     assert.equal(await page.evaluate(() => document.activeElement?.id), "final");

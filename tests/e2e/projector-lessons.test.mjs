@@ -45,6 +45,23 @@ const INTERACTIONS = {
       await settled(page);
       return "after six draws";
     },
+    // a class that keeps drawing: the tally (the lesson's point) stays on screen
+    async (page, lang) => {
+      for (let i = 0; i < 9; i++) {
+        await lessonButton(page, lang === "zh" ? "再抽 5 次" : "Draw 5 more").click();
+        await settled(page);
+      }
+      return "after 51 draws";
+    },
+  ],
+  // a logit typed out of range: named in words, the table as wide as before
+  myth2: [
+    async (page) => {
+      await page.locator("#lesson-body input.lesson-logit").first().fill("5000");
+      await page.keyboard.press("Tab");
+      await page.locator("#lesson-body .field-error:not([hidden])").waitFor();
+      return "a refused logit";
+    },
   ],
   // its Inspect A/B buttons name the inspector, hidden here (the lesson shows A and B itself): its own top-p slider
   exp3: [

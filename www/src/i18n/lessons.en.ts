@@ -52,6 +52,7 @@ export const lessonsEn = {
   "lesson.exp2.again": "Draw again (seed {seed})",
   "lesson.exp2.five": "Draw 5 more",
   "lesson.exp2.draws": "Draws so far",
+  "lesson.exp2.earlier": "{n} earlier …",
   "lesson.exp2.counts": "Total {n}: {list}",
   "lesson.exp2.keep": "Keep drawing: 用户 (user) comes up most, but not every time; 界面 (interface) only now and then.",
   "lesson.exp2.found": "界面 (interface) came up: “React 是一个用于构建界面” (“… for building interfaces”) is reasonable too, just another path. Sampling lets several good continuations compete.",

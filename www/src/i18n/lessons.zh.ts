@@ -54,6 +54,7 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.exp2.again": "再抽一次（随机种子 {seed}）",
   "lesson.exp2.five": "再抽 5 次",
   "lesson.exp2.draws": "已经抽到的 Token",
+  "lesson.exp2.earlier": "更早的 {n} 次 …",
   "lesson.exp2.counts": "共 {n} 次：{list}",
   "lesson.exp2.keep": "继续抽：「用户」最常出现，但不是每次都是它；「界面」只是偶尔出现。",
   "lesson.exp2.found": "抽到了「界面」：「React 是一个用于构建界面」也合理，只是路径不同。sampling 允许多个合理延续竞争。",

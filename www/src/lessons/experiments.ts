@@ -118,6 +118,9 @@ export function greedyByHand(): Lesson {
   };
 }
 
+/** How many of 实验二's draws its list shows (the latest). */
+const DRAWS_SHOWN = 7;
+
 /** 实验二：sampling by hand. Draw k uses seed k, so every draw can be shown again. */
 export function samplingByHand(): Lesson {
   let draws: Array<{ seed: number; text: string; u: number }> = [];
@@ -156,7 +159,7 @@ export function samplingByHand(): Lesson {
           "div",
           { class: "lesson-cols" },
           h("div", {}, now, h("div", { class: "lesson-row" }, again, five, pointer(env, "lesson.show.cdf", "#final"), pointer(env, "lesson.show.sampleN", '#sample-buttons button[data-n="1000"]')), found),
-          h("div", {}, h("p", { class: "lesson-caption" }, t("lesson.exp2.draws")), tally, counts),
+          h("div", {}, h("p", { class: "lesson-caption" }, t("lesson.exp2.draws")), counts, tally),
         ),
       );
       return () => {
@@ -174,9 +177,14 @@ export function samplingByHand(): Lesson {
         const hit = (text: string): boolean => (server ? text !== likeliest?.text : text === "界面");
         const last = draws.find((d) => d.seed === state.params.seed);
         say(now, last === undefined ? t("lesson.exp2.none") : t("lesson.exp2.now", { seed: last.seed, u: num(last.u, 3), token: last.text }));
-        keyed(tally, draws.map((d) => `${d.seed}:${d.text}`).join(","), () =>
-          draws.map((d) => h("li", { class: hit(d.text) ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", glossed(d.text))),
-        );
+        // the latest draws only (a class that keeps drawing ran the list off the projector's
+        // screen, the total under it first): the total, above them, counts every one
+        const earlier = Math.max(0, draws.length - DRAWS_SHOWN);
+        const shown = draws.slice(earlier);
+        keyed(tally, `${earlier}|${shown.map((d) => `${d.seed}:${d.text}`).join(",")}`, () => [
+          ...(earlier > 0 ? [h("li", { class: "earlier" }, t("lesson.exp2.earlier", { n: earlier }))] : []),
+          ...shown.map((d) => h("li", { class: hit(d.text) ? "hit" : "" }, h("span", { class: "seed" }, `#${d.seed}`), " ", glossed(d.text))),
+        ]);
         const byToken = new Map<string, number>();
         for (const d of draws) byToken.set(d.text, (byToken.get(d.text) ?? 0) + 1);
         counts.textContent = draws.length === 0 ? "" : t("lesson.exp2.counts", { n: draws.length, list: [...byToken].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${v}`).join(" · ") });

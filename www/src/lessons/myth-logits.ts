@@ -36,13 +36,16 @@ export function logitsNotProbabilities(): Lesson {
       );
       const cells = new Map<number, { field: NumberField; p: HTMLElement }>();
       const sums = h("p", { class: "lesson-sums", attrs: { role: "status" } });
+      // a refused logit is named beside the table, not in its cell: a sentence there widened the
+      // table past the screen in projector mode (its cells never wrap)
+      const errors = h("div", { class: "lesson-field-errors" });
       body.append(
         para("lesson.myth2.intro"),
         h(
           "div",
           { class: "lesson-cols" },
           h("div", {}, table),
-          h("div", {}, sums, para("lesson.myth2.try"), h("div", { class: "lesson-row" }, pointer(env, "lesson.show.logit", "#logit-table tbody input"), pointer(env, "lesson.show.logitsChart", '#stages figure[data-stage="logits"]'))),
+          h("div", {}, sums, errors, para("lesson.myth2.try"), h("div", { class: "lesson-row" }, pointer(env, "lesson.show.logit", "#logit-table tbody input"), pointer(env, "lesson.show.logitsChart", '#stages figure[data-stage="logits"]'))),
         ),
       );
       return () => {
@@ -55,12 +58,13 @@ export function logitsNotProbabilities(): Lesson {
         const shown = (logit: number): number => Number(logit.toPrecision(7));
         keyed(rowsBody, rows.map((c) => c.id).join("."), () => {
           cells.clear();
+          errors.replaceChildren();
           return rows.map((c) => {
             const token = glossed(actions.tokenText(c.id));
             const input = h("input", { class: "lesson-logit", attrs: { "aria-label": t("table.logitOf", { token }), value: String(shown(c.logit)) } });
             const logitCell = h("td", {}, input);
             const p = h("td", {});
-            cells.set(c.id, { field: numberField(input, LOGIT_RULE, (logit) => actions.setLogit(c.id, logit)), p });
+            cells.set(c.id, { field: numberField(input, LOGIT_RULE, (logit) => actions.setLogit(c.id, logit), (e) => errors.append(e)), p });
             return h("tr", {}, h("th", { attrs: { scope: "row" } }, token), logitCell, p);
           });
         });

@@ -37,9 +37,10 @@ let unnamed = 0;
 
 /**
  * Reads `input` on change (leaving the box, Enter): a number in `rule` goes to `accept`; anything
- * else is named under the box. ArrowUp/ArrowDown step by 1 (whole numbers) or 0.1, as the number box did.
+ * else is named under the box (or where `placeError` puts the message: a table's cell has no room
+ * for a sentence). ArrowUp/ArrowDown step by 1 (whole numbers) or 0.1, as the number box did.
  */
-export function numberField(input: HTMLInputElement, rule: NumberRule, accept: (value: number) => void): NumberField {
+export function numberField(input: HTMLInputElement, rule: NumberRule, accept: (value: number) => void, placeError?: (error: HTMLElement) => void): NumberField {
   input.type = "text";
   input.inputMode = rule.integer && rule.min >= 0 ? "numeric" : "decimal";
   input.autocomplete = "off";
@@ -49,7 +50,8 @@ export function numberField(input: HTMLInputElement, rule: NumberRule, accept: (
   error.className = "field-error";
   error.setAttribute("role", "alert");
   error.hidden = true;
-  (input.closest(".field") ?? input).after(error);
+  if (placeError !== undefined) placeError(error);
+  else (input.closest(".field") ?? input).after(error);
   // the refused text and the state's value when it was refused: while both still hold, it stays shown
   let refused: { text: string; kept: number } | null = null;
   let shown = Number.NaN;
