@@ -113,3 +113,26 @@ describe("projector mode's prompt box, as a teacher types their own sentence", (
     });
   }
 });
+
+describe("a prompt with no place to break", () => {
+  // a URL or an identifier pasted as the prompt: the text and the plain-text line ran 500 px past
+  // a 1280 px window, and the page scrolled sideways with the charts' third column off screen
+  for (const [width, height] of [[1280, 800], [1024, 768]]) {
+    test(`${width}×${height}: a 140-character URL wraps, the page never scrolls sideways`, async () => {
+      const { page, context, problems } = await open("?lang=en", { viewport: { width, height } });
+      const box = page.locator("#prompt");
+      await box.fill(`https://example.com/${"abcdefghij".repeat(12)}`);
+      await box.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      await page.waitForTimeout(300);
+      const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+      assert.ok(wide.page <= wide.window, `the page is ${wide.page} px wide in a ${wide.window} px window`);
+      for (const id of ["#prompt-echo", "#plain-text"]) {
+        const right = await page.locator(id).evaluate((e) => e.getBoundingClientRect().right);
+        assert.ok(right <= width, `${id} ends at ${right}`);
+      }
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+});
