@@ -28,6 +28,12 @@ export function fitProblems({ skip = "#generated", minPx = 0, svgText = false } 
   if (document.scrollingElement.scrollHeight > vh + 1) problems.push(`the page scrolls (${document.scrollingElement.scrollHeight} > ${vh})`);
   if (document.scrollingElement.scrollWidth > vw + 1) problems.push(`the page scrolls sideways (${document.scrollingElement.scrollWidth} > ${vw})`);
 
+  // 0. a table's cells are laid out as cells (误解六's "Top token" column took the page header's
+  // `.top` rule: a flex box, its rows' borders a row lower than the rest)
+  for (const cell of document.body.querySelectorAll("td, th")) {
+    if (shown(cell) && getComputedStyle(cell).display !== "table-cell") problems.push(`a table cell not laid out as one: ${name(cell)} (${getComputedStyle(cell).display})`);
+  }
+
   // 1. no element scrolls or clips its own content
   const clippers = [];
   for (const el of document.body.querySelectorAll("*")) {

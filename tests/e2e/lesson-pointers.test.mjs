@@ -79,7 +79,7 @@ describe("a lesson's pointers point at something the class can see and use", () 
       await nav(page, lang === "zh" ? /^误解六/ : /^Myth 6/).click();
       await settled(page);
       const rows = await page.locator("#lesson-body .lesson-table tbody tr").evaluateAll((trs) =>
-        trs.map((tr) => ({ setting: tr.cells[0].textContent, right: parseFloat(tr.querySelector(".right-answer").textContent), top: tr.querySelector(".top").textContent })),
+        trs.map((tr) => ({ setting: tr.cells[0].textContent, right: parseFloat(tr.querySelector(".right-answer").textContent), top: tr.querySelector(".top-token").textContent })),
       );
       const byT = rows.filter((r) => /^T [\d.]+$/.test(r.setting));
       assert.deepEqual(byT.map((r) => r.setting), ["T 0.3", "T 1", "T 1.5", "T 2"]);

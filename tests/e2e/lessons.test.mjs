@@ -250,7 +250,7 @@ describe("lessons", () => {
     // 误解六: greedy writes 巴黎 and no setting puts 伦 (of 伦敦) first
     await openLesson(page, "myth6");
     assert.equal(await generated(page), "巴黎");
-    const tops = await body(page).locator("td.top").allTextContents();
+    const tops = await body(page).locator("td.top-token").allTextContents();
     assert.equal(tops.length, 6);
     assert.ok(tops.every((x) => x === "巴"), tops.join(" "));
     await context.close();

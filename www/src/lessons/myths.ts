@@ -387,7 +387,7 @@ export function paramsDoNotFixFacts(): Lesson {
                 h("td", {}, percent(glimpseP(g, WRONG_TOKEN))),
                 h("td", { class: "right-answer" }, percent(glimpseP(g, RIGHT_TOKEN))),
                 // glossed in the column heads (p(巴) (Paris) …), so each row stays one short word
-                h("td", { class: "top" }, g.kept[0]?.text ?? ""),
+                h("td", { class: "top-token" }, g.kept[0]?.text ?? ""),
               );
             }),
           ),
