@@ -99,3 +99,34 @@ describe("a phone (390 × 844, touch)", () => {
     await context.close();
   });
 });
+
+describe("projector mode on a phone (390×844, portrait)", () => {
+  // the 4:3 arrangement put the chart beside the key numbers: a column 80 px wide, its sixteen
+  // rotated labels one smudge, its title a word a line
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: the chart as wide as the screen, its token labels apart, nothing sideways`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&projector=1`, { viewport: { width: 390, height: 844 } });
+      await page.locator("#step").click();
+      await page.waitForTimeout(800);
+      const m = await page.evaluate(() => {
+        const svg = document.querySelector(".stage.pj-focus svg.chart");
+        const labels = [...svg.querySelectorAll(".axis-x text")].filter((t) => t.checkVisibility()).map((t) => t.getBoundingClientRect());
+        let touching = 0;
+        for (let i = 1; i < labels.length; i++) {
+          const [a, b] = [labels[i - 1], labels[i]];
+          // rotated labels hang down-left from their bars: each one's end (at its bar) a line of
+          // letters right of the one before's (sixteen bars in 300 px put them 17 px apart)
+          if (b.right < a.right + 20) touching++;
+        }
+        return { chart: svg.getBoundingClientRect().width, labels: labels.length, touching, wide: document.documentElement.scrollWidth };
+      });
+      assert.ok(m.chart >= 300, `the chart is ${m.chart} px wide`);
+      assert.ok(m.labels >= 3 && m.labels <= 10, `${m.labels} token labels`);
+      assert.equal(m.touching, 0);
+      assert.ok(m.wide <= 390, `the page is ${m.wide} px wide`);
+      await screenshot(page, `phone-projector-${lang}.png`);
+      assert.deepEqual(problems.console, []);
+      await context.close();
+    });
+  }
+});

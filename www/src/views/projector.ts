@@ -33,7 +33,7 @@ const MIN_CHART_PX = 18.5;
 const MIN_CHART_SHARE = 0.72;
 
 /** A small screen for projector mode: styles/projector-small.css's media query. */
-const SMALL_SCREEN = "(max-height: 640px)";
+const SMALL_SCREEN = "(max-height: 640px), (max-aspect-ratio: 1/1)";
 
 /** After this long without mouse movement the cursor is hidden (projector mode only). */
 const CURSOR_IDLE_MS = 3000;
