@@ -57,10 +57,10 @@ describe("a model link as chat apps, LMSs and editors pass it on", () => {
     assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
     assert.equal(await page.getByLabel("温度", { exact: true }).inputValue(), "1.5");
     const zh = await notice(page).textContent();
-    assert.match(zh, /lang =「en」：出现了不止一次；使用的是最后一个值「zh」/);
-    assert.match(zh, /temperature =「0\.8」：出现了不止一次；使用的是最后一个值「1\.5」/);
+    assert.match(zh, /lang =「en」：出现了不止一次；只读取最后一个值「zh」/);
+    assert.match(zh, /temperature =「0\.8」：出现了不止一次；只读取最后一个值「1\.5」/);
     await page.getByRole("button", { name: "Switch to English" }).click();
-    assert.match(await notice(page).textContent(), /temperature = “0\.8”: given more than once; the last value, “1\.5”, was used/);
+    assert.match(await notice(page).textContent(), /temperature = “0\.8”: given more than once; only the last value, “1\.5”, is read/);
     assert.equal(await page.evaluate(() => new URLSearchParams(location.search).getAll("temperature").length), 1);
     assert.deepEqual(problems.console, []);
     await context.close();
@@ -162,7 +162,7 @@ describe("a state field after # on a link that also has a query", () => {
   test("a field in both: the one after # is used, and the notice says so (zh)", async () => {
     const { page, context, problems } = await open("?lang=zh&seed=3&temperature=0.8#temperature=1.5");
     assert.equal(await page.getByLabel("温度", { exact: true }).inputValue(), "1.5");
-    assert.match(await notice(page).textContent(), /temperature =「0\.8」：出现了不止一次；使用的是最后一个值「1\.5」/);
+    assert.match(await notice(page).textContent(), /temperature =「0\.8」：出现了不止一次；只读取最后一个值「1\.5」/);
     assert.deepEqual(problems.console, []);
     await context.close();
   });

@@ -6,7 +6,7 @@ export const linkEn = {
   "url.rule.promptCut": "longer than {max} characters, far more than the model reads (the message under the prompt names its limit in tokens); the prompt box holds the first {max}",
   "url.rule.tokensCut": "must be token ids like 12.34f.56 (f = forced); the first {kept} were used",
   "url.rule.notText": "holds percent-escapes that are not UTF-8 text (cut or mis-encoded on its way?); each such run is shown as �, the rest as written",
-  "url.rule.repeated": "given more than once; the last value, “{used}”, was used",
+  "url.rule.repeated": "given more than once; only the last value, “{used}”, is read",
   "url.rule.cut": "the link was cut off here on its way (it is shorter than the page wrote it): this field and everything after it are missing; ask for the whole link",
   "url.rule.cutTokens": "the link was cut off here on its way (it is shorter than the page wrote it): the first {kept} tokens were used, the rest and everything after them are missing; ask for the whole link",
   "url.projectorList": "The list is shown outside projector mode (P).",

@@ -7,7 +7,7 @@ export const linkZh: Record<keyof typeof linkEn, string> = {
   "url.rule.promptCut": "超过 {max} 个字符，远超模型能读的长度（提示词下方的提示写明了它以 Token 计的上限）；提示词框里是前 {max} 个字符",
   "url.rule.tokensCut": "应为 Token 编号，如 12.34f.56（f 表示强制选择）；已使用前 {kept} 个",
   "url.rule.notText": "含有不是 UTF-8 文本的百分号转义（在转发途中被截断或编码错误？）；每处显示为 �，其余按原样使用",
-  "url.rule.repeated": "出现了不止一次；使用的是最后一个值「{used}」",
+  "url.rule.repeated": "出现了不止一次；只读取最后一个值「{used}」",
   "url.rule.cut": "链接在转发途中从这里被截断了（比页面写出时短）：这一项及其后的内容都丢失了，请索取完整链接",
   "url.rule.cutTokens": "链接在转发途中从这里被截断了（比页面写出时短）：已使用前 {kept} 个 Token，其余部分及其后的内容都丢失了，请索取完整链接",
   "url.projectorList": "具体列表在投影模式之外显示（按 P）。",
