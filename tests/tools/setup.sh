@@ -7,6 +7,16 @@ cd "$(dirname "$0")/../.."
 
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# A download cut off by the network (npm's "ECONNRESET … aborted" failed a clean-clone CI once) is
+# tried again, up to three times in all, before the setup gives up.
+retry() {
+  local attempt
+  for attempt in 1 2 3; do
+    "$@" && return 0
+    [ "$attempt" = 3 ] || { say "failed (attempt $attempt of 3), trying again in 10 s: $*"; sleep 10; }
+  done
+  return 1
+}
 
 # 1. The wasm target for the one rustup toolchain on the machine.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -28,8 +38,8 @@ fi
 #    a CJK font so the Chinese interface renders in screenshots (the page itself ships no fonts).
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! fc-list 2>/dev/null | grep -qi wqy; then
   say "installing Debian chromium, chromium-driver and fonts-wqy-microhei"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei fontconfig
+  retry as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive retry as_root apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei fontconfig
 fi
 
 # 4. Node packages from the committed lockfile (binaryen's wasm-opt, playwright-core, typescript,
@@ -39,7 +49,7 @@ stamp=www/node_modules/.package-lock.sha
 want=$(sha256sum www/package-lock.json | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   say "installing Node packages (npm ci)"
-  (cd www && npm ci --ignore-scripts --no-audit --no-fund)
+  (cd www && retry npm ci --ignore-scripts --no-audit --no-fund)
   echo "$want" > "$stamp"
 fi
 # 5. llama.cpp's own server (xllamacpp) and the GGUF writer (gguf + numpy) in a project-local
@@ -56,7 +66,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! "$venv/bin/python" -c 'impo
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv
   fi
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r tests/tools/requirements-engines.txt
+  retry "$venv/bin/python" -m pip install -q --disable-pip-version-check -r tests/tools/requirements-engines.txt
   echo "$want" > "$stamp"
 fi
 say "ready"
