@@ -53,12 +53,15 @@ pub(crate) fn sums(work: &Work, max: f32, inv_t: f32) -> (f64, f64) {
 #[inline(never)]
 pub(crate) fn holes(kept: &[u32], n: usize) -> Option<Vec<u32>> {
     let missing = n.checked_sub(kept.len())?;
+    if missing > HOLES_MAX {
+        return None;
+    }
     // Branch-free, so it vectorises: a pass of compares, no early exit.
     let ascending = kept
         .iter()
         .zip(kept.get(1..).unwrap_or_default())
         .fold(true, |ok, (a, b)| ok & (a < b));
-    if missing > HOLES_MAX || !ascending || kept.last().is_some_and(|&l| l as usize >= n) {
+    if !ascending || kept.last().is_some_and(|&l| l as usize >= n) {
         return None;
     }
     let mut holes = Vec::with_capacity(missing);
