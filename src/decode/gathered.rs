@@ -150,10 +150,7 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
                 }
             }
         }
-        let mut acc = [0.0f32; LANES];
-        // Σ e·s as `entropy_sum` adds it over `kept`: float32 lanes, into f64 every 64 ids.
-        let mut es = [0.0f32; LANES];
-        let mut groups = 0usize;
+        let mut sums = LaneSums::default();
         let mut lanes = block.chunks_exact(LANES);
         let mut klanes = kblock.chunks_exact_mut(LANES);
         for group in &mut lanes {
@@ -189,22 +186,16 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
                     *slot = exp_f32((l - max) * inv_t);
                 }
             }
-            for (a, &e) in acc.iter_mut().zip(&w) {
+            for (a, &e) in sums.acc.iter_mut().zip(&w) {
                 *a += e;
             }
             if STORE {
                 store(group, &w, run, klanes.next().unwrap_or_default(), scratch);
             }
-            for ((a, &e), &l) in es.iter_mut().zip(&w).zip(&v) {
+            for ((a, &e), &l) in sums.es.iter_mut().zip(&w).zip(&v) {
                 *a += entropy_term(e, l, max, inv_t);
             }
-            groups += 1;
-            if groups % ENTROPY_GROUPS == 0 {
-                // A block of 64 without a tail adds an empty tail's sum, as `entropy_blocks`.
-                let no_tail: f32 = std::iter::empty::<f32>().sum();
-                weighted += f64::from(es.iter().sum::<f32>()) + f64::from(no_tail);
-                es = [0.0f32; LANES];
-            }
+            sums.group_done(&mut weighted);
         }
         let rest = lanes.remainder();
         let mut w = [0.0f32; LANES];
@@ -214,12 +205,7 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
             *slot = weight_of(id);
             *term = record(id, *slot, krest.next(), scratch);
         }
-        if groups % ENTROPY_GROUPS != 0 || !rest.is_empty() {
-            let tail: f32 = terms.iter().take(rest.len()).copied().sum();
-            weighted += f64::from(es.iter().sum::<f32>()) + f64::from(tail);
-        }
-        let tail: f32 = w.iter().take(rest.len()).copied().sum();
-        z += f64::from(acc.iter().sum::<f32>() + tail);
+        z += sums.finish(&w, &terms, rest.len(), &mut weighted);
     }
     (z, weighted)
 }
@@ -235,32 +221,25 @@ fn run_sums<const REMEMBERED: bool>(
     inv_t: f32,
     weighted: &mut f64,
 ) -> f64 {
-    let mut acc = [0.0f32; LANES];
-    let mut es = [0.0f32; LANES];
-    let mut groups = 0usize;
+    let mut sums = LaneSums::default();
     let mut lanes = logits.chunks_exact(LANES);
     let mut wlanes = remembered.chunks_exact(LANES);
     for v in &mut lanes {
         // One loop over the lanes (as raw_sums has it).
         if REMEMBERED {
             let w = wlanes.next().unwrap_or(&[0.0; LANES]);
-            for (((a, t), &e), &l) in acc.iter_mut().zip(es.iter_mut()).zip(w).zip(v) {
+            for (((a, t), &e), &l) in sums.acc.iter_mut().zip(sums.es.iter_mut()).zip(w).zip(v) {
                 *a += e;
                 *t += entropy_term(e, l, max, inv_t);
             }
         } else {
-            for ((a, t), &l) in acc.iter_mut().zip(es.iter_mut()).zip(v) {
+            for ((a, t), &l) in sums.acc.iter_mut().zip(sums.es.iter_mut()).zip(v) {
                 let e = exp_f32((l - max) * inv_t);
                 *a += e;
                 *t += entropy_term(e, l, max, inv_t);
             }
         }
-        groups += 1;
-        if groups % ENTROPY_GROUPS == 0 {
-            let no_tail: f32 = std::iter::empty::<f32>().sum();
-            *weighted += f64::from(es.iter().sum::<f32>()) + f64::from(no_tail);
-            es = [0.0f32; LANES];
-        }
+        sums.group_done(weighted);
     }
     let rest = lanes.remainder();
     let wrest = wlanes.remainder();
@@ -274,12 +253,48 @@ fn run_sums<const REMEMBERED: bool>(
         };
         *term = entropy_term(*slot, l, max, inv_t);
     }
-    if groups % ENTROPY_GROUPS != 0 || !rest.is_empty() {
-        let tail: f32 = terms.iter().take(rest.len()).copied().sum();
-        *weighted += f64::from(es.iter().sum::<f32>()) + f64::from(tail);
+    sums.finish(&w, &terms, rest.len(), weighted)
+}
+
+/// One block's z and Σ e·s as `sum_weights` and `entropy_sum` add them over `kept`: float32
+/// lanes, Σ e·s into f64 every 64 ids, each sum's tail added at the block's end.
+#[derive(Default)]
+struct LaneSums {
+    acc: [f32; LANES],
+    es: [f32; LANES],
+    groups: usize,
+}
+
+impl LaneSums {
+    /// After each group of `LANES`: every 64 ids, Σ e·s into `weighted`.
+    #[inline(always)]
+    fn group_done(&mut self, weighted: &mut f64) {
+        self.groups += 1;
+        if self.groups % ENTROPY_GROUPS == 0 {
+            // A block of 64 without a tail adds an empty tail's sum, as `entropy_blocks`.
+            let no_tail: f32 = std::iter::empty::<f32>().sum();
+            *weighted += f64::from(self.es.iter().sum::<f32>()) + f64::from(no_tail);
+            self.es = [0.0; LANES];
+        }
     }
-    let tail: f32 = w.iter().take(rest.len()).copied().sum();
-    f64::from(acc.iter().sum::<f32>() + tail)
+
+    /// The block's end, its tail the first `rest` of `w` (weights) and `terms` (e·s): the rest
+    /// of Σ e·s into `weighted`; returns the block's term of z.
+    #[inline(always)]
+    fn finish(
+        self,
+        w: &[f32; LANES],
+        terms: &[f32; LANES],
+        rest: usize,
+        weighted: &mut f64,
+    ) -> f64 {
+        if self.groups % ENTROPY_GROUPS != 0 || rest != 0 {
+            let tail: f32 = terms.iter().take(rest).copied().sum();
+            *weighted += f64::from(self.es.iter().sum::<f32>()) + f64::from(tail);
+        }
+        let tail: f32 = w.iter().take(rest).copied().sum();
+        f64::from(self.acc.iter().sum::<f32>() + tail)
+    }
 }
 
 /// A group's keys and its weights into `scratch`. In a run of consecutive ids each key's low
