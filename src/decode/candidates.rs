@@ -90,6 +90,9 @@ pub(crate) struct Work {
     /// With `weights_by_exp`: the ids not kept, ascending (empty: every id is kept). `kept` is
     /// then every other id in id order (final_pass.rs `with_normaliser`).
     pub holes: Vec<u32>,
+    /// The penalties stage's input at the ids it may change (its history), by id ascending: the
+    /// trace's view of that stage (`processed` holds them penalised).
+    pub before_penalties: Vec<(u32, f32)>,
     /// The current scale: 1 before temperature, 1/T after.
     pub inv_t: f32,
     /// True while `kept` is every finite id (no stage removed anything): sums can then run over
@@ -137,6 +140,7 @@ impl Work {
         self.weights_in_keys = false;
         self.weights_by_exp = None;
         self.holes.clear();
+        self.before_penalties.clear();
         self.kept.clear();
         if self.input_removed == 0 {
             self.kept.extend(0..logits.len() as u32);

@@ -219,15 +219,26 @@ const HEAP_MAX: usize = 256;
 /// `best_removed` for long lists (a full trace): integer keys (logit in total order, then lower
 /// id), one selection and a sort of the k selected.
 fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u32> {
-    let mut keys: Vec<u64> = Vec::with_capacity(logits.len().min(removed_by.len()));
-    keys.extend(
-        logits
-            .iter()
-            .zip(removed_by)
-            .enumerate()
-            .filter(|(_, (_, &mark))| mark != KEPT)
-            .map(|(id, (&l, _))| logit_key(l, id as u32)),
-    );
+    // Every removed id's key, in id order, written without a branch (a kept id's slot is
+    // overwritten by the next id's), and every radix pass's digit counts in the same pass.
+    let n = logits.len().min(removed_by.len());
+    let mut keys = vec![0u64; n + 1];
+    let mut counts = [[0u32; RADIX_BUCKETS]; 3];
+    let mut len = 0usize;
+    for (id, (&l, &mark)) in logits.iter().zip(removed_by).enumerate() {
+        let key = logit_key(l, id as u32);
+        let removed = u32::from(mark != KEPT);
+        for (count, &shift) in counts.iter_mut().zip(&RADIX_SHIFTS) {
+            if let Some(c) = count.get_mut(radix_digit(key, shift)) {
+                *c += removed;
+            }
+        }
+        if let Some(slot) = keys.get_mut(len) {
+            *slot = key;
+        }
+        len += removed as usize;
+    }
+    keys.truncate(len);
     if k < keys.len() {
         keys.select_nth_unstable_by(k, |a, b| b.cmp(a));
         keys.truncate(k);
@@ -235,7 +246,7 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
     } else {
         // Every removed token listed (a full trace): still in id order, so a stable sort by the
         // logit alone gives ties by lower id.
-        radix_sort_desc_high(&mut keys, &mut Vec::new());
+        radix_passes(&mut keys, &mut Vec::new(), counts);
     }
     keys.iter().map(|&key| !(key as u32)).collect()
 }
@@ -243,27 +254,38 @@ fn best_removed_by_selection(logits: &[f32], removed_by: &[u8], k: usize) -> Vec
 /// Sorts `keys` by their high 32 bits, descending, stably (equal ones keep their order): three
 /// LSD counting passes of 11 bits, each skipped when every key has the same digit there.
 pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>, spare: &mut Vec<u64>) {
-    const BITS: u32 = 11;
-    const BUCKETS: usize = 1 << BITS;
-    const SHIFTS: [u32; 3] = [32, 32 + BITS, 32 + 2 * BITS];
-    // Complemented, so ascending digits are descending keys.
-    let digit = |k: u64, shift: u32| ((!k >> shift) as usize) & (BUCKETS - 1);
     // Every pass's counts in one read of the keys.
-    let mut counts = [[0usize; BUCKETS]; 3];
+    let mut counts = [[0u32; RADIX_BUCKETS]; 3];
     for &k in keys.iter() {
-        for (count, &shift) in counts.iter_mut().zip(&SHIFTS) {
-            // (a digit is masked below BUCKETS)
-            if let Some(c) = count.get_mut(digit(k, shift)) {
+        for (count, &shift) in counts.iter_mut().zip(&RADIX_SHIFTS) {
+            // (a digit is masked below RADIX_BUCKETS)
+            if let Some(c) = count.get_mut(radix_digit(k, shift)) {
                 *c += 1;
             }
         }
     }
+    radix_passes(keys, spare, counts);
+}
+
+const RADIX_BITS: u32 = 11;
+const RADIX_BUCKETS: usize = 1 << RADIX_BITS;
+const RADIX_SHIFTS: [u32; 3] = [32, 32 + RADIX_BITS, 32 + 2 * RADIX_BITS];
+
+/// A radix pass's digit of `k`, complemented, so ascending digits are descending keys.
+#[inline(always)]
+fn radix_digit(k: u64, shift: u32) -> usize {
+    ((!k >> shift) as usize) & (RADIX_BUCKETS - 1)
+}
+
+/// `radix_sort_desc_high`'s passes, given each pass's digit counts over `keys` (fewer than 2^32
+/// keys: `limits::MAX_LOGITS`).
+fn radix_passes(keys: &mut Vec<u64>, spare: &mut Vec<u64>, mut counts: [[u32; RADIX_BUCKETS]; 3]) {
     let mut from = std::mem::take(keys);
     let mut to = std::mem::take(spare);
     // Every slot is written by the first pass that runs: only slots it grows by are zeroed.
     to.resize(from.len(), 0);
-    for (start, &shift) in counts.iter_mut().zip(&SHIFTS) {
-        if start.contains(&from.len()) {
+    for (start, &shift) in counts.iter_mut().zip(&RADIX_SHIFTS) {
+        if start.contains(&(from.len() as u32)) {
             continue;
         }
         let mut total = 0;
@@ -274,8 +296,8 @@ pub(crate) fn radix_sort_desc_high(keys: &mut Vec<u64>, spare: &mut Vec<u64>) {
         }
         for &k in &from {
             // the starts sum the counts of every key: each slot is < from.len() = to.len()
-            if let Some(slot) = start.get_mut(digit(k, shift)) {
-                if let Some(t) = to.get_mut(*slot) {
+            if let Some(slot) = start.get_mut(radix_digit(k, shift)) {
+                if let Some(t) = to.get_mut(*slot as usize) {
                     *t = k;
                 }
                 *slot += 1;

@@ -1,6 +1,6 @@
 //! `make bench`, native half: `step` against the floor (one fused max + Σ exp pass) for every
 //! configuration of issue 10's matrix at vocabulary sizes 1,000 / 32,000 / 151,936, and a full
-//! 8,000-candidate trace against the floor at 8,000. Prints the ratio table after criterion's
+//! 8,000-candidate trace against the floor at 8,000 (read as columns, the target, and as objects). Prints the ratio table after criterion's
 //! own output (medians, read back from criterion's estimates). The Node half (tests/bench/step.mjs)
 //! runs the same matrix through the wasm build. `BENCH_QUICK=1` shortens every measurement.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
@@ -41,7 +41,19 @@ fn slug(name: &str) -> String {
         .collect()
 }
 
+/// How a benchmark reads the step's trace: as `Decoder::step` returns it (every listed candidate
+/// an object), or through `Decoder::step_columns` (what the wasm layer hands to JavaScript).
+#[derive(Clone, Copy, PartialEq)]
+enum Read {
+    Objects,
+    Columns,
+}
+
 fn bench_step(c: &mut Criterion, group: &str, n: usize, name: &str, cfg: &Config) {
+    bench_step_read(c, group, n, name, cfg, Read::Objects);
+}
+
+fn bench_step_read(c: &mut Criterion, group: &str, n: usize, name: &str, cfg: &Config, read: Read) {
     let logits = if name.ends_with(" · uncertain") {
         uncertain_logits(n)
     } else {
@@ -58,7 +70,13 @@ fn bench_step(c: &mut Criterion, group: &str, n: usize, name: &str, cfg: &Config
                 draw: Some(draw),
                 ..cfg.clone()
             };
-            decoder.step(black_box(l), &cfg)
+            if read == Read::Columns {
+                let trace = decoder.step_columns(black_box(l), &cfg).unwrap();
+                (trace.token, decoder.columns().p.last().copied())
+            } else {
+                let trace = decoder.step(black_box(l), &cfg).unwrap();
+                (trace.token, trace.candidates.last().map(|c| c.p))
+            }
         })
     });
     g.finish();
@@ -141,7 +159,23 @@ fn main() {
         trace_top: Some(TRACE_N as u32),
         ..Config::default()
     };
-    bench_step(&mut c, "trace", TRACE_N, "full trace", &full_trace);
+    // The trace as columns (issue 10's target), then as 8,000 objects (`Decoder::step`).
+    bench_step_read(
+        &mut c,
+        "trace",
+        TRACE_N,
+        "full trace",
+        &full_trace,
+        Read::Columns,
+    );
+    bench_step_read(
+        &mut c,
+        "trace",
+        TRACE_N,
+        "full trace objects",
+        &full_trace,
+        Read::Objects,
+    );
     bench_floor(&mut c, "trace", "floor_after", TRACE_N);
 
     println!("\nnative step ÷ floor (criterion medians, same run)\n");
@@ -168,10 +202,17 @@ fn main() {
         floor_ns("trace", TRACE_N),
     ) {
         println!(
-            "\nfull trace (trace_top 8,000) at 8,000: {} = {:.1}× the floor ({})",
+            "\nfull trace (trace_top 8,000) at 8,000, read as columns: {} = {:.1}× the floor ({})",
             time(t),
             t / fl,
             time(fl)
         );
+        if let Some(o) = median_ns("trace", "full trace objects", TRACE_N) {
+            println!(
+                "as 8,000 objects (`Decoder::step`): {} = {:.1}×",
+                time(o),
+                o / fl
+            );
+        }
     }
 }

@@ -52,6 +52,32 @@ function checkColumns(trace) {
   assert.equal(trace.candidates, trace.candidates, "built once, then cached");
 }
 
+/** logit_bias sees the raw logits, penalties the biased ones (the bias runs first in every
+ * engine): each stage's p_in is their softmax over the whole vocabulary, 0 for a candidate an
+ * earlier stage removed, and cum_in its running sum in listing order. */
+function checkEarlyInputs(trace, raw, config) {
+  const biased = Float64Array.from(raw);
+  for (const [id, b] of Object.entries(config.logit_bias ?? {})) biased[+id] += b;
+  const softmax = (ls) => {
+    const max = Math.max(...ls);
+    const e = Array.from(ls, (l) => Math.exp(l - max));
+    const z = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / z);
+  };
+  const seen = { logit_bias: softmax(raw), penalties: softmax(biased) };
+  trace.stages.forEach((s, i) => {
+    if (!s.active || !(s.name in seen)) return;
+    let total = 0;
+    trace.candidates.forEach((c, j) => {
+      const before = c.removed_by !== null && trace.stages.findIndex((st) => st.name === c.removed_by) < i;
+      const want = before ? 0 : seen[s.name][c.id];
+      assert.ok(Math.abs(s.p_in[j] - want) <= 2e-6 * want + 1e-12, `${s.name}.p_in[${j}]: ${s.p_in[j]} vs ${want}`);
+      total += s.p_in[j];
+      assert.ok(Math.abs(s.cum_in[j] - Math.min(total, 1)) <= 1e-12, `${s.name}.cum_in[${j}]`);
+    });
+  });
+}
+
 for (const { name, logits, config } of cases) {
   test(`columns and candidates[i] read as before: ${name}`, () => {
     const trace = step(logits(), config);
@@ -77,9 +103,13 @@ for (const { name, logits, config } of cases) {
       const w = want.stages[i];
       for (const key of ["name", "active", "kept_count", "removed_count"]) assert.equal(s[key], w[key], `${s.name}.${key}`);
       assert.equal(s.p_in.length, w.p_in.length);
+      // logit_bias's and penalties' inputs: the recorded build computed them from the logits
+      // after every early stage (wrong); they are checked against a softmax of what each saw.
+      if (s.active && (s.name === "logit_bias" || s.name === "penalties")) return;
       s.p_in.forEach((p, j) => close(p, w.p_in[j], `${s.name}.p_in[${j}]`));
       s.cum_in.forEach((p, j) => close(p, w.cum_in[j], `${s.name}.cum_in[${j}]`));
     });
+    checkEarlyInputs(trace, logits(), config);
   });
 }
 

@@ -204,7 +204,7 @@ fn main() {
         let mut attempt = 0;
         let (kind, text) = loop {
             match decoder.step(&l, &c) {
-                Ok(t) => break ("trace", format!("{t:?}")),
+                Ok(t) => break ("trace", show(t)),
                 Err(e) if attempt == 20 => break ("error", format!("{e}")),
                 Err(e) => {
                     writeln!(out, "{case} refused {e}").unwrap();
@@ -229,7 +229,7 @@ fn main() {
         let l = logits(&mut r, n);
         let c = early_config(&mut r, n);
         let (kind, text) = match decoder.step(&l, &c) {
-            Ok(t) => ("trace", format!("{t:?}")),
+            Ok(t) => ("trace", show(t)),
             Err(e) => ("error", format!("{e}")),
         };
         let hash = fnv(text.as_bytes());
@@ -249,7 +249,7 @@ fn main() {
         let l = logits(&mut r, n);
         let c = learner_config(&mut r, &l);
         let (kind, text) = match decoder.step(&l, &c) {
-            Ok(t) => ("trace", format!("{t:?}")),
+            Ok(t) => ("trace", show(t)),
             Err(e) => ("error", format!("{e}")),
         };
         let hash = fnv(text.as_bytes());
@@ -267,7 +267,7 @@ fn main() {
         let l = open_logits(&mut r, n);
         let c = open_config(&mut r, n);
         let (kind, text) = match decoder.step(&l, &c) {
-            Ok(t) => ("trace", format!("{t:?}")),
+            Ok(t) => ("trace", show(t)),
             Err(e) => ("error", format!("{e}")),
         };
         let hash = fnv(text.as_bytes());
@@ -294,10 +294,28 @@ fn main() {
             (open_logits(&mut r, n), hot_config(&mut r))
         };
         let (kind, text) = match decoder.step(&l, &c) {
-            Ok(t) => ("trace", format!("{t:?}")),
+            Ok(t) => ("trace", show(t)),
             Err(e) => ("error", format!("{e}")),
         };
         let hash = fnv(text.as_bytes());
         writeln!(out, "hot {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
     }
+}
+
+/// The trace's Debug text; with PAIR_BLANK_EARLY=1, the stage inputs of logit_bias, penalties and
+/// the stages before them left out (to compare builds that differ only there).
+fn show(mut t: nexttoken::decode::Trace) -> String {
+    if std::env::var("PAIR_BLANK_EARLY").is_ok_and(|v| v == "1") {
+        let last = t
+            .stages
+            .iter()
+            .rposition(|s| s.active && (s.name == "penalties" || s.name == "logit_bias"));
+        if let Some(last) = last {
+            for s in t.stages.iter_mut().take(last + 1) {
+                s.p_in.clear();
+                s.cum_in.clear();
+            }
+        }
+    }
+    format!("{t:?}")
 }

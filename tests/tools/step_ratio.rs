@@ -23,7 +23,21 @@ fn main() {
     rows.extend(support::more_stages(n));
     rows.extend(support::newer_stages(n));
     rows.extend(support::uncertain_rows());
+    // "full trace": the benchmark's 8,000-candidate trace (run it at n 8000).
+    rows.push((
+        "full trace",
+        Config {
+            temperature: Some(0.8),
+            top_k: Some(40),
+            top_p: Some(0.95),
+            min_p: Some(0.05),
+            trace_top: Some(n as u32),
+            ..Config::default()
+        },
+    ));
     let cfg = rows.into_iter().find(|(name, _)| *name == which).unwrap().1;
+    // STEP_COLUMNS=1: the columnar trace (what the wasm layer and a column reader call).
+    let columns = std::env::var("STEP_COLUMNS").is_ok_and(|v| v == "1");
     let mut d = Decoder::default();
     let mut acc = 0u64;
     let mut f = 0.0;
@@ -36,7 +50,12 @@ fn main() {
             ..cfg.clone()
         };
         let t = std::time::Instant::now();
-        acc += u64::from(d.step(&logits, &c).unwrap().token);
+        let trace = if columns {
+            d.step_columns(&logits, &c)
+        } else {
+            d.step(&logits, &c)
+        };
+        acc += u64::from(trace.unwrap().token);
         let ts = t.elapsed().as_secs_f64();
         let t = std::time::Instant::now();
         f += nexttoken::decode::log_sum_exp(std::hint::black_box(&logits));

@@ -30,6 +30,11 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
     let mut seen: Vec<u32> = history.to_vec();
     seen.sort_unstable();
     seen.dedup();
+    work.before_penalties.clear();
+    work.before_penalties.extend(
+        seen.iter()
+            .filter_map(|&id| work.processed.get(id as usize).map(|&l| (id, l))),
+    );
     // The max before, and whether it sits on a penalised id: if not, the max after is the larger
     // of it and the penalised logits, with no pass over the vocabulary.
     let old_max = work.max_logit();

@@ -120,3 +120,65 @@ fn trace_ids_are_checked() {
         "trace_ids[0] must be an integer in [0, 4294967295], got 1.5"
     );
 }
+
+#[test]
+fn every_stage_input_is_whole_over_a_full_listing() {
+    // A full listing under one to five active stages with inputs (an odd and an even count: the
+    // columns sum two stages' cum_in side by side), penalties among them: for each stage, p_in is
+    // 0 exactly where an earlier stage removed the candidate, the rest sum to 1, and cum_in is
+    // the running sum of p_in in listing order, to the bit.
+    let logits: Vec<f32> = (0..300)
+        .map(|i| ((i * 37) % 101) as f32 / 9.0 - 4.0)
+        .collect();
+    let configs = [
+        Config {
+            temperature: Some(0.7),
+            top_k: Some(50),
+            top_p: Some(0.9),
+            min_p: Some(0.05),
+            repetition_penalty: Some(1.3),
+            history: Some(vec![3, 5, 8, 13]),
+            ..cfg()
+        },
+        Config {
+            temperature: Some(1.4),
+            top_p: Some(0.8),
+            ..cfg()
+        },
+        Config {
+            top_k: Some(20),
+            ..cfg()
+        },
+    ];
+    for config in configs {
+        let t = step(
+            &logits,
+            &Config {
+                trace_top: Some(300),
+                ..config
+            },
+        )
+        .unwrap();
+        assert_eq!(t.candidates.len(), 300);
+        for (s, stage) in t.stages.iter().enumerate() {
+            if stage.p_in.is_empty() {
+                continue;
+            }
+            assert_eq!(
+                (stage.p_in.len(), stage.cum_in.len()),
+                (300, 300),
+                "{}",
+                stage.name
+            );
+            let earlier: Vec<&str> = t.stages.iter().take(s).map(|st| st.name).collect();
+            let mut total = 0.0f64;
+            for ((c, &p), &cum) in t.candidates.iter().zip(&stage.p_in).zip(&stage.cum_in) {
+                let gone = c.removed_by.is_some_and(|by| earlier.contains(&by));
+                assert_eq!(p == 0.0, gone, "{} id {}", stage.name, c.id);
+                total += p;
+                assert_eq!(cum.to_bits(), total.min(1.0).to_bits(), "{}", stage.name);
+            }
+            assert!((total - 1.0).abs() < 1e-6, "{}: {total}", stage.name);
+        }
+    }
+}

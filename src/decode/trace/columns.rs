@@ -12,7 +12,7 @@ use super::{Candidate, StageKind};
 use crate::decode::candidates::{Work, KEPT, REMOVED_BY_INPUT};
 use crate::decode::listing::Listed;
 use crate::decode::pipeline::{Outcome, EARLY};
-use crate::decode::softmax::{at_most_one, exp_f32};
+use crate::decode::softmax::exp_f32;
 
 /// `removed_by` in the columns: the removing stage's index in `Trace::stages`, or one of these.
 pub const REMOVED_BY_NONE: i8 = -1;
@@ -41,9 +41,13 @@ pub struct Columns {
     pub stage_cum_in: Vec<f64>,
     pub stage_lens: Vec<u32>,
     /// Scratch: the core's removal code per candidate, and exponentials at two scales.
-    code: Vec<u8>,
-    e_tempered: Vec<f32>,
-    e_stage: Vec<f32>,
+    pub(super) code: Vec<u8>,
+    pub(super) e_tempered: Vec<f32>,
+    pub(super) e_stage: Vec<f32>,
+    /// Scratch: the second stage's cum_in while two are summed side by side.
+    pub(super) cum_b: Vec<f64>,
+    /// Scratch: the listed candidates' logits as the penalties stage saw them.
+    pub(super) logit_before_penalties: Vec<f32>,
 }
 
 /// What the columns are computed from (build.rs gathers it).
@@ -175,7 +179,6 @@ impl Columns {
             }
         }
         // Gathers: everything read by id, once, into columns sized up front.
-        let n = entries.len();
         self.id.extend(entries.iter().map(|e| e.id));
         self.rank.extend(entries.iter().map(|e| e.rank as u32));
         self.cum.extend(entries.iter().map(|e| e.cum));
@@ -215,77 +218,39 @@ impl Columns {
                     0.0
                 }
             }));
-        // Contiguous passes: the exps vectorise, then one division pass per column.
+        // Contiguous passes: the exps vectorise, then the divisions alone (they vectorise too),
+        // then the zeros of tokens a distribution does not hold. Written by `extend`, not zeroed
+        // first.
         exps_into(&self.logit, sc.raw_max, 1.0, &mut self.e_stage);
         let (raw_z, share) = (sc.raw_z, sc.known_share);
-        self.p_raw.resize(n, 0.0);
-        for (out, &e) in self.p_raw.iter_mut().zip(&self.e_stage) {
-            *out = f64::from(e) / raw_z * share;
-        }
+        self.p_raw
+            .extend(self.e_stage.iter().map(|&e| f64::from(e) / raw_z * share));
         let (tmax, t_inv, tz) = (sc.tmax, sc.t_inv, sc.tz);
         exps_into(&self.logit_processed, tmax, t_inv, &mut self.e_tempered);
-        self.p_tempered.resize(n, 0.0);
-        for ((out, &e), &rb) in self
-            .p_tempered
-            .iter_mut()
-            .zip(&self.e_tempered)
-            .zip(&self.code)
-        {
-            let p = f64::from(e) / tz;
-            let early = by_code.get(usize::from(rb)).is_some_and(|c| c.1);
-            *out = if early { 0.0 } else { p };
+        self.p_tempered
+            .extend(self.e_tempered.iter().map(|&e| f64::from(e) / tz));
+        // One past where each removal code last appears in the listing (`live` in fill_stages).
+        let mut end_of = [0usize; 256];
+        for (i, &rb) in self.code.iter().enumerate() {
+            if let Some(end) = end_of.get_mut(usize::from(rb)) {
+                *end = i + 1;
+            }
         }
-        // e_stage holds the raw logits' exps at the raw scale: a stage's exps too when the
-        // processed logits are the raw ones (no bias or penalty changed them).
-        let unprocessed = self
-            .logit
-            .iter()
-            .zip(&self.logit_processed)
-            .all(|(a, b)| a.to_bits() == b.to_bits());
-        let mut stage_scale: Option<(u32, u32)> =
-            unprocessed.then(|| (sc.raw_max.to_bits(), 1.0f32.to_bits()));
-        for r in &sc.ran.stages {
-            let Some(inp) = r.input.filter(|_| r.active) else {
-                self.stage_lens.push(0);
-                continue;
-            };
-            let scale = (inp.max.to_bits(), inp.inv_t.to_bits());
-            let exps = if scale == (tmax.to_bits(), t_inv.to_bits()) {
-                &self.e_tempered
-            } else {
-                if stage_scale != Some(scale) {
-                    exps_into(&self.logit_processed, inp.max, inp.inv_t, &mut self.e_stage);
-                    stage_scale = Some(scale);
+        let early = |rb: u8| by_code.get(usize::from(rb)).is_some_and(|c| c.1);
+        let any_early = (0..=u8::MAX).any(|rb| early(rb) && end_of.get(usize::from(rb)) > Some(&0));
+        if any_early {
+            for (p, &rb) in self.p_tempered.iter_mut().zip(&self.code) {
+                if early(rb) {
+                    *p = 0.0;
                 }
-                &self.e_stage
-            };
-            let start = self.stage_p_in.len();
-            let (code, inp_z) = (inp.code, inp.z);
-            self.stage_p_in.resize(start + n, 0.0);
-            self.stage_cum_in.resize(start + n, 0.0);
-            let p_in = self.stage_p_in.get_mut(start..).unwrap_or_default();
-            for ((out, &e), &rb) in p_in.iter_mut().zip(exps).zip(&self.code) {
-                // Alive at this stage: kept, or removed by this stage or a later one.
-                let alive = rb == KEPT || (rb != REMOVED_BY_INPUT && rb >= code);
-                let p = f64::from(e) / inp_z;
-                *out = if alive { p } else { 0.0 };
             }
-            let mut total = 0.0f64;
-            let cum_in = self.stage_cum_in.get_mut(start..).unwrap_or_default();
-            for (cum, &p) in cum_in.iter_mut().zip(&*p_in) {
-                total += p;
-                *cum = at_most_one(total);
-            }
-            self.stage_lens.push(n as u32);
         }
+        self.fill_stages(sc, any_early, &end_of);
     }
 }
 
 /// e^((l − max)·inv_t) for each l, in float32 (the exp every probability in the core uses).
-fn exps_into(ls: &[f32], max: f32, inv_t: f32, out: &mut Vec<f32>) {
+pub(super) fn exps_into(ls: &[f32], max: f32, inv_t: f32, out: &mut Vec<f32>) {
     out.clear();
-    out.resize(ls.len(), 0.0);
-    for (o, &l) in out.iter_mut().zip(ls) {
-        *o = exp_f32((l - max) * inv_t);
-    }
+    out.extend(ls.iter().map(|&l| exp_f32((l - max) * inv_t)));
 }

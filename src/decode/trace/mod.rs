@@ -5,6 +5,7 @@ use serde::Serialize;
 
 mod build;
 mod columns;
+mod stage_inputs;
 pub(crate) use build::{attach, build, Parts};
 pub use columns::{Columns, REMOVED_BY_LOGITS, REMOVED_BY_NONE};
 
