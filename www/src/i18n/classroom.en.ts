@@ -9,6 +9,7 @@ export const classroomEn = {
   "lesson.own.temperature": "Lesson temperature",
   "lesson.own.topP": "Lesson top-p",
   "lesson.exp3.settings": "At T = {t}, top-p = {p}",
+  "lesson.exp3.greedy": "Greedy (or T = 0): the model takes its most likely token, top-p does not run, so each prompt keeps 1. Choose sampling with a temperature above 0 to compare them.",
   "preset.custom": "custom",
   "greedy.dimmed": "Greedy takes the top token: temperature, top-k, top-p and min-p are skipped (as Hugging Face skips its warpers).",
   "inspector.pRaw": "softmax {p}",

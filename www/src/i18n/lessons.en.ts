@@ -18,6 +18,7 @@ export const lessonsEn = {
   "lesson.candidates": "Candidates (probability)",
   "lesson.candidatesOf": "Candidates after “{prompt}”",
   "lesson.keptOf": "of {n} kept at top-p {p}",
+  "lesson.keptGreedy": "of {n} kept: greedy, top-p does not run",
   "lesson.removed": "(removed)",
   "lesson.show.softmax": "Show me: softmax chart",
   "lesson.show.cdf": "Show me: u on the 0–1 strip",

@@ -20,6 +20,7 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.candidates": "候选概率",
   "lesson.candidatesOf": "「{prompt}」之后的候选",
   "lesson.keptOf": "个候选被保留（共 {n} 个，top_p = {p}）",
+  "lesson.keptGreedy": "个候选被保留（共 {n} 个；贪心解码，top-p 不起作用）",
   "lesson.removed": "（被移除）",
   "lesson.show.softmax": "指给我看：softmax 图",
   "lesson.show.cdf": "指给我看：0–1 上的随机数 u",

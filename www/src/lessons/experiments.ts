@@ -202,6 +202,9 @@ export function samplingByHand(): Lesson {
 }
 
 /** What top-p keeps for one prompt under the current settings: its count and its top candidates. */
+/** The step is greedy (the strategy, or T = 0): top-p does not run. */
+const greedy = (params: Params): boolean => params.strategy === "greedy" || params.temperature === 0;
+
 function glimpseColumn(title: string, prompt: string, g: Glimpse | string | null, params: Params): HTMLElement {
   if (g === null) return h("div", { class: "lesson-side" }, h("h4", {}, title), h("p", { class: "lesson-text" }, t("srv.lesson.loading")));
   if (typeof g === "string") return h("div", { class: "lesson-side" }, h("h4", {}, title), h("p", { class: "lesson-text" }, g));
@@ -211,7 +214,8 @@ function glimpseColumn(title: string, prompt: string, g: Glimpse | string | null
     "div",
     { class: "lesson-side" },
     h("h4", {}, title, " ", h("q", {}, prompt), gloss(prompt)),
-    h("p", { class: "lesson-count" }, h("strong", { class: "count", attrs: { "data-count": String(g.keptCount) } }, String(g.keptCount)), " ", t("lesson.keptOf", { n: g.vocabSize, p: num(params.top_p, 2) })),
+    // a greedy step keeps one token whatever top-p is: the count is not top-p's
+    h("p", { class: "lesson-count" }, h("strong", { class: "count", attrs: { "data-count": String(g.keptCount) } }, String(g.keptCount)), " ", greedy(params) ? t("lesson.keptGreedy", { n: g.vocabSize }) : t("lesson.keptOf", { n: g.vocabSize, p: num(params.top_p, 2) })),
     bars(items, t("lesson.candidatesOf", { prompt })),
   );
 }
@@ -221,7 +225,7 @@ export function topPCount(): Lesson {
   return {
     prompts: [CAPITAL_PROMPT, PLUGIN_PROMPT],
     async setUp(actions, on) {
-      await actions.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { temperature: 1, top_p: 0.9, seed: 42 }, path: [] });
+      await actions.apply({ source: on, presetId: "capital-zh", prompt: CAPITAL_PROMPT, params: { strategy: "sample", temperature: 1, top_p: 0.9, seed: 42 }, path: [] });
     },
     build(body, env) {
       const { actions } = env;
@@ -253,7 +257,7 @@ export function topPCount(): Lesson {
       return () => {
         const params = actions.state().params;
         own.sync(params);
-        say(setting, t("lesson.exp3.settings", { t: num(params.temperature, 2), p: num(params.top_p, 2) }));
+        say(setting, greedy(params) ? t("lesson.exp3.greedy") : t("lesson.exp3.settings", { t: num(params.temperature, 2), p: num(params.top_p, 2) }));
         keyed(grid, `${JSON.stringify(params)}|${glimpse.stamp()}`, () => [
           glimpseColumn(t("lesson.exp3.a"), CAPITAL_PROMPT, glimpse.get(CAPITAL_PROMPT, params), params),
           glimpseColumn(t("lesson.exp3.b"), PLUGIN_PROMPT, glimpse.get(PLUGIN_PROMPT, params), params),
