@@ -4,7 +4,7 @@ import { tokenLang } from "../token-lang";
 import * as d3 from "d3";
 // Adds selection.transition(); imported for its side effect, which tree-shaking would otherwise drop.
 import "d3-transition";
-import type { Candidate, StageName, StageTrace, StepResult } from "../core";
+import type { Candidate, StageName, StepResult } from "../core";
 import { drawRestMarks, REST_ID } from "./rest";
 import type { RestTexts } from "./rest";
 import { rove, setTip, tipName, viewTips } from "./tooltip";
@@ -19,6 +19,7 @@ export const MARGIN = { top: 16, right: 10, bottom: 36, left: 42 };
 
 export { drawnAtOnce, duration } from "./motion";
 export { limitBars, MAX_BARS } from "./bar-room";
+export { barState, drawable, removedBefore, stageItems } from "./items";
 import { duration } from "./motion";
 
 /** What every chart receives: the trace, candidates in display order, and how to label a token. */
@@ -89,22 +90,6 @@ export interface PlotExtras {
 
 /** The values a curve takes over the x span [from, to] (viewBox units). */
 export type CurveSpan = (from: number, to: number) => readonly number[];
-
-/** Whether a candidate was removed by a stage that runs before `stage` in this engine's order. */
-export function removedBefore(c: Candidate, stage: string, view: StepView): boolean {
-  if (c.removed_by === null) return false;
-  if (c.removed_by === "logits") return true;
-  const at = view.stageIndex.get(stage) ?? Number.POSITIVE_INFINITY;
-  return (view.stageIndex.get(c.removed_by) ?? -1) < at;
-}
-
-/** Bar state of a candidate in the chart of `stage` (null = a chart before every stage). */
-export function barState(c: Candidate, stage: string | null, view: StepView): BarState {
-  if (stage !== null && c.removed_by === stage) return "removed-here";
-  if (stage !== null && removedBefore(c, stage, view)) return "removed-before";
-  if (c.id === view.chosenId) return "chosen";
-  return "kept";
-}
 
 /**
  * Charts whose rotated labels wait to be measured, by chart: measuring one right after drawing it
@@ -382,40 +367,4 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
 /** How many bars' rotated labels fit across this frame's plot drawn `k` times their size (bar-room.ts). */
 export function barsFitting(k: number): number {
   return barsAcross(MARGIN.left, WIDTH - MARGIN.right, k);
-}
-
-/**
- * Candidates worth drawing: listed ones with a finite input logit, the most likely first. Fewer than
- * that where fewer fit (`limitBars`): the chosen token keeps its bar, in place of the last one shown.
- */
-export function drawable(view: StepView): Array<{ c: Candidate; i: number }> {
-  const listed = view.order.filter(({ c }) => c.removed_by !== "logits").slice(0, MAX_BARS);
-  const most = barsAllowed();
-  if (listed.length <= most) return listed;
-  const first = listed.slice(0, most);
-  const chosen = listed.find(({ c }) => c.id === view.chosenId);
-  return chosen === undefined || first.includes(chosen) ? first : [...first.slice(0, -1), chosen];
-}
-
-/** Bars for a stage: each candidate's probability in the stage's input, coloured by what happened. */
-export function stageItems(view: StepView, stage: StageTrace, format: (p: number) => string): BarItem[] {
-  const items = drawable(view).map(({ c, i }): BarItem => {
-    const state = barState(c, stage.name, view);
-    const removed = state === "removed-here" || state === "removed-before";
-    return {
-      id: c.id,
-      value: stage.p_in[i] ?? 0,
-      ghost: null,
-      state,
-      note: removed && c.removed_by !== null ? view.removedText(c.removed_by) : null,
-      valueText: format(stage.p_in[i] ?? 0),
-    };
-  });
-  // the stage that removed the rest of the vocabulary says so on a bar of its own (its input
-  // probability is not known: the stage's input covers the listed tokens only)
-  const rest = view.result.rest;
-  if (rest?.removed_by === stage.name && view.rest !== null) {
-    items.push({ id: REST_ID, value: 0, ghost: null, state: "removed-here", note: view.rest.removedNote(stage.name), valueText: "", name: view.rest.removedName(stage.name) });
-  }
-  return items;
 }
