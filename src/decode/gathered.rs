@@ -189,8 +189,12 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
             for (a, &e) in sums.acc.iter_mut().zip(&w) {
                 *a += e;
             }
-            if STORE {
-                store(group, &w, run, klanes.next().unwrap_or_default(), scratch);
+            // (a whole group of keys as an array: its length known, its stores unrolled)
+            if let Some(kgroup) = klanes
+                .next()
+                .and_then(|k| <&mut [u64; LANES]>::try_from(k).ok())
+            {
+                store(group, &w, run, kgroup, scratch);
             }
             for ((a, &e), &l) in sums.es.iter_mut().zip(&w).zip(&v) {
                 *a += entropy_term(e, l, max, inv_t);
@@ -301,7 +305,13 @@ impl LaneSums {
 /// half is !(at + j) = !at − j, so the keys are built in whole lanes: reading the weights back
 /// one by one (as `key` per id did) stalled on the store that had just written them.
 #[inline(always)]
-fn store(group: &[u32], w: &[f32; LANES], run: bool, kgroup: &mut [u64], scratch: &mut [f64]) {
+fn store(
+    group: &[u32],
+    w: &[f32; LANES],
+    run: bool,
+    kgroup: &mut [u64; LANES],
+    scratch: &mut [f64],
+) {
     let at = group.first().copied().unwrap_or_default();
     if run {
         let mut k = [0u64; LANES];
