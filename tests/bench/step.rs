@@ -1,7 +1,8 @@
 //! `make bench`, native half: `step` against the floor (one fused max + Σ exp pass) for every
 //! configuration of issue 10's matrix at vocabulary sizes 1,000 / 32,000 / 151,936, and a full
-//! 8,000-candidate trace against the floor at 8,000 (read as columns, the target, and as objects). Prints the ratio table after criterion's
-//! own output (medians, read back from criterion's estimates). The Node half (tests/bench/step.mjs)
+//! 8,000-candidate trace against the floor at 8,000 (read as columns, the target, and as
+//! objects). Prints the ratio table after criterion's own output (medians, read back from
+//! criterion's estimates). The Node half (tests/bench/step.mjs)
 //! runs the same matrix through the wasm build. `BENCH_QUICK=1` shortens every measurement.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a failed unwrap is a failed test
 
