@@ -124,3 +124,36 @@ fn holes_are_the_missing_ids() {
     kept.swap(3, 4);
     assert_eq!(holes(&kept, n), None);
 }
+
+/// `ascending` agrees with the standard check wherever the one descent (or tie) falls: first
+/// pair, last pair, either side of a block's edge, and on lists of every short length.
+#[test]
+fn ascending_is_is_sorted_strictly() {
+    for n in [0usize, 1, 2, 3, 4095, 4096, 4097, 4098, 8193, 12_000] {
+        let ids: Vec<u32> = (0..n as u32).map(|i| 10 + i * 2).collect();
+        assert!(ascending(&ids), "n {n}");
+        for at in [
+            0usize,
+            1,
+            4094,
+            4095,
+            4096,
+            4097,
+            8191,
+            8192,
+            n.saturating_sub(2),
+        ] {
+            if at + 1 >= n {
+                continue;
+            }
+            for swap in [false, true] {
+                let mut bad = ids.clone();
+                // A tie (swap false) or a descent (swap true) between positions at and at + 1.
+                bad[at + 1] = if swap { bad[at] - 1 } else { bad[at] };
+                let want = bad.is_sorted_by(|a, b| a < b);
+                assert_eq!(ascending(&bad), want, "n {n} at {at} swap {swap}");
+                assert!(!want);
+            }
+        }
+    }
+}

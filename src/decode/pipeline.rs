@@ -4,6 +4,7 @@
 use super::candidates::Work;
 use super::config::Settings;
 use super::error::StepError;
+use super::gathered;
 use super::stages::{self, Applied};
 use super::trace::StageKind;
 
@@ -173,7 +174,7 @@ fn only_min_new_removed(ran: &[Ran], w: &Work) -> bool {
         && ran
             .iter()
             .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind))
-        && w.kept.is_sorted_by(|a, b| a < b)
+        && gathered::ascending(&w.kept)
 }
 
 /// Whether temperature (a fixed one, not llama.cpp's dynamic one) is the only stage that runs:
