@@ -7,7 +7,7 @@ mod shipped;
 
 use nexttoken::decode::Config as StepConfig;
 use nexttoken::generate::{GenerateError, StopReason};
-use shipped::{generator, model_path, shipped};
+use shipped::{generator, shipped};
 
 #[test]
 fn kv_cache_forward_equals_recomputing_from_scratch() {
@@ -190,7 +190,7 @@ fn nothing_but_set_prompt_works_before_a_prompt_and_errors_change_nothing() {
 #[cfg(feature = "train")]
 #[test]
 fn forward_matches_the_trainers_forward() {
-    let bytes = std::fs::read(model_path()).unwrap();
+    let bytes = std::fs::read(shipped::model_path()).unwrap();
     let (cfg, params) = nexttoken::train::export::params_from_safetensors(&bytes).unwrap();
     let net = nexttoken::train::nn::Net::new(cfg);
     let (m, t) = shipped();
