@@ -38,11 +38,44 @@ impl Work {
 
     /// `retain` after the caller marked `removed_by` itself (a contiguous pass over every id):
     /// drops the kept ids no longer marked `KEPT`, in order, keeping the sorted-prefix invariant.
+    /// A block of 64 kept ids that is a run of consecutive ids none of which is still marked
+    /// `KEPT` is dropped after two passes that vectorise (a cutoff on a peaked distribution removes all
+    /// but a few hundred of 151,936 ids, and a lookup per id was about a quarter of its step).
     pub fn retain_marked(&mut self) -> usize {
-        let removed_by = std::mem::take(&mut self.removed_by);
-        let removed = self.retain(KEPT, |id| removed_by.get(id as usize) == Some(&KEPT));
-        self.removed_by = removed_by;
-        removed
+        const BLOCK: usize = 64;
+        let before = self.kept.len();
+        let (kept, removed_by) = (&mut self.kept, &self.removed_by);
+        let marked = |id: u32| removed_by.get(id as usize) == Some(&KEPT);
+        let (mut write, mut sorted_survivors) = (0usize, 0usize);
+        for start in (0..before).step_by(BLOCK) {
+            let end = (start + BLOCK).min(before);
+            let block = kept.get(start..end).unwrap_or_default();
+            let first = block.first().map_or(0, |&id| id as usize);
+            let run = block
+                .iter()
+                .enumerate()
+                .fold(true, |run, (i, &id)| run & (id as usize == first + i));
+            let marks = removed_by.get(first..first + block.len()).filter(|_| run);
+            if marks.is_some_and(|m| !m.iter().fold(false, |any, &m| any | (m == KEPT))) {
+                continue;
+            }
+            // Every id stored and the write position advanced by its mark: no branch on it.
+            for read in start..end {
+                let id = kept.get(read).copied().unwrap_or_default();
+                let survives = marked(id);
+                sorted_survivors += usize::from(survives & (read < self.sorted));
+                if let Some(slot) = kept.get_mut(write) {
+                    *slot = id;
+                }
+                write += usize::from(survives);
+            }
+        }
+        kept.truncate(write);
+        self.sorted = sorted_survivors;
+        if write != before {
+            self.kept_changed();
+        }
+        before - write
     }
 
     /// `retain_marked` when every id still marked `KEPT` is in `among` (ids in `kept`'s order,

@@ -61,17 +61,14 @@ const SORT_SURVIVORS_MAX: usize = 4096;
 
 /// min-p with every finite token still kept: the cut as the float32 logit `c`.
 fn by_logit_cut(work: &mut Work, s: &Settings, stage: u8, c: f32, min_p: f64) -> Applied {
-    let survivors = work.count_at_least(c);
+    // Few survivors (a peaked distribution): collected in one pass, counted by it.
+    let few = work.ids_at_least(c, SORT_SURVIVORS_MAX);
+    let survivors = few
+        .as_ref()
+        .map_or_else(|| work.count_at_least(c), Vec::len);
     if survivors < s.min_keep {
         work.keep_best(stage, s.min_keep);
-    } else if survivors <= SORT_SURVIVORS_MAX {
-        let mut ids: Vec<u32> = work
-            .processed
-            .iter()
-            .enumerate()
-            .filter(|(_, &l)| l >= c)
-            .map(|(i, _)| i as u32)
-            .collect();
+    } else if let Some(mut ids) = few {
         let processed = &work.processed;
         ids.sort_unstable_by(|&a, &b| by_logit(processed, a, b));
         work.keep_exactly(stage, &ids, false, |_, _| false);

@@ -1,8 +1,8 @@
 //! Hand-checkable cases: logits chosen so softmax gives simple fractions (ln 1, ln 2, ln 3 …), with
 //! the arithmetic in comments. Each names the rule it pins. One file per subject: the stages'
 //! rules (stages.rs), errors (errors.rs), what the trace lists (trace.rs), min_new_tokens
-//! (min_new_tokens.rs), the entropy-driven cutoff eta (eta_cutoff.rs) and a temperature after a
-//! penalty (tempered_after_penalties.rs).
+//! (min_new_tokens.rs), the entropy-driven cutoff eta (eta_cutoff.rs), a temperature after a
+//! penalty (tempered_after_penalties.rs), and the passes that pass over blocks (passed_over.rs).
 
 use super::*;
 
@@ -10,6 +10,7 @@ mod errors;
 mod eta_cutoff;
 mod holes;
 mod min_new_tokens;
+mod passed_over;
 mod stages;
 mod tempered_after_penalties;
 mod trace;
