@@ -12,7 +12,10 @@ const BLOCK: usize = 64;
 impl Work {
     /// Makes the logit-sorted prefix at least `n` long.
     pub fn ensure_sorted(&mut self, n: usize) {
-        self.sorted = extend_sorted_by_logit(&self.processed, &mut self.kept, self.sorted, n);
+        // With nothing sorted yet the rest is every kept id: the cached max is its max.
+        let max_of_rest = self.known_max().filter(|_| self.sorted == 0);
+        self.sorted =
+            extend_sorted_by_logit(&self.processed, &mut self.kept, self.sorted, n, max_of_rest);
     }
 
     /// Keeps exactly the first `n` of the logit order (n ≥ 1).

@@ -36,7 +36,8 @@ proptest::proptest! {
 
     /// Extending a sorted prefix by one (the cutoffs' `min_keep` 1) leaves the ids in the
     /// order the comparator's selection leaves them, and so does any other extension: ties,
-    /// a tied top, ±0, −inf, ids in order (contiguous logits) or shuffled, a prefix already sorted.
+    /// a tied top, ±0, −inf, ids in order (contiguous logits) or shuffled, a prefix already sorted,
+    /// the rest's max known to the caller or not.
     #[test]
     fn a_block_of_one_is_the_comparators_selection(
         values in proptest::collection::vec(proptest::prop_oneof![
@@ -64,11 +65,21 @@ proptest::proptest! {
         let cmp = |a: &u32, b: &u32| by_logit(&values, *a, *b);
         let sorted = [0, 1, n / 2][sorted_pick].min(n);
         let sorted = extend_sorted(&mut ids, 0, sorted, cmp);
+        // The rest's max as a caller that knows it hands it over (as `scan` finds it: either
+        // zero when the top is a zero), or not.
+        let max_of_rest = ids[sorted..]
+            .iter()
+            .map(|&id| values[id as usize])
+            .fold(f32::NEG_INFINITY, |m, l| if l > m { l } else { m });
         let (mut fast, mut slow) = (ids.clone(), ids);
         let want = sorted + block;
-        let got = extend_sorted_by_logit(&values, &mut fast, sorted, want);
+        let mut known = fast.clone();
+        let got = extend_sorted_by_logit(&values, &mut fast, sorted, want, None);
+        let got_known = extend_sorted_by_logit(&values, &mut known, sorted, want, Some(max_of_rest));
         proptest::prop_assert_eq!(got, extend_sorted(&mut slow, sorted, want, cmp));
-        proptest::prop_assert_eq!(fast, slow);
+        proptest::prop_assert_eq!(got_known, got);
+        proptest::prop_assert_eq!(&fast, &slow);
+        proptest::prop_assert_eq!(known, slow);
     }
 }
 
@@ -104,4 +115,16 @@ fn gathered_max_is_the_in_order_fold() {
         }
     }
     assert_eq!(gathered_max(&zeros, &[]), f32::NEG_INFINITY);
+}
+
+/// A zero max handed over by a caller who found −0 first still puts +0 (the total order's top)
+/// in front: the sign of a zero is not taken from the caller.
+#[test]
+fn a_known_zero_max_is_not_trusted_for_its_sign() {
+    let values = [-0.0f32, -1.0, 0.0, -0.0, f32::NEG_INFINITY];
+    for known in [None, Some(-0.0f32), Some(0.0)] {
+        let mut ids: Vec<u32> = (0..values.len() as u32).collect();
+        assert_eq!(extend_sorted_by_logit(&values, &mut ids, 0, 1, known), 1);
+        assert_eq!(ids[0], 2, "known {known:?}");
+    }
 }
