@@ -50,11 +50,12 @@ impl Work {
         for start in (0..before).step_by(BLOCK) {
             let end = (start + BLOCK).min(before);
             let block = kept.get(start..end).unwrap_or_default();
-            let first = block.first().map_or(0, |&id| id as usize);
-            let run = block
-                .iter()
-                .enumerate()
-                .fold(true, |run, (i, &id)| run & (id as usize == first + i));
+            // (compared as u32, four to a 128-bit lane; ids are below 2^20, `limits::MAX_LOGITS`)
+            let first = block.first().copied().unwrap_or_default();
+            let run = (first..)
+                .zip(block)
+                .fold(true, |run, (want, &id)| run & (id == want));
+            let first = first as usize;
             let marks = removed_by.get(first..first + block.len()).filter(|_| run);
             if marks.is_some_and(|m| !m.iter().fold(false, |any, &m| any | (m == KEPT))) {
                 continue;

@@ -64,11 +64,12 @@ pub(crate) fn extend_sorted_by_logit(
     };
     // Every id still kept, in id order (the cutoffs' usual input): the logits are contiguous,
     // the largest key is a vectorised maximum and the lowest id holding it its first position.
-    let first = rest.first().map_or(0, |&id| id as usize);
-    let run = rest
-        .iter()
-        .enumerate()
-        .fold(true, |run, (i, &id)| run & (id as usize == first + i));
+    // (compared as u32, four to a 128-bit lane; ids are below 2^20, `limits::MAX_LOGITS`)
+    let first = rest.first().copied().unwrap_or_default();
+    let run = (first..)
+        .zip(rest.iter())
+        .fold(true, |run, (want, &id)| run & (id == want));
+    let first = first as usize;
     if let Some(logits) = processed.get(first..first + rest.len()).filter(|_| run) {
         let top = match max_of_rest {
             Some(max) if max != 0.0 => total_key(max),
