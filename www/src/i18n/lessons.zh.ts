@@ -3,7 +3,7 @@ import type { lessonsEn } from "./lessons.en";
 
 export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.pick": "课程",
-  "lesson.pickNone": "无",
+  "lesson.pickNone": "无课程",
   "lesson.heading": "课程",
   "lesson.nav": "本章的课程",
   "lesson.key": "{title}（快捷键 {key}）",
