@@ -39,8 +39,9 @@ impl Work {
     /// `retain` after the caller marked `removed_by` itself (a contiguous pass over every id):
     /// drops the kept ids no longer marked `KEPT`, in order, keeping the sorted-prefix invariant.
     /// A block of 64 kept ids that is a run of consecutive ids none of which is still marked
-    /// `KEPT` is dropped after two passes that vectorise (a cutoff on a peaked distribution removes all
-    /// but a few hundred of 151,936 ids, and a lookup per id was about a quarter of its step).
+    /// `KEPT` is dropped after two passes that vectorise (a cutoff on a peaked distribution
+    /// removes all but a few hundred of 151,936 ids, and a look-up per id was about a quarter of
+    /// its step).
     pub fn retain_marked(&mut self) -> usize {
         const BLOCK: usize = 64;
         let before = self.kept.len();

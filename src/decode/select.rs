@@ -63,7 +63,8 @@ pub(crate) fn extend_sorted_by_logit(
         bits ^ (((bits >> 31) as u32) >> 1) as i32
     };
     // Every id still kept, in id order (the cutoffs' usual input): the logits are contiguous,
-    // the largest key is a vectorised maximum and the lowest id holding it its first position.
+    // the largest key is the caller's max or a maximum over them, and the lowest id holding it
+    // its first position.
     // (compared as u32, four to a 128-bit lane; ids are below 2^20, `limits::MAX_LOGITS`)
     let first = rest.first().copied().unwrap_or_default();
     let run = (first..)

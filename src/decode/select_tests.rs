@@ -75,7 +75,8 @@ proptest::proptest! {
         let want = sorted + block;
         let mut known = fast.clone();
         let got = extend_sorted_by_logit(&values, &mut fast, sorted, want, None);
-        let got_known = extend_sorted_by_logit(&values, &mut known, sorted, want, Some(max_of_rest));
+        let got_known =
+            extend_sorted_by_logit(&values, &mut known, sorted, want, Some(max_of_rest));
         proptest::prop_assert_eq!(got, extend_sorted(&mut slow, sorted, want, cmp));
         proptest::prop_assert_eq!(got_known, got);
         proptest::prop_assert_eq!(&fast, &slow);
