@@ -1,7 +1,7 @@
 // English text for the lessons feature (merged into en.ts; zh twin in lessons.zh.ts).
 export const lessonsEn = {
   "lesson.pick": "Lesson",
-  "lesson.pickNone": "no lesson",
+  "lesson.pickNone": "none",
   "lesson.heading": "Lessons",
   "lesson.nav": "Lessons from the chapter",
   "lesson.key": "{title} (key {key})",
