@@ -2,6 +2,7 @@
 //! of ids (bans, end ids). Each keeps `kept` in its order and the sorted-prefix invariant.
 
 use super::candidates::{Work, KEPT};
+use super::select::consecutive;
 
 /// Up to this many removals by id are dropped from `kept` by position (`Work::remove_ids`).
 const FEW: usize = 64;
@@ -51,13 +52,8 @@ impl Work {
         for start in (0..before).step_by(BLOCK) {
             let end = (start + BLOCK).min(before);
             let block = kept.get(start..end).unwrap_or_default();
-            // (compared as u32, four to a 128-bit lane; ids are below 2^20, `limits::MAX_LOGITS`)
-            let first = block.first().copied().unwrap_or_default();
-            let run = (first..)
-                .zip(block)
-                .fold(true, |run, (want, &id)| run & (id == want));
-            let first = first as usize;
-            let marks = removed_by.get(first..first + block.len()).filter(|_| run);
+            let marks =
+                consecutive(block).and_then(|first| removed_by.get(first..first + block.len()));
             if marks.is_some_and(|m| !m.iter().fold(false, |any, &m| any | (m == KEPT))) {
                 continue;
             }

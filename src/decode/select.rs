@@ -37,6 +37,18 @@ where
     want
 }
 
+/// The first of `ids` when they are consecutive ids in order (first, first + 1, …), else None.
+/// Branch-free and compared as u32, four to a 128-bit lane (ids are below 2^20,
+/// `limits::MAX_LOGITS`), so it vectorises.
+#[inline(always)]
+pub(crate) fn consecutive(ids: &[u32]) -> Option<usize> {
+    let first = *ids.first()?;
+    let run = (first..)
+        .zip(ids)
+        .fold(true, |run, (want, &id)| run & (id == want));
+    run.then_some(first as usize)
+}
+
 /// `extend_sorted` under `by_logit`. For a block of one (the epsilon and eta cutoffs' `min_keep`
 /// of 1) `select_nth_unstable_by(0, ..)` swaps the rest's best to its front (`min_index`, one
 /// swap); here that best is found by one pass over the logits' total order instead of one
@@ -65,13 +77,8 @@ pub(crate) fn extend_sorted_by_logit(
     // Every id still kept, in id order (the cutoffs' usual input): the logits are contiguous,
     // the largest key is the caller's max or a maximum over them, and the lowest id holding it
     // its first position.
-    // (compared as u32, four to a 128-bit lane; ids are below 2^20, `limits::MAX_LOGITS`)
-    let first = rest.first().copied().unwrap_or_default();
-    let run = (first..)
-        .zip(rest.iter())
-        .fold(true, |run, (want, &id)| run & (id == want));
-    let first = first as usize;
-    if let Some(logits) = processed.get(first..first + rest.len()).filter(|_| run) {
+    let run = consecutive(rest).and_then(|first| processed.get(first..first + rest.len()));
+    if let Some(logits) = run {
         let top = match max_of_rest {
             Some(max) if max != 0.0 => total_key(max),
             // (an i32 maximum: no SSE2 instruction, so it costs about a third of the floor)
