@@ -99,9 +99,14 @@ fn block_sums<const REMEMBERED: bool>(
     let mut lanes = logits.chunks_exact(LANES);
     let mut elanes = es.chunks_exact(LANES);
     for (group, egroup) in (&mut lanes).zip(&mut elanes) {
-        for (((za, wa), &l), &e) in zs.iter_mut().zip(ws.iter_mut()).zip(group).zip(egroup) {
-            let s = scaled(l);
-            let e = weight(s, e);
+        // The group's (s, e) first, then the sums: two plain lane loops (one loop zipping four
+        // arrays compiled to shuffles).
+        let (mut s, mut e) = ([0.0f32; LANES], [0.0f32; LANES]);
+        for (((s, e), &l), &w) in s.iter_mut().zip(e.iter_mut()).zip(group).zip(egroup) {
+            *s = scaled(l);
+            *e = weight(*s, w);
+        }
+        for (((za, wa), &s), &e) in zs.iter_mut().zip(ws.iter_mut()).zip(&s).zip(&e) {
             *za += e;
             *wa += e * s;
         }
