@@ -14,6 +14,8 @@
 //! neighbour; the pinned draws (tests/draw_pins.rs) and the properties "selection ≡ sorted walk"
 //! (below, and over every configuration in tests/properties.rs) hold it to the walk.
 
+use super::exact_sum::exact_below;
+
 /// Order key of a kept token: larger = earlier in the candidate order (weight desc, id asc).
 #[inline(always)]
 pub(crate) fn key(weight: f32, id: u32) -> u64 {
@@ -104,6 +106,37 @@ pub(crate) fn inverse_cdf(
         rank: 0,
         cum: 1.0,
     })
+}
+
+/// `inverse_cdf`'s draw when it lands among `head`, the best keys in order (best first), found
+/// by a walk down them alone; None when it lands past them or a sum there could round.
+///
+/// While the running sum of the head's weights stays below half of `exact_below` of the least
+/// one so far (exact_sum.rs), every sum the bucket walk and the selection form up to that key is
+/// exact: each is a sum of weights ranked up to it plus, at most, the rest of its bucket (each a
+/// whole number of its unit and, with ≤ 2^20 keys of at most twice its weight, under that half).
+/// So the draw is then the first key whose exact running sum exceeds u·z, whatever the order of
+/// the additions: the same key, rank and cum, bit for bit, without reading any other key.
+pub(crate) fn within_head(head: &[u64], target: f64, z: f64) -> Option<Drawn> {
+    let (mut above, mut least) = (0.0f64, u32::MAX);
+    for (rank, &k) in head.iter().enumerate() {
+        let bits = (k >> 32) as u32;
+        if f32::from_bits(bits) > 0.0 {
+            least = least.min(bits);
+        }
+        above += key_weight(k);
+        if above >= exact_below(least) * 0.5 {
+            return None;
+        }
+        if above > target {
+            return Some(Drawn {
+                id: key_id(k),
+                rank,
+                cum: (above / z).min(1.0),
+            });
+        }
+    }
+    None
 }
 
 /// `inverse_cdf` with gated tables (`Tallied::Gated`) over `n` keys that were never stored

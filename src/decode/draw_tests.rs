@@ -164,6 +164,67 @@ fn gated_tables_draw_what_complete_tables_draw() {
     );
 }
 
+/// A draw found among the best keys alone is `inverse_cdf`'s, bit for bit: heads of 1 to 300
+/// keys over peaked, flat and wide weights, u anywhere (0, just below 1, 400 others, and where
+/// u·z is exactly a running sum: the key after it is drawn). Where a
+/// sum over the head could round (weights 2^40 apart) it gives up though the draw lies there.
+#[test]
+fn a_draw_within_the_head_is_the_inverse_cdf() {
+    let mut next = test_uniforms(0x2545_f491);
+    let peaked: Vec<f32> = (0..20_000)
+        .map(|i| {
+            if i % 997 == 5 {
+                0.3
+            } else {
+                1e-5 * next() as f32
+            }
+        })
+        .collect();
+    let wide: Vec<f32> = (0..5_000)
+        .map(|i| match i % 1000 {
+            3 => 1.0,
+            4 => 2f32.powi(-40),
+            _ => 2f32.powi(-60),
+        })
+        .collect();
+    let (mut hits, mut refused) = (0, 0);
+    for weights in [peaked, wide, vec![0.25f32; 4_096]] {
+        let (keys, z) = keys_and_total(&weights);
+        let mut sorted = keys.clone();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        // z is 1,024 for the flat weights: u·z of 1 and 5 are the sums of their first 4 and 20.
+        let us: Vec<f64> = [
+            0.0,
+            1e-12,
+            1.0 / 1024.0,
+            5.0 / 1024.0,
+            1.0 - f64::EPSILON / 2.0,
+        ]
+        .into_iter()
+        .chain((0..400).map(|_| next()))
+        .collect();
+        for &u in &us {
+            let want = inverse_cdf(&mut keys.clone(), &mut Vec::new(), Tallied::No, u, z);
+            for len in [1usize, 20, 32, 300] {
+                let head = sorted.get(..len).unwrap_or_default();
+                match within_head(head, u * z, z) {
+                    Some(d) => {
+                        hits += 1;
+                        assert_eq!(
+                            (d.id, d.rank, d.cum.to_bits()),
+                            (want.id, want.rank, want.cum.to_bits()),
+                            "n {} u {u} head {len}",
+                            keys.len()
+                        );
+                    }
+                    None => refused += usize::from(want.rank < len && want.rank > 0),
+                }
+            }
+        }
+    }
+    assert!(hits > 1000 && refused > 0, "{hits} hits, {refused} refused");
+}
+
 fn weights() -> impl proptest::strategy::Strategy<Value = Vec<f32>> {
     use proptest::prelude::*;
     let w = prop_oneof![

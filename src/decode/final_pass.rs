@@ -5,7 +5,7 @@ use super::candidates::Work;
 use super::config::Settings;
 use super::draw::{self, key, key_id, key_weight};
 use super::gathered;
-use super::head::{heap_head, heap_head_counted, heap_head_gated, heap_head_gated_by_exp};
+use super::head::{heap_head, heap_head_gated, heap_head_gated_by_exp, heap_head_keys};
 use super::softmax::{final_weight, logit_of, weights_into, weights_keys_and_sums};
 
 /// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
@@ -21,6 +21,9 @@ pub(crate) struct FinalPass {
     /// When the tables hold only the keys at or above the draw's gate: how many there are (the
     /// first ones of the `gated` buffer passed in, in id order).
     pub gated: Option<usize>,
+    /// The draw, when it landed among the best keys (draw.rs `within_head`): then no key was
+    /// tallied.
+    pub drawn: Option<draw::Drawn>,
 }
 
 /// A draw follows the final pass: the least key it can reach (draw.rs `gate`) and where the
@@ -29,7 +32,14 @@ pub(crate) struct FinalPass {
 pub(crate) struct Gate<'a> {
     pub gate: u64,
     pub gated: &'a mut Vec<u64>,
+    /// u·z and z: where the draw lands.
+    pub target: f64,
+    pub z: f64,
 }
+
+/// The best keys a flat distribution's draw is first looked for among (draw.rs `within_head`)
+/// before every key is tallied: at least this many.
+const DRAW_HEAD: usize = 32;
 
 /// Above this head length a selection over the keys beats a heap.
 const HEAP_HEAD_MAX: usize = 256;
@@ -85,9 +95,11 @@ pub(crate) fn final_pass(
     }
     let small_head = head_len <= HEAP_HEAD_MAX;
     let mut gated_len = None;
+    let mut drawn = None;
+    let aim = draws.as_ref().map(|d| (d.target, d.z));
     let head = if small_head {
         let draws = draws.filter(|_| counted);
-        if let Some(Gate { gate, gated }) = draws.filter(|d| few_pass(&keys, d.gate)) {
+        if let Some(Gate { gate, gated, .. }) = draws.filter(|d| few_pass(&keys, d.gate)) {
             // Only the keys the draw can reach are tallied (draw.rs `gate`): on a peaked
             // distribution a few per cent, copied out as the heap reads them.
             if gated.len() < keys.len() {
@@ -99,17 +111,19 @@ pub(crate) fn final_pass(
             }
             gated_len = Some(len);
             head
-        } else if counted {
-            heap_head_counted(&keys, head_len, &mut tables)
+        } else if let (true, Some((target, z))) = (counted, aim) {
+            // Many keys pass the gate (a flat distribution): the best ones first, since the draw
+            // lands among them more often than not; every key is tallied only when it does not.
+            let best = heap_head_keys(&keys, head_len.max(DRAW_HEAD));
+            drawn = draw::within_head(&best, target, z);
+            if drawn.is_none() {
+                tally_all(&keys, &mut tables);
+            }
+            best.iter().take(head_len).map(|&k| key_id(k)).collect()
         } else {
             heap_head(&keys, head_len)
         }
     } else {
-        if counted {
-            for (i, &k) in keys.iter().enumerate() {
-                draw::tally(&mut tables, i, k);
-            }
-        }
         let mut copy = keys.clone();
         let n = head_len.min(copy.len());
         if n < copy.len() {
@@ -117,6 +131,12 @@ pub(crate) fn final_pass(
         }
         let mut best = copy.get(..n).unwrap_or_default().to_vec();
         best.sort_unstable_by(|a, b| b.cmp(a));
+        if let (true, Some((target, z))) = (counted, aim) {
+            drawn = draw::within_head(&best, target, z);
+            if drawn.is_none() {
+                tally_all(&keys, &mut tables);
+            }
+        }
         best.into_iter().map(key_id).collect()
     };
     work.draw_tables = tables;
@@ -126,6 +146,14 @@ pub(crate) fn final_pass(
         head,
         counted,
         gated: gated_len,
+        drawn,
+    }
+}
+
+/// Every key into the draw's bucket tables (draw.rs `tally`).
+fn tally_all(keys: &[u64], tables: &mut [u64]) {
+    for (i, &k) in keys.iter().enumerate() {
+        draw::tally(tables, i, k);
     }
 }
 
@@ -215,6 +243,7 @@ fn gated_by_exp(
         head,
         counted: true,
         gated: Some(len),
+        drawn: None,
     }
 }
 

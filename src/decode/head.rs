@@ -1,7 +1,7 @@
 //! The listed head: the best few order keys (draw.rs), best first, picked in one read of the
 //! keys by a small heap; that read also copies out the keys the draw's tally needs.
 
-use super::draw::{self, key, key_id, key_weight};
+use super::draw::{key, key_id, key_weight};
 use super::softmax::{exp_band, final_weight};
 use super::stages::lowest_passing_f32;
 use std::cmp::Reverse;
@@ -17,14 +17,24 @@ pub(crate) fn heap_head(keys: &[u64], head_len: usize) -> Vec<u32> {
     heap.into_ids()
 }
 
-/// `heap_head`, with every key tallied into the draw's bucket tables by the same loop.
-pub(crate) fn heap_head_counted(keys: &[u64], head_len: usize, tables: &mut [u64]) -> Vec<u32> {
-    let mut heap = HeadHeap::new(head_len);
-    for (i, &k) in keys.iter().enumerate() {
-        draw::tally(tables, i, k);
+/// The `len` best keys themselves, best first (a draw may land among them: draw.rs
+/// `within_head`).
+pub(crate) fn heap_head_keys(keys: &[u64], len: usize) -> Vec<u64> {
+    let mut heap = HeadHeap::new(len);
+    let mut groups = keys.chunks_exact(8);
+    for group in &mut groups {
+        // Once the heap is full almost no group holds a key for it: one comparison of its
+        // largest key (a fold that vectorises) passes it over.
+        if group.iter().fold(0u64, |m, &k| m.max(k)) > heap.floor {
+            for &k in group {
+                heap.offer(k);
+            }
+        }
+    }
+    for &k in groups.remainder() {
         heap.offer(k);
     }
-    heap.into_ids()
+    heap.into_keys()
 }
 
 /// `heap_head`, and the keys at or above `gate` copied, in order, to the front of `gated` (which
@@ -222,9 +232,14 @@ impl HeadHeap {
 
     /// The ids of the kept keys, best first.
     fn into_ids(self) -> Vec<u32> {
+        self.into_keys().into_iter().map(key_id).collect()
+    }
+
+    /// The kept keys, best first.
+    fn into_keys(self) -> Vec<u64> {
         let mut best: Vec<u64> = self.heap.into_iter().map(|r| r.0).collect();
         best.sort_unstable_by(|a, b| b.cmp(a));
-        best.into_iter().map(key_id).collect()
+        best
     }
 }
 

@@ -143,6 +143,8 @@ impl Decoder {
         let draws = u.map(|u| final_pass::Gate {
             gate: draw::gate(u, z, w.kept.len()),
             gated: &mut self.gated,
+            target: u * z,
+            z,
         });
         let fin = final_pass::final_pass(w, max, w.inv_t, head_len, ready, draws);
         let gated = &self.gated;
@@ -152,14 +154,16 @@ impl Decoder {
             // order): the weights go to `scratch` first if the keys held them.
             w.weights_out_of_keys();
         }
-        let drawn = match u {
+        let drawn = match (u, fin.drawn) {
             // Greedy kept exactly one token.
-            None => Drawn {
+            (None, _) => Drawn {
                 id: w.kept.first().copied().unwrap_or_default(),
                 rank: 0,
                 cum: 1.0,
             },
-            Some(u) => {
+            // Among the best keys the final pass read (no key tallied).
+            (Some(_), Some(d)) => d,
+            (Some(u), None) => {
                 let gated = gated.get(..fin.gated.unwrap_or(0)).unwrap_or_default();
                 // Keys never stored (`Work::weights_by_exp`): drawn from the gated ones alone
                 // when the walk crosses there, as `inverse_cdf` would; else every key is written.
