@@ -70,10 +70,41 @@ pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8
         work.retain_marked();
         return;
     }
+    // A list (after top-p, say): the same test per kept id, an exp only inside the band.
+    let lowest = lowest_passing_weight(z, cut);
+    let band = lowest.and_then(exp_band);
     let processed = std::mem::take(&mut work.processed);
+    // A list wholly in logit order (top-p's) holds the sure keeps first, then the band, then
+    // the sure removals (the scaled logit is monotone in the logit): their bounds by halving,
+    // so only the band's ids are read.
+    let (mut sure, mut unsure) = (0usize, usize::MAX);
+    if let (Some((x_lo, x_hi)), true) = (band, work.sorted >= work.kept.len()) {
+        let above = |id: u32, x_at: f32| {
+            let l = logit_of(&processed, id);
+            l >= protected_floor || (l - max) * inv_t >= x_at
+        };
+        sure = work.kept.partition_point(|&id| above(id, x_hi));
+        unsure = work.kept.partition_point(|&id| above(id, x_lo));
+    }
+    let mut at = 0usize;
     work.retain(stage, |id| {
+        at += 1;
+        if at <= sure {
+            return true;
+        }
+        if at > unsure {
+            return false;
+        }
         let l = logit_of(&processed, id);
-        l >= protected_floor || weight(l, max, inv_t) / z >= cut
+        let x = (l - max) * inv_t;
+        l >= protected_floor
+            || match (lowest, band) {
+                (Some(lowest), Some((x_lo, x_hi))) => {
+                    x >= x_hi || (x >= x_lo && exp_f32(x) >= lowest)
+                }
+                (Some(lowest), None) => exp_f32(x) >= lowest,
+                (None, _) => weight(l, max, inv_t) / z >= cut,
+            }
     });
     work.processed = processed;
 }

@@ -11,6 +11,62 @@ fn softmax_of_ln_weights_gives_fractions() {
     assert!(close(t.candidates[0].p_raw, 0.5));
 }
 
+/// The same when epsilon runs on a list another stage left, thousands of its tokens within a few
+/// ulps of the cut: in logit order after top-p (the band found by halving) and in id order after
+/// min-p. A token is kept iff it is the top one or its p entering epsilon is at least ε; top-p
+/// and min-p remove only the 2,000 tokens far below.
+#[test]
+fn epsilon_on_a_list_decides_at_the_cut_as_p_does() {
+    let eps = 1e-4f64;
+    let center = (eps / (1.0 - 4000.0 * eps)).ln() as f32;
+    let mut logits = vec![0.0f32];
+    let mut l = center;
+    for _ in 0..2000 {
+        l = l.next_down();
+    }
+    for i in 0..6000 {
+        // Every third token far below the rest (removed before epsilon).
+        logits.push(if i % 3 == 2 { -40.0 } else { l });
+        l = l.next_up();
+    }
+    let before = [
+        Config {
+            top_p: Some(0.999_999),
+            ..cfg()
+        },
+        Config {
+            min_p: Some(1e-6),
+            ..cfg()
+        },
+    ];
+    for config in before {
+        let config = Config {
+            epsilon_cutoff: Some(eps),
+            trace_top: Some(logits.len() as u32),
+            ..config
+        };
+        let t = step(&logits, &config).unwrap();
+        let stage = t
+            .stages
+            .iter()
+            .position(|s| s.name == "epsilon_cutoff")
+            .unwrap();
+        let p_in = &t.stages[stage].p_in;
+        let reaching: Vec<_> = t
+            .candidates
+            .iter()
+            .zip(p_in)
+            .filter(|(c, _)| c.kept || c.removed_by == Some("epsilon_cutoff"))
+            .collect();
+        let kept = reaching.iter().filter(|(c, _)| c.kept).count();
+        assert_eq!(reaching.len(), 4001, "{config:?}");
+        assert!(kept > 1 && kept < 4001, "kept {kept}: the cut falls inside");
+        for (c, &p) in reaching {
+            assert_eq!(c.kept, c.id == 0 || p >= eps, "id {} p_in {p}", c.id);
+        }
+    }
+}
+
 #[test]
 fn top_p_keeps_the_token_that_crosses_p() {
     // 1/2, 1/3, 1/6: with p = 0.6 the mass above token 1 is 0.5 < 0.6, so it is kept.
