@@ -162,6 +162,7 @@ impl Work {
         self.max = Some(max);
         self.norm = None;
         self.exps.invalidate();
+        self.top_p_head.at = None;
         self.raw_blocks.off();
         self.blocks.off();
     }
@@ -247,6 +248,7 @@ impl Work {
         self.raw_blocks.changed(ids.clone());
         self.blocks.changed(ids.clone());
         self.exps.refresh(&self.processed, ids);
+        self.top_p_head.at = None;
     }
 
     pub(crate) fn kept_changed(&mut self) {

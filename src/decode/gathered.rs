@@ -29,11 +29,13 @@ pub(crate) fn weights_and_keys(
         kept,
         scratch,
         exps,
+        top_p_head,
         ..
     } = work;
+    let ordered = top_p_head.ordered(kept, max, inv_t);
     match exps.hit(max, inv_t, false) {
-        Some(e) => gathered::<true, true>(processed, e, kept, scratch, max, inv_t, keys),
-        None => gathered::<false, true>(processed, &[], kept, scratch, max, inv_t, keys),
+        Some(e) => gathered::<true, true>(processed, e, kept, scratch, max, inv_t, keys, None),
+        None => gathered::<false, true>(processed, &[], kept, scratch, max, inv_t, keys, ordered),
     }
 }
 
@@ -43,8 +45,8 @@ pub(crate) fn sums(work: &Work, max: f32, inv_t: f32) -> (f64, f64) {
     let (p, kept) = (&work.processed, &work.kept);
     let mut none = Vec::new();
     match work.exps.hit(max, inv_t, false) {
-        Some(e) => gathered::<true, false>(p, e, kept, &mut [], max, inv_t, &mut none),
-        None => gathered::<false, false>(p, &[], kept, &mut [], max, inv_t, &mut none),
+        Some(e) => gathered::<true, false>(p, e, kept, &mut [], max, inv_t, &mut none, None),
+        None => gathered::<false, false>(p, &[], kept, &mut [], max, inv_t, &mut none, None),
     }
 }
 
@@ -102,7 +104,10 @@ fn holes_within(kept: &[u32], holes: &mut Vec<u32>) {
 
 /// Each group of eight weights (exps in float32 lanes, or REMEMBERED ones) is added to z as
 /// `sum_weights` adds it and to Σ e·s as `entropy_sum` adds it over `kept`; with STORE each
-/// weight goes to `scratch` and its key to `keys`.
+/// weight goes to `scratch` and its key to `keys`. `ordered`: the logits and weights of `kept`
+/// in its order (top-p's walk computed them: stages/top_p_head.rs), read in place of a gather
+/// and an exp per group; the same values, so the same bits.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
     processed: &[f32],
@@ -112,6 +117,7 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
     max: f32,
     inv_t: f32,
     keys: &mut Vec<u64>,
+    ordered: Option<(&[f32], &[f32])>,
 ) -> (f64, f64) {
     if STORE {
         // Every slot is written below: only slots the vector grows by are zeroed first.
@@ -137,7 +143,10 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
         entropy_term(e, logit_of(processed, id), max, inv_t)
     };
     let mut kchunks = keys.chunks_mut(1024);
+    let mut pos = 0usize;
     for block in kept.chunks(1024) {
+        let block_start = pos;
+        pos += block.len();
         let kblock = kchunks.next().unwrap_or_default();
         if !STORE {
             // A block of consecutive ids (all but the few holding a hole): the same sums over
@@ -163,7 +172,7 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
         let mut sums = LaneSums::default();
         let mut lanes = block.chunks_exact(LANES);
         let mut klanes = kblock.chunks_exact_mut(LANES);
-        for group in &mut lanes {
+        for (g, group) in (&mut lanes).enumerate() {
             // Eight consecutive ids (a list with a few holes is mostly such runs): contiguous
             // loads and stores instead of one lookup per id. Same values, same order.
             let at = group.first().map_or(0, |&id| id as usize);
@@ -173,16 +182,24 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
                 .all(|(j, &id)| id as usize == at + j);
             let span = |len: usize| if run { at..at + LANES } else { len..len };
             let mut v = [f32::NEG_INFINITY; LANES];
-            match processed.get(span(processed.len())) {
-                Some(src) if run => v.copy_from_slice(src),
-                _ => {
-                    for (slot, &id) in v.iter_mut().zip(group) {
-                        *slot = logit_of(processed, id);
+            let mut w = [0.0f32; LANES];
+            let here = block_start + g * LANES..block_start + (g + 1) * LANES;
+            let given = ordered.and_then(|(ls, es)| Some((ls.get(here.clone())?, es.get(here)?)));
+            if let Some((ls, es)) = given {
+                v.copy_from_slice(ls);
+                w.copy_from_slice(es);
+            } else {
+                match processed.get(span(processed.len())) {
+                    Some(src) if run => v.copy_from_slice(src),
+                    _ => {
+                        for (slot, &id) in v.iter_mut().zip(group) {
+                            *slot = logit_of(processed, id);
+                        }
                     }
                 }
             }
-            let mut w = [0.0f32; LANES];
-            if REMEMBERED {
+            if given.is_some() {
+            } else if REMEMBERED {
                 match remembered.get(span(remembered.len())) {
                     Some(src) if run => w.copy_from_slice(src),
                     _ => {

@@ -47,6 +47,7 @@ fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
                                 max,
                                 inv_t,
                                 &mut keys,
+                                None,
                             ),
                             gathered::<true, false>(
                                 &logits,
@@ -56,6 +57,7 @@ fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
                                 max,
                                 inv_t,
                                 &mut none,
+                                None,
                             ),
                         )
                     } else {
@@ -68,6 +70,7 @@ fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
                                 max,
                                 inv_t,
                                 &mut keys,
+                                None,
                             ),
                             gathered::<false, false>(
                                 &logits,
@@ -77,6 +80,7 @@ fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
                                 max,
                                 inv_t,
                                 &mut none,
+                                None,
                             ),
                         )
                     };
@@ -154,6 +158,51 @@ fn ascending_is_is_sorted_strictly() {
                 assert_eq!(ascending(&bad), want, "n {n} at {at} swap {swap}");
                 assert!(!want);
             }
+        }
+    }
+}
+
+/// With top-p's walk's logits and weights of a list in weight order given (`ordered`), the final
+/// pass reads them instead of gathering and taking the exps: the same z, Σ e·s, keys and
+/// weights, bit for bit, for lists with and without tails and blocks.
+#[test]
+fn given_weights_in_order_are_the_gathered_pass() {
+    for n in [9usize, 1031, 5000] {
+        let logits = logits(n);
+        let (max, inv_t) = (17.0f32, 0.5f32);
+        for len in [1usize, 8, 1029, n - n / 11 - 1] {
+            // The best `len` finite logits, best first (ties by lower id), as top-p keeps them.
+            let mut ids: Vec<u32> = (0..n as u32)
+                .filter(|&i| logits[i as usize].is_finite())
+                .collect();
+            ids.sort_by(|&a, &b| {
+                logits[b as usize]
+                    .total_cmp(&logits[a as usize])
+                    .then(a.cmp(&b))
+            });
+            ids.truncate(len);
+            let ls: Vec<f32> = ids.iter().map(|&i| logits[i as usize]).collect();
+            let es: Vec<f32> = ls.iter().map(|&l| exp_f32((l - max) * inv_t)).collect();
+            let run = |given: Option<(&[f32], &[f32])>| {
+                let (mut scratch, mut keys) = (vec![0.0f64; n], Vec::new());
+                let sums = gathered::<false, true>(
+                    &logits,
+                    &[],
+                    &ids,
+                    &mut scratch,
+                    max,
+                    inv_t,
+                    &mut keys,
+                    given,
+                );
+                (
+                    sums.0.to_bits(),
+                    sums.1.to_bits(),
+                    keys,
+                    scratch.iter().map(|w| w.to_bits()).collect::<Vec<_>>(),
+                )
+            };
+            assert_eq!(run(Some((&ls, &es))), run(None), "n {n} len {len}");
         }
     }
 }

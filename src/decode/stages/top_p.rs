@@ -76,14 +76,25 @@ fn keep_by_head(
 ) -> Option<f64> {
     if ids.len() > BUCKET_MIN {
         let mut buf = std::mem::take(&mut work.top_p_head);
+        buf.at = None;
         let mut kept = None;
         if through_crossing_bucket(ids, logits, (max, cut, inv_t), target, &mut buf).is_some() {
-            let (keep, mass) = walk_keys(&buf.keys, (0, 0.0), max, inv_t, target);
+            let mut walked = (
+                std::mem::take(&mut buf.logits),
+                std::mem::take(&mut buf.weights),
+            );
+            walked.0.clear();
+            walked.1.clear();
+            let (keep, mass) = walk_keys(&buf.keys, (0, 0.0), max, inv_t, target, &mut walked);
+            (buf.logits, buf.weights) = walked;
             if mass >= target {
                 buf.prefix.clear();
                 buf.prefix
                     .extend(buf.keys.iter().take(keep).map(|&k| key_id(k)));
                 work.keep_exactly(stage, &buf.prefix, false, |_, _| false);
+                buf.logits.truncate(keep);
+                buf.weights.truncate(keep);
+                buf.at = Some((max.to_bits(), inv_t.to_bits()));
                 kept = Some(mass);
             }
         }

@@ -17,6 +17,26 @@ pub(crate) struct HeadBuffers {
     spare: Vec<u64>,
     /// The kept ids, best first.
     pub prefix: Vec<u32>,
+    /// The walk's logits and weights of `prefix`, in its order, and the (max, inv_t) bits they
+    /// are at; None once the logits may have changed (`Work::reset_counted`, `logits_changed`).
+    /// The final pass reads them in order instead of gathering the logits and taking the exps
+    /// again (gathered.rs), while the kept list is still `prefix`.
+    pub logits: Vec<f32>,
+    pub weights: Vec<f32>,
+    pub at: Option<(u32, u32)>,
+}
+
+impl HeadBuffers {
+    /// The logits and weights of `kept`, in its order, when top-p's walk left exactly that list
+    /// at (max, inv_t).
+    pub(crate) fn ordered(&self, kept: &[u32], max: f32, inv_t: f32) -> Option<(&[f32], &[f32])> {
+        let at = (max.to_bits(), inv_t.to_bits());
+        let ready = self.at == Some(at)
+            && self.weights.len() == kept.len()
+            && self.logits.len() == kept.len()
+            && self.prefix == kept;
+        ready.then_some((&self.logits, &self.weights))
+    }
 }
 
 /// Equal-width buckets of the logit between the pre-filter's cut and the max: every bucket's
@@ -132,6 +152,7 @@ pub(super) fn walk_keys(
     max: f32,
     inv_t: f32,
     target: f64,
+    walked: &mut (Vec<f32>, Vec<f32>),
 ) -> (usize, f64) {
     const BLOCK: usize = 256;
     let (mut l, mut e) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
@@ -147,6 +168,11 @@ pub(super) fn walk_keys(
             *slot = exp_f32((x - max) * inv_t);
         }
         let e = e.get(..block.len()).unwrap_or_default();
+        // Every block walked (logits and weights), for the final pass; cut to `keep` by the caller.
+        walked
+            .0
+            .extend_from_slice(l.get(..block.len()).unwrap_or_default());
+        walked.1.extend_from_slice(e);
         if let Some(walked) = least {
             let (sum, block_least) = sum_and_least(e);
             let lowest = walked.min(block_least);
@@ -243,7 +269,7 @@ mod tests {
             let keep0 = (start * keys.len() as f64) as usize / 2;
             let mass0 = keys.iter().take(keep0).fold(0.0, |m, &k| m + weight(key_logit(k), max, inv_t));
             let want = sequential(&keys, (keep0, mass0), max, inv_t, target);
-            let got = walk_keys(&keys, (keep0, mass0), max, inv_t, target);
+            let got = walk_keys(&keys, (keep0, mass0), max, inv_t, target, &mut (Vec::new(), Vec::new()));
             prop_assert_eq!(got.0, want.0);
             prop_assert_eq!(got.1.to_bits(), want.1.to_bits());
         }
