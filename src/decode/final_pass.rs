@@ -6,7 +6,7 @@ use super::config::Settings;
 use super::draw::{self, key, key_id, key_weight};
 use super::gathered;
 use super::head::{heap_head, heap_head_gated, heap_head_gated_by_exp, heap_head_keys};
-use super::softmax::{final_weight, logit_of, weights_into, weights_keys_and_sums};
+use super::softmax::{final_weight, logit_of, weights_into, weights_keys_and_sums, weights_sums};
 
 /// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
 /// `Work::scratch`), the ids of the best `head` candidates in order, and the entropy.
@@ -278,7 +278,8 @@ fn few_pass_first(work: &mut Work, max: f32, inv_t: f32, u: f64) -> bool {
 /// the normaliser and the final pass compute what they need as before). After a removal the
 /// same, through `kept`; but when a few ids were removed from an id-ordered list (bans, an end
 /// id held back) and few of the first keys pass the draw's gate (`gated`: `gated_draw`'s u),
-/// only z and Σ e·s: the weights stay stored nowhere, the removed ids as `Work::holes`.
+/// only z and Σ e·s: the weights stay stored nowhere, the removed ids as `Work::holes`; with
+/// every id kept (the dynamic temperature, the penalties at T ≠ 1), likewise with no holes.
 pub(crate) fn with_normaliser(work: &mut Work, gated: Option<f64>) -> Option<f64> {
     if work.all_kept {
         // The raw pass's sums are the final ones but for a few blocks (softmax/patched.rs).
@@ -323,6 +324,16 @@ pub(crate) fn with_normaliser(work: &mut Work, gated: Option<f64>) -> Option<f64
         return None;
     }
     let max = work.max_logit();
+    let inv_t = work.inv_t;
+    if gated.is_some_and(|u| few_pass_first(work, max, inv_t, u)) {
+        // Few keys pass the draw's gate (a peaked distribution): the sums alone; the final pass
+        // computes the few weights it reads again, as after a few removals (above).
+        let cached = work.exps.hit(max, inv_t, true);
+        let (z, weighted) = weights_sums(&work.processed, max, inv_t, cached);
+        work.weights_by_exp = Some((max, inv_t));
+        work.seed_normaliser(z, max);
+        return Some(weighted);
+    }
     let n = work.processed.len();
     let mut keys = std::mem::take(&mut work.keys);
     let out = work.scratch.get_mut(..n).unwrap_or_default();

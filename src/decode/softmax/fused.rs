@@ -250,14 +250,29 @@ pub(crate) fn weights_keys_and_sums(
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
     match cached.and_then(|c| c.get(..processed.len())) {
-        Some(c) => weights_keys_sums::<true>(processed, max, inv_t, c, out, keys),
+        Some(c) => weights_keys_sums::<true, true>(processed, max, inv_t, c, out, keys),
         // `processed` stands in for the weights (same length, never read as weights).
-        None => weights_keys_sums::<false>(processed, max, inv_t, processed, out, keys),
+        None => weights_keys_sums::<false, true>(processed, max, inv_t, processed, out, keys),
+    }
+}
+
+/// `weights_keys_and_sums`' (z, Σ e·s), bit for bit, storing nothing: for a final pass that
+/// computes the few weights it needs again (`Work::weights_by_exp`).
+pub(crate) fn weights_sums(
+    processed: &[f32],
+    max: f32,
+    inv_t: f32,
+    cached: Option<&[f32]>,
+) -> (f64, f64) {
+    let (out, keys) = (&mut [][..], &mut Vec::new());
+    match cached.and_then(|c| c.get(..processed.len())) {
+        Some(c) => weights_keys_sums::<true, false>(processed, max, inv_t, c, out, keys),
+        None => weights_keys_sums::<false, false>(processed, max, inv_t, processed, out, keys),
     }
 }
 
 #[inline(always)]
-fn weights_keys_sums<const CACHED: bool>(
+fn weights_keys_sums<const CACHED: bool, const STORE: bool>(
     processed: &[f32],
     max: f32,
     inv_t: f32,
@@ -265,6 +280,9 @@ fn weights_keys_sums<const CACHED: bool>(
     out: &mut [f64],
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
+    if !STORE {
+        return sums_only::<CACHED>(processed, max, inv_t, cached);
+    }
     // Every slot is written below: only slots the vector grows by are zeroed first.
     keys.truncate(processed.len());
     keys.resize(processed.len(), 0);
@@ -328,6 +346,55 @@ fn weights_keys_sums<const CACHED: bool>(
             *d = f64::from(e);
             *k = crate::decode::draw::key(e, id);
             id += 1;
+        }
+        z += f64::from(zs.iter().sum::<f32>() + tail);
+        weighted += f64::from(ws.iter().sum::<f32>());
+    }
+    (z, weighted)
+}
+
+/// `weights_keys_sums`' two sums alone: the same lanes, blocks and tails (Σ e's tail apart,
+/// Σ e·s's in lane 0), so the same bits.
+#[inline(always)]
+fn sums_only<const CACHED: bool>(
+    processed: &[f32],
+    max: f32,
+    inv_t: f32,
+    cached: &[f32],
+) -> (f64, f64) {
+    let (mut z, mut weighted) = (0.0f64, 0.0f64);
+    let term = |l: f32, w: f32| {
+        let s = above((l - max) * inv_t, EXP_MIN - 1.0);
+        let e = if CACHED { w } else { exp_f32(s) };
+        (e, e * s)
+    };
+    for (block, wblock) in processed.chunks(1024).zip(cached.chunks(1024)) {
+        let (mut zs, mut ws) = ([0.0f32; LANES], [0.0f32; LANES]);
+        let mut lanes = block.chunks_exact(LANES);
+        let mut wlanes = wblock.chunks_exact(LANES);
+        for group in &mut lanes {
+            // One loop over the lanes (as raw_sums has it; arrays of the terms first ran slower).
+            if CACHED {
+                let wgroup = wlanes.next().unwrap_or(&[0.0; LANES]);
+                for (((za, wa), &l), &w) in zs.iter_mut().zip(ws.iter_mut()).zip(group).zip(wgroup)
+                {
+                    let (e, t) = term(l, w);
+                    *za += e;
+                    *wa += t;
+                }
+            } else {
+                for ((za, wa), &l) in zs.iter_mut().zip(ws.iter_mut()).zip(group) {
+                    let (e, t) = term(l, 0.0);
+                    *za += e;
+                    *wa += t;
+                }
+            }
+        }
+        let mut tail = 0.0f32;
+        for (&l, &w) in lanes.remainder().iter().zip(wlanes.remainder()) {
+            let (e, t) = term(l, w);
+            tail += e;
+            ws[0] += t;
         }
         z += f64::from(zs.iter().sum::<f32>() + tail);
         weighted += f64::from(ws.iter().sum::<f32>());

@@ -136,7 +136,9 @@ mod sums;
 pub(crate) use band::exp_band;
 pub(crate) use blocks::{blocks_touched, BlockSums};
 pub(crate) use cached::Exps;
-pub(crate) use fused::{final_weight, raw_and_blocks, raw_and_final, weights_keys_and_sums};
+pub(crate) use fused::{
+    final_weight, raw_and_blocks, raw_and_final, weights_keys_and_sums, weights_sums,
+};
 pub(crate) use patched::RawBlocks;
 pub(crate) use scan::{scan, scan_input};
 pub(crate) use sums::{raw_and_tempered_blocks, raw_and_tempered_sums, raw_sums};

@@ -159,6 +159,17 @@ fn weights_keys_and_sums_equals_the_separate_passes() {
                 "n {n}"
             );
             assert_eq!(out, want);
+            // The sums alone (no stores), from exps or from remembered weights: the same bits.
+            let remembered: Vec<f32> = want.iter().map(|&e| e as f32).collect();
+            for cached in [None, Some(&remembered[..])] {
+                let (z2, weighted2) = weights_sums(&logits, max, inv_t, cached);
+                assert_eq!(
+                    (z2.to_bits(), weighted2.to_bits()),
+                    (z.to_bits(), weighted.to_bits()),
+                    "n {n} cached {}",
+                    cached.is_some()
+                );
+            }
             let want_keys: Vec<u64> = want
                 .iter()
                 .enumerate()
