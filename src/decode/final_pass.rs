@@ -5,7 +5,9 @@ use super::candidates::Work;
 use super::config::Settings;
 use super::draw::{self, key, key_id, key_weight};
 use super::gathered;
-use super::head::{heap_head, heap_head_gated, heap_head_gated_by_exp, heap_head_keys};
+use super::head::{
+    heap_head, heap_head_by_exp, heap_head_gated, heap_head_gated_by_exp, heap_head_keys,
+};
 use super::softmax::{final_weight, logit_of, weights_into, weights_keys_and_sums, weights_sums};
 
 /// What the final pass leaves: every kept token's key (in `Work::keys`, weights also in
@@ -219,11 +221,29 @@ fn gated_by_exp(
     d: &mut Gate<'_>,
 ) -> FinalPass {
     let n = work.processed.len();
+    // The penalties' raw pass remembered every weight (refreshed where they changed logits).
+    let remembered = work.exps.hit(scale.0, scale.1, work.holes.is_empty());
+    // The best keys first (a read that takes the exps of the few groups that can reach them):
+    // the draw lands among them more often than not, and then no key is tallied or copied.
+    let best = heap_head_by_exp(
+        &work.processed,
+        scale,
+        remembered,
+        &work.holes,
+        head_len.max(DRAW_HEAD),
+    );
+    if let Some(drawn) = draw::within_head(&best, d.target, d.z) {
+        return FinalPass {
+            weighted,
+            head: best.iter().take(head_len).map(|&k| key_id(k)).collect(),
+            counted: true,
+            gated: None,
+            drawn: Some(drawn),
+        };
+    }
     if d.gated.len() < n {
         d.gated.resize(n, 0);
     }
-    // The penalties' raw pass remembered every weight (refreshed where they changed logits).
-    let remembered = work.exps.hit(scale.0, scale.1, work.holes.is_empty());
     let (head, len) = heap_head_gated_by_exp(
         &work.processed,
         scale,

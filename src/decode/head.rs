@@ -95,14 +95,36 @@ pub(crate) fn heap_head_gated_by_exp(
     gated: &mut [u64],
 ) -> (Vec<u32>, usize) {
     let scale = (max, inv_t);
-    match remembered.and_then(|e| e.get(..logits.len())) {
+    let (best, len) = match remembered.and_then(|e| e.get(..logits.len())) {
         Some(e) => gated_read::<true>(e, scale, holes, head_len, gate, gated),
         None => gated_read::<false>(logits, scale, holes, head_len, gate, gated),
+    };
+    (best.into_iter().map(key_id).collect(), len)
+}
+
+/// The `len` best keys of weights never stored, best first, by the same read with no gate: only
+/// the groups that can reach the heap take their exps (a draw may land among them: draw.rs
+/// `within_head`).
+pub(crate) fn heap_head_by_exp(
+    logits: &[f32],
+    scale: (f32, f32),
+    remembered: Option<&[f32]>,
+    holes: &[u32],
+    len: usize,
+) -> Vec<u64> {
+    let none = &mut [][..];
+    match remembered.and_then(|e| e.get(..logits.len())) {
+        Some(e) => gated_read::<true>(e, scale, holes, len, NO_GATE, none).0,
+        None => gated_read::<false>(logits, scale, holes, len, NO_GATE, none).0,
     }
 }
 
+/// A gate no key reaches (a key's weight bits are at most +inf's, below all ones).
+const NO_GATE: u64 = u64::MAX;
+
 /// `heap_head_gated_by_exp` over `values`: the weights themselves (REMEMBERED) or the logits;
-/// the ids in `holes` (ascending: ids not kept) are passed over.
+/// the ids in `holes` (ascending: ids not kept) are passed over. Returns the head's keys, best
+/// first, and how many keys were copied.
 fn gated_read<const REMEMBERED: bool>(
     values: &[f32],
     (max, inv_t): (f32, f32),
@@ -110,7 +132,7 @@ fn gated_read<const REMEMBERED: bool>(
     head_len: usize,
     gate: u64,
     gated: &mut [u64],
-) -> (Vec<u32>, usize) {
+) -> (Vec<u64>, usize) {
     // Below this value every weight is under `w` (−inf: no such bound known). Over logits: the
     // least logit whose scaled value reaches the band's low end (the scaling rounds
     // monotonically, so every lower logit scales below it).
@@ -134,7 +156,11 @@ fn gated_read<const REMEMBERED: bool>(
         }
     };
     // A key reaches the gate iff its weight's bits reach the gate's high half (its low half is 0).
-    let v_gate = below(f32::from_bits((gate >> 32) as u32));
+    let v_gate = if gate == NO_GATE {
+        f32::INFINITY
+    } else {
+        below(f32::from_bits((gate >> 32) as u32))
+    };
     let mut heap = HeadHeap::new(head_len);
     // While the heap is not full every key is wanted; with no head, none.
     let mut v_skip = if head_len == 0 {
@@ -195,7 +221,7 @@ fn gated_read<const REMEMBERED: bool>(
             take(&mut heap, start + j, weight(v));
         }
     }
-    (heap.into_ids(), len)
+    (heap.into_keys(), len)
 }
 
 /// The best `len` keys offered so far, in a small heap whose worst key rejects almost every
