@@ -198,8 +198,8 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
                     }
                 }
             }
-            if given.is_some() {
-            } else if REMEMBERED {
+            // (given: the weights are in `w` already)
+            if given.is_none() && REMEMBERED {
                 match remembered.get(span(remembered.len())) {
                     Some(src) if run => w.copy_from_slice(src),
                     _ => {
@@ -208,7 +208,7 @@ pub(super) fn gathered<const REMEMBERED: bool, const STORE: bool>(
                         }
                     }
                 }
-            } else {
+            } else if given.is_none() {
                 for (slot, &l) in w.iter_mut().zip(&v) {
                     *slot = exp_f32((l - max) * inv_t);
                 }

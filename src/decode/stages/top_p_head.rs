@@ -145,14 +145,15 @@ fn key_logit(key: u64) -> f32 {
 /// sum of the weights walked so far is exact (exact_sum.rs: true of the head an open context
 /// keeps unless p is within ~3e-4 of 1), a block whose total leaves the mass below the target is
 /// added at once, in lanes; the block that crosses, and every block once a sum could round, is
-/// summed one weight at a time in order. Both give the sequential f64 sum's bits.
+/// summed one weight at a time in order. Both give the sequential f64 sum's bits. Every block's
+/// logits and weights are appended to `out`.
 pub(super) fn walk_keys(
     keys: &[u64],
     (mut keep, mut mass): (usize, f64),
     max: f32,
     inv_t: f32,
     target: f64,
-    walked: &mut (Vec<f32>, Vec<f32>),
+    out: &mut (Vec<f32>, Vec<f32>),
 ) -> (usize, f64) {
     const BLOCK: usize = 256;
     let (mut l, mut e) = ([0.0f32; BLOCK], [0.0f32; BLOCK]);
@@ -169,10 +170,9 @@ pub(super) fn walk_keys(
         }
         let e = e.get(..block.len()).unwrap_or_default();
         // Every block walked (logits and weights), for the final pass; cut to `keep` by the caller.
-        walked
-            .0
+        out.0
             .extend_from_slice(l.get(..block.len()).unwrap_or_default());
-        walked.1.extend_from_slice(e);
+        out.1.extend_from_slice(e);
         if let Some(walked) = least {
             let (sum, block_least) = sum_and_least(e);
             let lowest = walked.min(block_least);
