@@ -44,13 +44,28 @@ pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8
         let marks = work.removed_by.iter_mut().zip(&work.processed);
         if let Some((x_lo, x_hi)) = exp_band(lowest) {
             // The same test without an exp per token: sure on either side of the band, and
-            // the few scaled logits inside it (usually none) take the exp below.
+            // the few scaled logits inside it (usually none) take the exp below. A block of 64
+            // whose every token is surely removed (most, on a peaked step) is marked at once
+            // after one comparison per token, in float32 lanes alone.
             let mut unsure = 0u32;
-            for (mark, &l) in marks {
-                let x = (l - max) * inv_t;
-                let keep = l >= protected_floor || x >= x_hi;
-                unsure += u32::from(!keep && x >= x_lo);
-                *mark = if *mark == KEPT && !keep { stage } else { *mark };
+            let blocks = work
+                .removed_by
+                .chunks_mut(64)
+                .zip(work.processed.chunks(64));
+            for (marks, ls) in blocks {
+                let reach = |l: f32| l >= protected_floor || (l - max) * inv_t >= x_lo;
+                if !ls.iter().fold(false, |any, &l| any | reach(l)) {
+                    for mark in marks.iter_mut() {
+                        *mark = if *mark == KEPT { stage } else { *mark };
+                    }
+                    continue;
+                }
+                for (mark, &l) in marks.iter_mut().zip(ls) {
+                    let x = (l - max) * inv_t;
+                    let keep = l >= protected_floor || x >= x_hi;
+                    unsure += u32::from(!keep && x >= x_lo);
+                    *mark = if *mark == KEPT && !keep { stage } else { *mark };
+                }
             }
             if unsure > 0 {
                 let marks = work.removed_by.iter_mut().zip(&work.processed);

@@ -250,6 +250,8 @@ fn epsilon_decides_at_the_cut_as_p_does() {
         logits.push(l);
         l = l.next_up();
     }
+    // And 300 far below (whole blocks of 64 that are surely removed, marked at once).
+    logits.extend([-60.0f32; 300]);
     let config = Config {
         epsilon_cutoff: Some(eps),
         trace_top: Some(logits.len() as u32),
@@ -258,7 +260,7 @@ fn epsilon_decides_at_the_cut_as_p_does() {
     let t = step(&logits, &config).unwrap();
     let kept = t.candidates.iter().filter(|c| c.kept).count();
     assert!(
-        kept > 1 && kept < logits.len(),
+        kept > 1 && kept < logits.len() - 300,
         "kept {kept}: the cut falls inside"
     );
     for c in &t.candidates {
@@ -269,5 +271,8 @@ fn epsilon_decides_at_the_cut_as_p_does() {
             c.id,
             c.p_raw
         );
+        if !c.kept {
+            assert_eq!(c.removed_by, Some("epsilon_cutoff"), "id {}", c.id);
+        }
     }
 }
