@@ -117,10 +117,7 @@ pub(crate) fn final_pass(
             // Many keys pass the gate (a flat distribution): the best ones first, since the draw
             // lands among them more often than not; every key is tallied only when it does not.
             let best = heap_head_keys(&keys, head_len.max(DRAW_HEAD));
-            drawn = draw::within_head(&best, target, z);
-            if drawn.is_none() {
-                tally_all(&keys, &mut tables);
-            }
+            drawn = within_head_or_tally(&best, &keys, &mut tables, (target, z));
             best.iter().take(head_len).map(|&k| key_id(k)).collect()
         } else {
             heap_head(&keys, head_len)
@@ -133,11 +130,8 @@ pub(crate) fn final_pass(
         }
         let mut best = copy.get(..n).unwrap_or_default().to_vec();
         best.sort_unstable_by(|a, b| b.cmp(a));
-        if let (true, Some((target, z))) = (counted, aim) {
-            drawn = draw::within_head(&best, target, z);
-            if drawn.is_none() {
-                tally_all(&keys, &mut tables);
-            }
+        if let (true, Some(aim)) = (counted, aim) {
+            drawn = within_head_or_tally(&best, &keys, &mut tables, aim);
         }
         best.into_iter().map(key_id).collect()
     };
@@ -152,11 +146,21 @@ pub(crate) fn final_pass(
     }
 }
 
-/// Every key into the draw's bucket tables (draw.rs `tally`).
-fn tally_all(keys: &[u64], tables: &mut [u64]) {
-    for (i, &k) in keys.iter().enumerate() {
-        draw::tally(tables, i, k);
+/// The draw when it lands among `best` (draw.rs `within_head`); otherwise every key goes into
+/// the draw's bucket tables (`tally`) for the draw to walk, and None.
+fn within_head_or_tally(
+    best: &[u64],
+    keys: &[u64],
+    tables: &mut [u64],
+    (target, z): (f64, f64),
+) -> Option<draw::Drawn> {
+    let drawn = draw::within_head(best, target, z);
+    if drawn.is_none() {
+        for (i, &k) in keys.iter().enumerate() {
+            draw::tally(tables, i, k);
+        }
     }
+    drawn
 }
 
 /// Whether few enough keys pass the draw's gate for the gated read to pay (at most one in eight

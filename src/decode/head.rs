@@ -7,18 +7,16 @@ use super::stages::lowest_passing_f32;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// The `head_len` best keys, best first, by a small heap: one comparison rejects almost every
-/// key.
+/// The ids of the `head_len` best keys, best first.
 pub(crate) fn heap_head(keys: &[u64], head_len: usize) -> Vec<u32> {
-    let mut heap = HeadHeap::new(head_len);
-    for &k in keys {
-        heap.offer(k);
-    }
-    heap.into_ids()
+    heap_head_keys(keys, head_len)
+        .into_iter()
+        .map(key_id)
+        .collect()
 }
 
-/// The `len` best keys themselves, best first (a draw may land among them: draw.rs
-/// `within_head`).
+/// The `len` best keys themselves, best first, by a small heap (a draw may land among them:
+/// draw.rs `within_head`).
 pub(crate) fn heap_head_keys(keys: &[u64], len: usize) -> Vec<u64> {
     let mut heap = HeadHeap::new(len);
     let mut groups = keys.chunks_exact(8);

@@ -250,9 +250,9 @@ pub(crate) fn weights_keys_and_sums(
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
     match cached.and_then(|c| c.get(..processed.len())) {
-        Some(c) => weights_keys_sums::<true, true>(processed, max, inv_t, c, out, keys),
+        Some(c) => weights_keys_sums::<true>(processed, max, inv_t, c, out, keys),
         // `processed` stands in for the weights (same length, never read as weights).
-        None => weights_keys_sums::<false, true>(processed, max, inv_t, processed, out, keys),
+        None => weights_keys_sums::<false>(processed, max, inv_t, processed, out, keys),
     }
 }
 
@@ -264,15 +264,15 @@ pub(crate) fn weights_sums(
     inv_t: f32,
     cached: Option<&[f32]>,
 ) -> (f64, f64) {
-    let (out, keys) = (&mut [][..], &mut Vec::new());
     match cached.and_then(|c| c.get(..processed.len())) {
-        Some(c) => weights_keys_sums::<true, false>(processed, max, inv_t, c, out, keys),
-        None => weights_keys_sums::<false, false>(processed, max, inv_t, processed, out, keys),
+        Some(c) => sums_only::<true>(processed, max, inv_t, c),
+        // `processed` stands in for the weights (same length, never read as weights).
+        None => sums_only::<false>(processed, max, inv_t, processed),
     }
 }
 
 #[inline(always)]
-fn weights_keys_sums<const CACHED: bool, const STORE: bool>(
+fn weights_keys_sums<const CACHED: bool>(
     processed: &[f32],
     max: f32,
     inv_t: f32,
@@ -280,9 +280,6 @@ fn weights_keys_sums<const CACHED: bool, const STORE: bool>(
     out: &mut [f64],
     keys: &mut Vec<u64>,
 ) -> (f64, f64) {
-    if !STORE {
-        return sums_only::<CACHED>(processed, max, inv_t, cached);
-    }
     // Every slot is written below: only slots the vector grows by are zeroed first.
     keys.truncate(processed.len());
     keys.resize(processed.len(), 0);

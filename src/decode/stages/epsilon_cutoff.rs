@@ -40,9 +40,10 @@ pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8
         .and_then(|&id| work.processed.get(id as usize))
         .copied()
         .unwrap_or(f32::INFINITY);
-    if let (true, Some(lowest)) = (work.all_kept, lowest_passing_weight(z, cut)) {
-        let marks = work.removed_by.iter_mut().zip(&work.processed);
-        if let Some((x_lo, x_hi)) = exp_band(lowest) {
+    let lowest = lowest_passing_weight(z, cut);
+    let band = lowest.and_then(exp_band);
+    if let (true, Some(lowest)) = (work.all_kept, lowest) {
+        if let Some((x_lo, x_hi)) = band {
             // The same test without an exp per token: sure on either side of the band, and
             // the few scaled logits inside it (usually none) take the exp below. A block of 64
             // whose every token is surely removed (most, on a peaked step) is marked at once
@@ -76,7 +77,7 @@ pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8
                 }
             }
         } else {
-            for (mark, &l) in marks {
+            for (mark, &l) in work.removed_by.iter_mut().zip(&work.processed) {
                 // `weight(l, max, inv_t) / z >= cut` as a float32 comparison: it vectorises.
                 let keep = l >= protected_floor || exp_f32((l - max) * inv_t) >= lowest;
                 *mark = if *mark == KEPT && !keep { stage } else { *mark };
@@ -86,8 +87,6 @@ pub(crate) fn remove_below(work: &mut Work, min_keep: usize, cut: f64, stage: u8
         return;
     }
     // A list (after top-p, say): the same test per kept id, an exp only inside the band.
-    let lowest = lowest_passing_weight(z, cut);
-    let band = lowest.and_then(exp_band);
     let processed = std::mem::take(&mut work.processed);
     // A list wholly in logit order (top-p's) holds the sure keeps first, then the band, then
     // the sure removals (the scaled logit is monotone in the logit): their bounds by halving,

@@ -18,17 +18,8 @@ fn softmax_of_ln_weights_gives_fractions() {
 #[test]
 fn epsilon_on_a_list_decides_at_the_cut_as_p_does() {
     let eps = 1e-4f64;
-    let center = (eps / (1.0 - 4000.0 * eps)).ln() as f32;
-    let mut logits = vec![0.0f32];
-    let mut l = center;
-    for _ in 0..2000 {
-        l = l.next_down();
-    }
-    for i in 0..6000 {
-        // Every third token far below the rest (removed before epsilon).
-        logits.push(if i % 3 == 2 { -40.0 } else { l });
-        l = l.next_up();
-    }
+    // Every third token far below the rest (removed before epsilon).
+    let logits = around_the_cut(eps, 6000, |i| i % 3 == 2);
     let before = [
         Config {
             top_p: Some(0.999_999),
@@ -239,17 +230,7 @@ fn vllm_raises_tiny_temperatures_to_one_hundredth() {
 #[test]
 fn epsilon_decides_at_the_cut_as_p_does() {
     let eps = 1e-4f64;
-    // Token 0 at 0 (the max); 4,000 tokens one ulp apart around ln(ε·z), z ≈ 1 / (1 − 4000·ε).
-    let center = (eps / (1.0 - 4000.0 * eps)).ln() as f32;
-    let mut logits = vec![0.0f32];
-    let mut l = center;
-    for _ in 0..2000 {
-        l = l.next_down();
-    }
-    for _ in 0..4000 {
-        logits.push(l);
-        l = l.next_up();
-    }
+    let mut logits = around_the_cut(eps, 4000, |_| false);
     // And 300 far below (whole blocks of 64 that are surely removed, marked at once).
     logits.extend([-60.0f32; 300]);
     let config = Config {
@@ -275,4 +256,19 @@ fn epsilon_decides_at_the_cut_as_p_does() {
             assert_eq!(c.removed_by, Some("epsilon_cutoff"), "id {}", c.id);
         }
     }
+}
+
+/// Token 0 at 0 (the max), then `n` tokens one ulp apart from 2,000 ulps below ln(ε·z),
+/// z ≈ 1 / (1 − 4000·ε): 4,000 of them straddle the epsilon cut. Those `far` picks are −40.
+fn around_the_cut(eps: f64, n: usize, far: impl Fn(usize) -> bool) -> Vec<f32> {
+    let mut l = (eps / (1.0 - 4000.0 * eps)).ln() as f32;
+    for _ in 0..2000 {
+        l = l.next_down();
+    }
+    let mut logits = vec![0.0f32];
+    for i in 0..n {
+        logits.push(if far(i) { -40.0 } else { l });
+        l = l.next_up();
+    }
+    logits
 }
