@@ -295,9 +295,8 @@ impl Work {
         } else {
             None
         };
-        let z = if all && self.raw_blocks.usable(max, inv_t) {
-            let remembered = self.exps.hit(max, inv_t, true);
-            self.raw_blocks.sums(&self.processed, remembered).0
+        let z = if let Some((z, _)) = self.raw_blocks_sums(max) {
+            z
         } else if let Some(z) = blocks {
             z
         } else if let Some(e) = self.exps.hit(max, inv_t, all) {
@@ -321,6 +320,18 @@ impl Work {
         };
         self.norm = Some((self.inv_t, z, max));
         (z, max)
+    }
+
+    /// The final (z, Σ e·s) at (`max`, T = 1) from the raw pass's block sums, patched where
+    /// stages changed logits or removed ids (softmax/patched.rs), when it kept them and every
+    /// removal since was one it was told of; the raw pass's remembered exps stand in for exps.
+    pub fn raw_blocks_sums(&mut self, max: f32) -> Option<(f64, f64)> {
+        let n = self.processed.len();
+        if self.inv_t != 1.0 || self.kept.len() + self.raw_blocks.removed_count() != n {
+            return None;
+        }
+        let remembered = (self.raw_blocks.at()).and_then(|at| self.exps.hit(at, 1.0, true));
+        self.raw_blocks.sums_at(&self.processed, remembered, max)
     }
 
     /// Supplies the normaliser at the current `inv_t` when it was computed elsewhere (fused with the

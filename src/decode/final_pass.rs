@@ -308,9 +308,7 @@ pub(crate) fn with_normaliser(work: &mut Work, gated: Option<f64>) -> Option<f64
     if work.all_kept {
         // The raw pass's sums are the final ones but for a few blocks (softmax/patched.rs).
         let max = work.max_logit();
-        if work.raw_blocks.usable(max, work.inv_t) {
-            let remembered = work.exps.hit(max, 1.0, true);
-            let (z, weighted) = work.raw_blocks.sums(&work.processed, remembered);
+        if let Some((z, weighted)) = work.raw_blocks_sums(max) {
             work.weights_by_exp = Some((max, 1.0));
             // A normaliser already known stays: nothing changed since it was summed, and the
             // raw pass's (nothing changed at all) adds a tail of n mod 8 in its own order.
@@ -334,12 +332,14 @@ pub(crate) fn with_normaliser(work: &mut Work, gated: Option<f64>) -> Option<f64
         let (z, weighted) = if let Some((_, holes)) = holes {
             work.holes = holes;
             work.weights_by_exp = Some((max, inv_t));
-            gathered::sums(work, max, inv_t)
+            work.raw_blocks_sums(max)
+                .unwrap_or_else(|| gathered::sums(work, max, inv_t))
         } else {
             let mut keys = std::mem::take(&mut work.keys);
             let sums = gathered::weights_and_keys(work, max, inv_t, &mut keys);
             work.keys = keys;
-            sums
+            // The same z whichever way the weights are read.
+            work.raw_blocks_sums(max).unwrap_or(sums)
         };
         work.set_normaliser(z, max);
         return Some(weighted);

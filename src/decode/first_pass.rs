@@ -132,29 +132,32 @@ pub(super) fn first_pass(
 }
 
 /// Whether some stage of `stages` is active and every active one only changes a few logits and
-/// removes nothing: a bias without bans, the penalties, a min_new_tokens that holds nothing back.
-fn only_few_changes(s: &Settings, stages: &[StageKind]) -> bool {
+/// removes nothing (a bias without bans, the penalties, a min_new_tokens that holds nothing
+/// back), or, with `removing`, also removes a few listed ids (bans, end ids held back).
+fn only_few_changes(s: &Settings, stages: &[StageKind], removing: bool) -> bool {
     let mut any = false;
     let only = stages.iter().all(|&kind| {
         let active = pipeline::stage_active(kind, s);
         any |= active;
         !active
             || match kind {
-                StageKind::LogitBias => s.logit_bias.iter().all(|&(_, b)| b != f32::NEG_INFINITY),
+                StageKind::LogitBias => {
+                    removing || s.logit_bias.iter().all(|&(_, b)| b != f32::NEG_INFINITY)
+                }
                 StageKind::Penalties => true,
-                StageKind::MinNewTokens => s.new_tokens >= s.min_new_tokens,
+                StageKind::MinNewTokens => removing || s.new_tokens >= s.min_new_tokens,
                 _ => false,
             }
     });
     any && only
 }
 
-/// Whether the only stages change a few logits and remove nothing (a bias without bans, the
-/// penalties, a min_new_tokens that holds nothing back) at T = 1: then the raw pass's block sums
-/// are the final ones but where logits changed, and only those blocks are summed again
-/// (softmax/patched.rs).
+/// Whether the only stages change a few logits or remove a few listed ids (a bias, the
+/// penalties, a min_new_tokens) at T = 1: then the raw pass's block sums are the final ones but
+/// where logits changed or ids were removed, and only those blocks are summed again
+/// (softmax/patched.rs; scaled when the max moved).
 fn few_changes_only(s: &Settings, order: &[StageKind]) -> bool {
-    only_few_changes(s, order) && !s.greedy && s.temperature == 1.0 && s.dynatemp_range == 0.0
+    only_few_changes(s, order, true) && !s.greedy && s.temperature == 1.0 && s.dynatemp_range == 0.0
 }
 
 /// Whether, at T ≠ 1, the stages before temperature only change a few logits in a few blocks and
@@ -171,7 +174,7 @@ fn few_changes_then_temperature(
     let Some(at) = order.iter().position(|&k| k == StageKind::Temperature) else {
         return false;
     };
-    if !(only_few_changes(s, order.split_at(at).0)
+    if !(only_few_changes(s, order.split_at(at).0, false)
         && !s.greedy
         && s.temperature != 1.0
         && s.dynatemp_range == 0.0)

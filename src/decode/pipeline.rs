@@ -4,7 +4,6 @@
 use super::candidates::Work;
 use super::config::Settings;
 use super::error::StepError;
-use super::gathered;
 use super::stages::{self, Applied};
 use super::trace::StageKind;
 
@@ -36,8 +35,8 @@ pub(crate) struct Outcome {
     /// temperature" chart's normaliser) and its max, when a stage computed it anyway.
     pub tempered_all: Option<(f64, f32)>,
     /// The "after temperature" normaliser is the final one: temperature is the last stage, early
-    /// stages changed logits but nothing was removed, or only min_new_tokens removed (see
-    /// `only_min_new_removed`). `Decoder::run` fills `tempered_all` from the final normaliser, so
+    /// stages changed logits but nothing was removed, or only they removed any (see
+    /// `only_early_removed`). `Decoder::run` fills `tempered_all` from the final normaliser, so
     /// the trace does not sum the vocabulary again.
     pub tempered_is_final: bool,
 }
@@ -154,7 +153,7 @@ pub(crate) fn apply(
     }
     let early_ran = ran.iter().any(|r| r.active && EARLY.contains(&r.kind));
     let tempered_is_final =
-        tempered_last || (!s.greedy && early_ran && (w.all_kept || only_min_new_removed(&ran, w)));
+        tempered_last || (!s.greedy && early_ran && (w.all_kept || only_early_removed(&ran)));
     Ok(Outcome {
         stages: ran,
         tempered_all,
@@ -163,18 +162,11 @@ pub(crate) fn apply(
 }
 
 /// Whether the "after temperature" normaliser is the final one although tokens were removed:
-/// min_new_tokens removed some (so the trace sums it over the early stages' survivors, in id
-/// order), no later stage removed any, and `kept` is still in id order — then both are the same
-/// sum over the same ids in the same order (trace/build.rs `tempered_normaliser`).
-fn only_min_new_removed(ran: &[Ran], w: &Work) -> bool {
-    let min_new_removed = ran
-        .iter()
-        .any(|r| r.active && r.kind == StageKind::MinNewTokens && r.removed > 0);
-    min_new_removed
-        && ran
-            .iter()
-            .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind))
-        && gathered::ascending(&w.kept)
+/// only the early stages removed any (bans, end ids held back), so the early stages' survivors
+/// are the final kept set, at the final scale.
+fn only_early_removed(ran: &[Ran]) -> bool {
+    ran.iter()
+        .all(|r| !r.active || r.removed == 0 || EARLY.contains(&r.kind))
 }
 
 /// Whether temperature (a fixed one, not llama.cpp's dynamic one) is the only stage that runs:

@@ -123,6 +123,7 @@ impl Work {
                         max = None;
                     }
                     *slot = stage;
+                    self.raw_blocks.removed(id);
                     if let Some(f) = few.get_mut(marked) {
                         *f = id;
                     }

@@ -305,6 +305,15 @@ fn main() {
 /// The trace's Debug text; with PAIR_BLANK_EARLY=1, the stage inputs of logit_bias, penalties and
 /// the stages before them left out (to compare builds that differ only there).
 fn show(mut t: nexttoken::decode::Trace) -> String {
+    // PAIR_COARSE=1: only what a change of rounding must not move (the token, its rank, the kept
+    // count, the listed ids) and the chosen p to five digits: for a change that moves bits.
+    if std::env::var("PAIR_COARSE").is_ok_and(|v| v == "1") {
+        let ids: Vec<u32> = t.candidates.iter().map(|c| c.id).collect();
+        return format!(
+            "{} {} {} {:.4e} {ids:?}",
+            t.token, t.chosen_rank, t.kept_count, t.chosen.p
+        );
+    }
     if std::env::var("PAIR_BLANK_EARLY").is_ok_and(|v| v == "1") {
         let last = t
             .stages

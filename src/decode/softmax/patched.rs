@@ -21,19 +21,30 @@ pub(crate) struct RawBlocks {
     at: Option<f32>,
     /// Per block: its (Σ e, Σ e·s) in float32 as of the last `sums`, and the ids changed since.
     changes: ChangedBlocks,
+    /// Ids a stage removed (bans, end ids held back) since the raw pass: weight 0 in their
+    /// blocks' sums. A handful; never the long removals of top-k or top-p.
+    removed: Vec<u32>,
 }
+
+/// The farthest the final distribution's max may lie from the raw pass's for its sums to be the
+/// raw pass's block sums scaled by e^(raw max − max): a weight the raw pass flushed to 0 (its
+/// logit 87 below the raw max) is then below e^−71 of the final max's, nothing a sum of 151,936
+/// float32 weights can hold.
+const MAX_SHIFT: f32 = 16.0;
 
 impl RawBlocks {
     /// The block sums are no longer the raw pass's (new logits, or another first pass).
     pub fn off(&mut self) {
         self.at = None;
         self.changes.pending.clear();
+        self.removed.clear();
     }
 
     /// After the raw pass at `max` wrote its block sums into `blocks()`.
     pub fn on(&mut self, max: f32, n: usize) {
         self.at = Some(max);
         self.changes.reset(n);
+        self.removed.clear();
     }
 
     /// Where the raw pass puts its block sums.
@@ -48,10 +59,12 @@ impl RawBlocks {
         }
     }
 
-    /// Whether the block sums, patched, are the final distribution's at (`max`, T = 1): call only
-    /// while every id is kept.
-    pub fn usable(&self, max: f32, inv_t: f32) -> bool {
-        inv_t == 1.0 && self.at.is_some_and(|at| at.to_bits() == max.to_bits())
+    /// A stage removed `id` (its logit unchanged): its block is summed again without it.
+    pub fn removed(&mut self, id: u32) {
+        if self.at.is_some() {
+            self.changes.pending.push(id);
+            self.removed.push(id);
+        }
     }
 
     /// Brings the changed ids' blocks' sums up to date (`processed` holds the logits now) and
@@ -67,15 +80,38 @@ impl RawBlocks {
             let start = b * BLOCK;
             let end = (start + BLOCK).min(processed.len());
             let es = remembered.and_then(|e| e.get(start..end));
-            if let (Some(slot), Some(ls)) =
+            let (Some(slot), Some(ls)) =
                 (self.changes.blocks.get_mut(b), processed.get(start..end))
-            {
+            else {
+                continue;
+            };
+            let within = |id: &u32| (start..end).contains(&(*id as usize));
+            if !self.removed.iter().any(within) {
                 *slot = match es {
                     Some(es) => block_sums::<true>(ls, es, scaled),
                     // `ls` stands in for the weights (same length, never read as weights).
                     None => block_sums::<false>(ls, ls, scaled),
                 };
+                continue;
             }
+            // The block's removed ids (weight 0) split it into runs, summed one by one.
+            let mut cuts: Vec<usize> = (self.removed.iter().filter(|id| within(id)))
+                .map(|&id| id as usize - start)
+                .collect();
+            cuts.sort_unstable();
+            cuts.push(ls.len());
+            let (mut from, mut sums) = (0, [0.0f32; 2]);
+            for &to in &cuts {
+                if let Some(run) = ls.get(from..to).filter(|run| !run.is_empty()) {
+                    let [z, w] = match es.and_then(|es| es.get(from..to)) {
+                        Some(es) => block_sums::<true>(run, es, scaled),
+                        None => block_sums::<false>(run, run, scaled),
+                    };
+                    sums = [sums[0] + z, sums[1] + w];
+                }
+                from = to + 1;
+            }
+            *slot = sums;
         }
         let (mut z, mut weighted) = (0.0f64, 0.0f64);
         for &[bz, bw] in &self.changes.blocks {
@@ -83,6 +119,40 @@ impl RawBlocks {
             weighted += f64::from(bw);
         }
         (z, weighted)
+    }
+
+    /// The final distribution's (z, Σ e·s) at `max`, T = 1, from the block sums: `sums` at the raw
+    /// max, scaled to `max` when a removal or a penalty moved it (e^(l − max) = e^(l − raw max) ·
+    /// e^(raw max − max), and s = l − max likewise shifted). None without block sums or when the
+    /// max moved more than `MAX_SHIFT`. Moved, the sums are those of the weights `final_weight`
+    /// gives within float32 rounding, not bit for bit.
+    pub fn sums_at(
+        &mut self,
+        processed: &[f32],
+        remembered: Option<&[f32]>,
+        max: f32,
+    ) -> Option<(f64, f64)> {
+        let at = self.at?;
+        if at.to_bits() == max.to_bits() {
+            return Some(self.sums(processed, remembered));
+        }
+        let shift = at - max;
+        if shift.abs() > MAX_SHIFT {
+            return None;
+        }
+        let (z, weighted) = self.sums(processed, remembered);
+        let (shift, scale) = (f64::from(shift), f64::from(shift).exp());
+        Some((z * scale, (weighted + shift * z) * scale))
+    }
+
+    /// The max the block sums are at (the raw pass's), if they are held.
+    pub fn at(&self) -> Option<f32> {
+        self.at
+    }
+
+    /// How many ids `removed` was told of.
+    pub fn removed_count(&self) -> usize {
+        self.removed.len()
     }
 }
 
@@ -140,6 +210,56 @@ mod tests {
         }
     }
 
+    /// Ids removed (the max among them, so the max moves down; a block with two removed ids, one
+    /// at its edge; a removed id whose logit also changed): z and Σ e·s at the new max are the
+    /// sums of `final_weight` over the kept ids within float32 rounding; a max moved further than
+    /// `MAX_SHIFT` gives None (the caller sums the weights).
+    #[test]
+    fn removed_ids_and_a_moved_max_give_the_kept_ids_sums() {
+        for (n, drop) in [(3000usize, 2.5f32), (151_936, 9.0), (5000, 17.0)] {
+            let mut logits: Vec<f32> = (0..n)
+                .map(|i| ((i as u64 * 2_654_435_761) % 10_007) as f32 * 1.3e-3 - 20.0)
+                .collect();
+            logits[7] = 12.0;
+            logits[n / 2] = 12.0 - drop;
+            let max = 12.0;
+            let mut raw = RawBlocks::default();
+            raw_and_blocks(&logits, max, None, raw.blocks());
+            raw.on(max, n);
+            logits[1023] += 3.0;
+            raw.changed([1023]);
+            for id in [7u32, 1023, 1024, 2047, n as u32 - 1] {
+                raw.removed(id);
+            }
+            let removed = |i: usize| [7, 1023, 1024, 2047, n - 1].contains(&i);
+            let kept_max = (0..n)
+                .filter(|&i| !removed(i))
+                .map(|i| logits[i])
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(kept_max, 12.0 - drop);
+            let got = raw.sums_at(&logits, None, kept_max);
+            if drop > MAX_SHIFT {
+                assert_eq!(got, None, "n {n}");
+                continue;
+            }
+            let (z, weighted) = got.expect("within MAX_SHIFT");
+            let (mut want_z, mut want_w) = (0.0f64, 0.0f64);
+            for (_, &l) in logits.iter().enumerate().filter(|&(i, _)| !removed(i)) {
+                let e = f64::from(final_weight(l, kept_max, 1.0));
+                want_z += e;
+                want_w += e * f64::from(l - kept_max);
+            }
+            assert!(
+                (z / want_z - 1.0).abs() < 2e-6,
+                "n {n}: z {z} want {want_z}"
+            );
+            assert!(
+                (weighted - want_w).abs() < 2e-6 * want_z,
+                "n {n}: {weighted} {want_w}"
+            );
+        }
+    }
+
     fn patched_rounds(remember: bool) {
         for n in [1usize, 7, 100]
             .into_iter()
@@ -165,7 +285,6 @@ mod tests {
                 for &i in ids.iter() {
                     remembered[i] = exp_f32(logits[i] - max);
                 }
-                assert!(raw.usable(max, 1.0));
                 let (z, weighted) = raw.sums(&logits, remember.then_some(&remembered[..]));
                 let (mut out, mut want_keys) = (vec![0.0f64; n], Vec::new());
                 let want = weights_keys_and_sums(&logits, max, 1.0, None, &mut out, &mut want_keys);
