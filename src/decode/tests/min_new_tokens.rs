@@ -105,3 +105,52 @@ fn min_new_tokens_needs_an_end_token_and_something_left() {
         "eos_token_id[0] must be a token id < vocabulary size 2, got 2"
     );
 }
+
+/// The "after temperature" chart under llama.cpp (temperature after top-k, so the trace sums its
+/// normaliser itself) over what the early stages left: the end token held back and banned ids
+/// have p_tempered 0, every other id e^((l − max)/T) over the survivors' sum — with a few bans
+/// (the runs between them) and with many (the survivors listed).
+#[test]
+fn after_temperature_leaves_out_the_held_back_and_the_banned() {
+    let n = 300usize;
+    let logits: Vec<f32> = (0..n)
+        .map(|i| ((i * 7919) % 97) as f32 * 0.05 - 2.0)
+        .collect();
+    for bans in [2usize, 70] {
+        let mut bias: Vec<(u32, f64)> = (0..bans as u32)
+            .map(|i| (i * 4 + 1, f64::NEG_INFINITY))
+            .collect();
+        bias.push((10, 1.5));
+        let c = Config {
+            engine: Some(Engine::LlamaCpp),
+            temperature: Some(0.7),
+            top_k: Some(20),
+            min_new_tokens: Some(4),
+            eos_token_id: Some(vec![0, 2]),
+            history: Some(vec![5]),
+            history_prompt_len: Some(1),
+            logit_bias: Some(bias),
+            trace_top: Some(n as u32),
+            ..cfg()
+        };
+        let t = step(&logits, &c).unwrap();
+        let early = |c: &Candidate| matches!(c.removed_by, Some("logit_bias" | "min_new_tokens"));
+        let left: Vec<&Candidate> = t.candidates.iter().filter(|c| !early(c)).collect();
+        assert_eq!(left.len(), n - bans - 2, "bans {bans}");
+        let max = left
+            .iter()
+            .map(|c| c.logit_processed)
+            .fold(f32::MIN, f32::max);
+        let weight = |c: &Candidate| (f64::from(c.logit_processed - max) / 0.7).exp();
+        let z: f64 = left.iter().map(|c| weight(c)).sum();
+        for c in &t.candidates {
+            let want = if early(c) { 0.0 } else { weight(c) / z };
+            assert!(
+                (c.p_tempered - want).abs() < 1e-6 * want.max(1e-3),
+                "bans {bans} id {} p_tempered {} want {want}",
+                c.id,
+                c.p_tempered
+            );
+        }
+    }
+}
