@@ -11,6 +11,7 @@ use super::select::gathered_max;
 pub(crate) use super::select::{by_logit, extend_sorted};
 use super::softmax::{
     cached, final_weight, scan, sum_weights, sum_weights_all, BlockSums, Exps, RawBlocks, LANES,
+    MAX_BLOCK,
 };
 
 /// The final distribution's unnormalised weights by id: in `scratch` (f64), in order keys in id
@@ -74,6 +75,10 @@ pub(crate) struct Work {
     /// top-p's head: its sort keys, the radix sort's second buffer and the kept ids
     /// (stages/top_p_head.rs), reused between calls.
     pub top_p_head: super::stages::top_p_head::HeadBuffers,
+    /// The max input logit of each block of `MAX_BLOCK` ids (validation's scan); +inf where a
+    /// stage changed a logit since. Valid while it has one entry per block (`reset`, for tests,
+    /// leaves it empty).
+    pub block_max: Vec<f32>,
     /// The final distribution's order keys (see draw.rs), one per kept token.
     pub keys: Vec<u64>,
     /// The draw's per-bucket tables (draw.rs), reused between calls.
@@ -118,6 +123,7 @@ impl Work {
     #[cfg(test)]
     pub fn reset(&mut self, logits: &[f32], max: f32) {
         let input_removed = logits.iter().filter(|&&l| l == f32::NEG_INFINITY).count();
+        self.block_max.clear();
         self.reset_counted(logits, max, input_removed);
     }
 
@@ -247,6 +253,11 @@ impl Work {
         self.norm = None;
         self.raw_blocks.changed(ids.clone());
         self.blocks.changed(ids.clone());
+        for id in ids.clone() {
+            if let Some(m) = self.block_max.get_mut(id as usize / MAX_BLOCK) {
+                *m = f32::INFINITY;
+            }
+        }
         self.exps.refresh(&self.processed, ids);
         self.top_p_head.at = None;
     }
@@ -271,7 +282,8 @@ impl Work {
         } else if self.all_kept {
             scan(&self.processed).0
         } else {
-            gathered_max(&self.processed, &self.kept)
+            self.max_by_blocks()
+                .unwrap_or_else(|| gathered_max(&self.processed, &self.kept))
         };
         self.max = Some(max);
         max
@@ -320,18 +332,6 @@ impl Work {
         };
         self.norm = Some((self.inv_t, z, max));
         (z, max)
-    }
-
-    /// The final (z, Σ e·s) at (`max`, T = 1) from the raw pass's block sums, patched where
-    /// stages changed logits or removed ids (softmax/patched.rs), when it kept them and every
-    /// removal since was one it was told of; the raw pass's remembered exps stand in for exps.
-    pub fn raw_blocks_sums(&mut self, max: f32) -> Option<(f64, f64)> {
-        let n = self.processed.len();
-        if self.inv_t != 1.0 || self.kept.len() + self.raw_blocks.removed_count() != n {
-            return None;
-        }
-        let remembered = (self.raw_blocks.at()).and_then(|at| self.exps.hit(at, 1.0, true));
-        self.raw_blocks.sums_at(&self.processed, remembered, max)
     }
 
     /// Supplies the normaliser at the current `inv_t` when it was computed elsewhere (fused with the

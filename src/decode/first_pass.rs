@@ -131,6 +131,12 @@ pub(super) fn first_pass(
     }
 }
 
+/// Whether a stage will remove a few listed ids (bans, end ids held back): then the max of what
+/// is left comes from the blocks' maxima (`Work::block_max`), which validation takes.
+pub(crate) fn removes_listed_ids(s: &Settings) -> bool {
+    s.new_tokens < s.min_new_tokens || s.logit_bias.iter().any(|&(_, b)| b == f32::NEG_INFINITY)
+}
+
 /// Whether some stage of `stages` is active and every active one only changes a few logits and
 /// removes nothing (a bias without bans, the penalties, a min_new_tokens that holds nothing
 /// back), or, with `removing`, also removes a few listed ids (bans, end ids held back).

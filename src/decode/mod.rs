@@ -15,6 +15,7 @@ mod draw;
 mod engine;
 mod error;
 mod exact_sum;
+mod few_removed;
 mod final_pass;
 mod first_pass;
 mod gathered;
@@ -258,7 +259,10 @@ impl Decoder {
         let settings = config.resolve(logits.len(), seed)?;
         let rest_mass = rest::check(config.rest_mass)?;
         let s = &settings;
-        let (max, input_removed) = validate(logits)?;
+        // Blocks' maxima only where they are read; never a previous step's.
+        let blocks = first_pass::removes_listed_ids(s);
+        self.work.block_max.clear();
+        let (max, input_removed) = validate(logits, blocks.then_some(&mut self.work.block_max))?;
         let w = &mut self.work;
         w.reset_counted(logits, max, input_removed);
         w.exps.wanted = first_pass::exps_read_again(s);
@@ -292,8 +296,9 @@ impl Decoder {
     }
 }
 
-/// Checks the logits; returns the max finite logit and how many are −inf (one vectorised pass).
-fn validate(logits: &[f32]) -> Result<(f32, usize), StepError> {
+/// Checks the logits; returns the max finite logit and how many are −inf (one vectorised pass),
+/// and, when asked, writes each block's max into `block_max` (`Work::block_max`).
+fn validate(logits: &[f32], block_max: Option<&mut Vec<f32>>) -> Result<(f32, usize), StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
@@ -301,7 +306,7 @@ fn validate(logits: &[f32]) -> Result<(f32, usize), StepError> {
         return Err(StepError::TooManyLogits { len: logits.len() });
     }
     // One vectorised pass for the max and for NaN/+inf; find the culprit only if there is one.
-    let (max, bad, input_removed) = softmax::scan_input(logits);
+    let (max, bad, input_removed) = softmax::scan_input(logits, block_max);
     if bad {
         let index = logits
             .iter()

@@ -140,7 +140,7 @@ pub(crate) use fused::{
     final_weight, raw_and_blocks, raw_and_final, weights_keys_and_sums, weights_sums,
 };
 pub(crate) use patched::RawBlocks;
-pub(crate) use scan::{scan, scan_input};
+pub(crate) use scan::{scan, scan_input, MAX_BLOCK};
 pub(crate) use sums::{raw_and_tempered_blocks, raw_and_tempered_sums, raw_sums};
 
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s

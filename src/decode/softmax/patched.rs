@@ -154,6 +154,11 @@ impl RawBlocks {
     pub fn removed_count(&self) -> usize {
         self.removed.len()
     }
+
+    /// The ids `removed` was told of, while the block sums are held.
+    pub fn removed_ids(&self) -> Option<&[u32]> {
+        self.at.map(|_| self.removed.as_slice())
+    }
 }
 
 /// One block's (Σ e, Σ e·s) as `weights_keys_and_sums` sums it: float32 lanes, the tail of Σ e

@@ -54,6 +54,11 @@ fn removing_a_few_ids_gives_the_same_step_as_writing_every_key() {
                     };
                     let got = decoder.step(&logits, &c).unwrap();
                     skipped += usize::from(!decoder.work.holes.is_empty());
+                    // The max the final weights are taken at is that of the ids left.
+                    let w = &decoder.work;
+                    let left = w.kept.iter().map(|&id| w.processed[id as usize]);
+                    let want_max = left.fold(f32::NEG_INFINITY, f32::max);
+                    assert_eq!(w.known_max(), Some(want_max), "{n} {top} {c:?}");
                     // Asking for an id's rank reads every kept key: the path that writes them.
                     let every_key = Config {
                         trace_ids: Some(vec![1]),
