@@ -1,6 +1,7 @@
-//! What a few listed removals leave (bans, end ids held back) and the penalties change, read
-//! from what the raw pass and validation kept rather than by a pass over the kept ids: the sums
-//! from the raw pass's block sums (softmax/patched.rs), the max from the blocks' maxima.
+//! The distribution a few listed removals (bans, end ids held back) and the penalties leave at
+//! T = 1, read from what the raw pass and validation kept rather than by a pass over the kept
+//! ids: its sums from the raw pass's block sums (softmax/patched.rs), its max from the blocks'
+//! maxima.
 
 use super::candidates::{Work, KEPT};
 use super::softmax::{larger, MAX_BLOCK};

@@ -131,10 +131,13 @@ pub(super) fn first_pass(
     }
 }
 
-/// Whether a stage will remove a few listed ids (bans, end ids held back): then the max of what
-/// is left comes from the blocks' maxima (`Work::block_max`), which validation takes.
-pub(crate) fn removes_listed_ids(s: &Settings) -> bool {
-    s.new_tokens < s.min_new_tokens || s.logit_bias.iter().any(|&(_, b)| b == f32::NEG_INFINITY)
+/// Whether a stage will remove a few listed ids (bans, end ids held back) while the raw pass
+/// keeps its block sums (`few_changes_only`): then the max of what is left comes from the
+/// blocks' maxima (`Work::block_max`), which validation takes.
+pub(crate) fn reads_block_max(s: &Settings, order: &[StageKind]) -> bool {
+    let removes = s.new_tokens < s.min_new_tokens
+        || s.logit_bias.iter().any(|&(_, b)| b == f32::NEG_INFINITY);
+    removes && few_changes_only(s, order)
 }
 
 /// Whether some stage of `stages` is active and every active one only changes a few logits and

@@ -259,14 +259,14 @@ impl Decoder {
         let settings = config.resolve(logits.len(), seed)?;
         let rest_mass = rest::check(config.rest_mass)?;
         let s = &settings;
+        let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
         // Blocks' maxima only where they are read; never a previous step's.
-        let blocks = first_pass::removes_listed_ids(s);
+        let blocks = first_pass::reads_block_max(s, order);
         self.work.block_max.clear();
         let (max, input_removed) = validate(logits, blocks.then_some(&mut self.work.block_max))?;
         let w = &mut self.work;
         w.reset_counted(logits, max, input_removed);
         w.exps.wanted = first_pass::exps_read_again(s);
-        let order = s.engine.order_with(s.greedy, s.eta_cutoff > 0.0);
         let first = first_pass::first_pass(logits, s, order, w, max, one_draw);
         let raw = first.raw;
         w.seed_normaliser(raw.z, raw.max);

@@ -30,8 +30,9 @@ pub(crate) const MAX_BLOCK: usize = 1024;
 /// block of `MAX_BLOCK` entries' max into `block_max` (after a few removals the max of what is
 /// left reads those of the untouched blocks: `Work::max_logit`). What `Decoder::run` validates
 /// with: the working set's reset then needs no pass of its own to count.
+///
 /// Without `block_max` (None) the blocks' maxima are not taken (a step that removes no listed
-/// ids never reads them).
+/// ids never reads them), and the loop is the plain one.
 pub(crate) fn scan_input(logits: &[f32], block_max: Option<&mut Vec<f32>>) -> (f32, bool, usize) {
     match block_max {
         Some(out) => scan_blocks::<true>(logits, out),
