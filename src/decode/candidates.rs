@@ -75,6 +75,10 @@ pub(crate) struct Work {
     /// top-p's head: its sort keys, the radix sort's second buffer and the kept ids
     /// (stages/top_p_head.rs), reused between calls.
     pub top_p_head: super::stages::top_p_head::HeadBuffers,
+    /// The ids `remove_ids` removed this step (bans, end ids held back), each once: a
+    /// contiguous pass reads the runs around them (few_removed.rs, the trace's "after
+    /// temperature" normaliser).
+    pub listed_removed: Vec<u32>,
     /// The max input logit of each block of `MAX_BLOCK` ids (validation's scan); +inf where a
     /// stage changed a logit since. Valid while it has one entry per block (`reset`, for tests,
     /// leaves it empty).
@@ -146,6 +150,7 @@ impl Work {
         self.weights_in_keys = false;
         self.weights_by_exp = None;
         self.holes.clear();
+        self.listed_removed.clear();
         self.before_penalties.clear();
         self.kept.clear();
         if self.input_removed == 0 {

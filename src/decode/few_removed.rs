@@ -7,31 +7,34 @@ use super::candidates::{Work, KEPT};
 use super::softmax::{larger, MAX_BLOCK};
 
 impl Work {
+    /// Whether every removal this step was a listed one (`listed_removed`), from a vocabulary
+    /// with no −inf input: then what is kept is every id but those.
+    fn only_listed_removed(&self) -> bool {
+        self.input_removed == 0
+            && self.kept.len() + self.listed_removed.len() == self.processed.len()
+    }
+
     /// The final (z, Σ e·s) at (`max`, T = 1) from the raw pass's block sums, patched where
-    /// stages changed logits or removed ids (softmax/patched.rs), when it kept them and every
-    /// removal since was one it was told of; the raw pass's remembered exps stand in for exps.
+    /// stages changed logits or removed listed ids (softmax/patched.rs), when it kept them; the
+    /// raw pass's remembered exps stand in for exps.
     pub fn raw_blocks_sums(&mut self, max: f32) -> Option<(f64, f64)> {
-        let n = self.processed.len();
-        if self.inv_t != 1.0 || self.kept.len() + self.raw_blocks.removed_count() != n {
+        if self.inv_t != 1.0 || !self.only_listed_removed() {
             return None;
         }
         let remembered = (self.raw_blocks.at()).and_then(|at| self.exps.hit(at, 1.0, true));
-        self.raw_blocks.sums_at(&self.processed, remembered, max)
+        (self.raw_blocks).sums_at(&self.processed, remembered, &self.listed_removed, max)
     }
 
-    /// The max over `kept` when only the few ids patched.rs was told of were removed: the
+    /// The max over `kept` when only listed ids were removed: the
     /// untouched blocks' maxima as validation found them, the blocks holding a removed id or a
     /// changed logit read again (each a contiguous slice). None otherwise, or when the max is a
     /// zero (whose sign `gathered_max`'s in-order fold decides).
     pub(crate) fn max_by_blocks(&self) -> Option<f32> {
         let n = self.processed.len();
-        let removed = self.raw_blocks.removed_ids()?;
-        if self.block_max.len() != n.div_ceil(MAX_BLOCK)
-            || self.input_removed != 0
-            || self.kept.len() + removed.len() != n
-        {
+        if self.block_max.len() != n.div_ceil(MAX_BLOCK) || !self.only_listed_removed() {
             return None;
         }
+        let removed = &self.listed_removed;
         let mut max = f32::NEG_INFINITY;
         for (b, &m) in self.block_max.iter().enumerate() {
             let touched =

@@ -123,7 +123,8 @@ impl Work {
                         max = None;
                     }
                     *slot = stage;
-                    self.raw_blocks.removed(id);
+                    self.listed_removed.push(id);
+                    self.raw_blocks.changed([id]);
                     if let Some(f) = few.get_mut(marked) {
                         *f = id;
                     }

@@ -244,6 +244,17 @@ pub(crate) fn entropy_blocks<A: Copy, B: Copy>(
     total
 }
 
+/// The runs of positions in `0..len` between `cuts` (ascending, each < `len`, each left out),
+/// empty runs skipped: what a contiguous pass reads around a few removed ids.
+pub(crate) fn runs_between(
+    len: usize,
+    cuts: &[usize],
+) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let ends = cuts.iter().copied().chain(std::iter::once(len));
+    let starts = std::iter::once(0).chain(cuts.iter().map(|&c| c + 1));
+    starts.zip(ends).filter(|(a, b)| a < b).map(|(a, b)| a..b)
+}
+
 /// Σ e^((l − max)·inv_t) over a whole contiguous array (−inf entries give 0).
 pub(crate) fn sum_weights_all(processed: &[f32], max: f32, inv_t: f32) -> f64 {
     lane_sum(processed, |l| exp_f32((l - max) * inv_t))

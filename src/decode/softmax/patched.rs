@@ -12,7 +12,7 @@
 //! at the raw max (`Work::weights_by_exp`).
 
 use super::changed_blocks::{ChangedBlocks, BLOCK};
-use super::{above, exp_f32, EXP_MIN, LANES};
+use super::{above, exp_f32, runs_between, EXP_MIN, LANES};
 
 /// The state of the raw pass's block sums, for weights computed again from the logits.
 #[derive(Debug, Default)]
@@ -21,9 +21,6 @@ pub(crate) struct RawBlocks {
     at: Option<f32>,
     /// Per block: its (Σ e, Σ e·s) in float32 as of the last `sums`, and the ids changed since.
     changes: ChangedBlocks,
-    /// Ids a stage removed (bans, end ids held back) since the raw pass: weight 0 in their
-    /// blocks' sums. A handful; never the long removals of top-k or top-p.
-    removed: Vec<u32>,
 }
 
 /// The farthest the final distribution's max may lie from the raw pass's for its sums to be the
@@ -37,14 +34,12 @@ impl RawBlocks {
     pub fn off(&mut self) {
         self.at = None;
         self.changes.pending.clear();
-        self.removed.clear();
     }
 
     /// After the raw pass at `max` wrote its block sums into `blocks()`.
     pub fn on(&mut self, max: f32, n: usize) {
         self.at = Some(max);
         self.changes.reset(n);
-        self.removed.clear();
     }
 
     /// Where the raw pass puts its block sums.
@@ -59,19 +54,17 @@ impl RawBlocks {
         }
     }
 
-    /// A stage removed `id` (its logit unchanged): its block is summed again without it.
-    pub fn removed(&mut self, id: u32) {
-        if self.at.is_some() {
-            self.changes.pending.push(id);
-            self.removed.push(id);
-        }
-    }
-
-    /// Brings the changed ids' blocks' sums up to date (`processed` holds the logits now) and
-    /// returns (z, Σ e·s) of the distribution at the raw pass's max, T = 1. `remembered`: every
+    /// Brings the changed ids' blocks' sums up to date (`processed` holds the logits now, and
+    /// `removed` the ids stages removed, each of them also `changed`: weight 0) and returns
+    /// (z, Σ e·s) of the distribution at the raw pass's max, T = 1. `remembered`: every
     /// id's weight at that max and T = 1 (cached.rs, refreshed where logits changed), read
     /// instead of taking the exps again.
-    pub fn sums(&mut self, processed: &[f32], remembered: Option<&[f32]>) -> (f64, f64) {
+    pub fn sums(
+        &mut self,
+        processed: &[f32],
+        remembered: Option<&[f32]>,
+        removed: &[u32],
+    ) -> (f64, f64) {
         let Some(max) = self.at else {
             return (0.0, 0.0);
         };
@@ -86,7 +79,7 @@ impl RawBlocks {
                 continue;
             };
             let within = |id: &u32| (start..end).contains(&(*id as usize));
-            if !self.removed.iter().any(within) {
+            if !removed.iter().any(within) {
                 *slot = match es {
                     Some(es) => block_sums::<true>(ls, es, scaled),
                     // `ls` stands in for the weights (same length, never read as weights).
@@ -95,21 +88,18 @@ impl RawBlocks {
                 continue;
             }
             // The block's removed ids (weight 0) split it into runs, summed one by one.
-            let mut cuts: Vec<usize> = (self.removed.iter().filter(|id| within(id)))
+            let mut cuts: Vec<usize> = (removed.iter().filter(|id| within(id)))
                 .map(|&id| id as usize - start)
                 .collect();
             cuts.sort_unstable();
-            cuts.push(ls.len());
-            let (mut from, mut sums) = (0, [0.0f32; 2]);
-            for &to in &cuts {
-                if let Some(run) = ls.get(from..to).filter(|run| !run.is_empty()) {
-                    let [z, w] = match es.and_then(|es| es.get(from..to)) {
-                        Some(es) => block_sums::<true>(run, es, scaled),
-                        None => block_sums::<false>(run, run, scaled),
-                    };
-                    sums = [sums[0] + z, sums[1] + w];
-                }
-                from = to + 1;
+            let mut sums = [0.0f32; 2];
+            for run in runs_between(ls.len(), &cuts) {
+                let run_ls = ls.get(run.clone()).unwrap_or_default();
+                let [z, w] = match es.and_then(|es| es.get(run)) {
+                    Some(es) => block_sums::<true>(run_ls, es, scaled),
+                    None => block_sums::<false>(run_ls, run_ls, scaled),
+                };
+                sums = [sums[0] + z, sums[1] + w];
             }
             *slot = sums;
         }
@@ -130,17 +120,18 @@ impl RawBlocks {
         &mut self,
         processed: &[f32],
         remembered: Option<&[f32]>,
+        removed: &[u32],
         max: f32,
     ) -> Option<(f64, f64)> {
         let at = self.at?;
         if at.to_bits() == max.to_bits() {
-            return Some(self.sums(processed, remembered));
+            return Some(self.sums(processed, remembered, removed));
         }
         let shift = at - max;
         if shift.abs() > MAX_SHIFT {
             return None;
         }
-        let (z, weighted) = self.sums(processed, remembered);
+        let (z, weighted) = self.sums(processed, remembered, removed);
         let (shift, scale) = (f64::from(shift), f64::from(shift).exp());
         Some((z * scale, (weighted + shift * z) * scale))
     }
@@ -148,16 +139,6 @@ impl RawBlocks {
     /// The max the block sums are at (the raw pass's), if they are held.
     pub fn at(&self) -> Option<f32> {
         self.at
-    }
-
-    /// How many ids `removed` was told of.
-    pub fn removed_count(&self) -> usize {
-        self.removed.len()
-    }
-
-    /// The ids `removed` was told of, while the block sums are held.
-    pub fn removed_ids(&self) -> Option<&[u32]> {
-        self.at.map(|_| self.removed.as_slice())
     }
 }
 
@@ -233,16 +214,15 @@ mod tests {
             raw.on(max, n);
             logits[1023] += 3.0;
             raw.changed([1023]);
-            for id in [7u32, 1023, 1024, 2047, n as u32 - 1] {
-                raw.removed(id);
-            }
+            let gone = [7u32, 1023, 1024, 2047, n as u32 - 1];
+            raw.changed(gone);
             let removed = |i: usize| [7, 1023, 1024, 2047, n - 1].contains(&i);
             let kept_max = (0..n)
                 .filter(|&i| !removed(i))
                 .map(|i| logits[i])
                 .fold(f32::NEG_INFINITY, f32::max);
             assert_eq!(kept_max, 12.0 - drop);
-            let got = raw.sums_at(&logits, None, kept_max);
+            let got = raw.sums_at(&logits, None, &gone, kept_max);
             if drop > MAX_SHIFT {
                 assert_eq!(got, None, "n {n}");
                 continue;
@@ -290,7 +270,7 @@ mod tests {
                 for &i in ids.iter() {
                     remembered[i] = exp_f32(logits[i] - max);
                 }
-                let (z, weighted) = raw.sums(&logits, remember.then_some(&remembered[..]));
+                let (z, weighted) = raw.sums(&logits, remember.then_some(&remembered[..]), &[]);
                 let (mut out, mut want_keys) = (vec![0.0f64; n], Vec::new());
                 let want = weights_keys_and_sums(&logits, max, 1.0, None, &mut out, &mut want_keys);
                 assert_eq!(

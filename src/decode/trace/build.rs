@@ -52,7 +52,7 @@ pub(crate) fn build(parts: Parts, cols: &mut Columns) -> Trace {
         (1.0, 0.0)
     } else {
         ran.tempered_all
-            .unwrap_or_else(|| tempered_normaliser(logits, w, s, order, ran, &raw, t_inv))
+            .unwrap_or_else(|| tempered_normaliser(logits, w, order, ran, &raw, t_inv))
     };
     // With `rest_mass`, the given tokens hold 1 − rest_mass of the whole vocabulary (rest.rs).
     let known_share = 1.0 - rest_mass.unwrap_or(0.0);
@@ -195,7 +195,6 @@ fn rest_of(
 fn tempered_normaliser(
     logits: &[f32],
     w: &Work,
-    s: &Settings,
     order: &[StageKind],
     ran: &Outcome,
     raw: &Raw,
@@ -226,7 +225,7 @@ fn tempered_normaliser(
         let code = code as u8;
         *slot = code != REMOVED_BY_INPUT && !removed_by_kind(order, code, EARLY);
     }
-    if let Some(sums) = between_removed(&w.processed, w, s, &survived, t_inv) {
+    if let Some(sums) = between_removed(w, &survived, t_inv) {
         return sums;
     }
     let n = logits.len().min(w.removed_by.len());
@@ -246,44 +245,24 @@ fn tempered_normaliser(
     )
 }
 
-/// `tempered_normaliser` over the survivors of the early stages when they removed only end ids
-/// and banned ids (the only ids they can remove): the runs of ids between those, each a
-/// contiguous read (a −inf input gives 0 and is never the max), with no list of survivors and no
-/// gather. None when they removed more than a few (the caller lists the survivors).
-fn between_removed(
-    processed: &[f32],
-    w: &Work,
-    s: &Settings,
-    survived: &[bool; 256],
-    t_inv: f32,
-) -> Option<(f64, f32)> {
-    let banned = (s.logit_bias.iter())
-        .filter(|&&(_, b)| b == f32::NEG_INFINITY)
-        .map(|&(id, _)| id);
-    let mut cuts: Vec<usize> = (s.eos_token_id.iter().copied())
-        .chain(banned)
-        .filter(|&id| {
-            let code = w.removed_by.get(id as usize).copied().unwrap_or(KEPT);
-            code != KEPT
-                && code != REMOVED_BY_INPUT
-                && survived.get(usize::from(code)) == Some(&false)
-        })
-        .map(|id| id as usize)
+/// `tempered_normaliser` over the survivors of the early stages when they removed only listed
+/// ids (bans, end ids held back: `Work::listed_removed`, at most 64 of them): the runs of ids
+/// between those, each a contiguous read (a −inf logit gives 0 and is never the max), with no
+/// list of survivors and no gather. None otherwise (the caller lists the survivors).
+fn between_removed(w: &Work, survived: &[bool; 256], t_inv: f32) -> Option<(f64, f32)> {
+    let early = |&id: &u32| {
+        let code = w.removed_by.get(id as usize).copied().unwrap_or(KEPT);
+        survived.get(usize::from(code)) == Some(&false)
+    };
+    let mut cuts: Vec<usize> = (w.listed_removed.iter().filter(|id| early(id)))
+        .map(|&id| id as usize)
         .collect();
     if cuts.len() > 64 {
         return None;
     }
     cuts.sort_unstable();
-    cuts.dedup();
-    cuts.push(processed.len());
-    let runs = || {
-        let mut from = 0;
-        cuts.iter().filter_map(move |&to| {
-            let run = processed.get(from..to);
-            from = to + 1;
-            run
-        })
-    };
+    let processed = &w.processed;
+    let runs = || softmax::runs_between(processed.len(), &cuts).filter_map(|r| processed.get(r));
     let max = runs()
         .map(|run| softmax::scan(run).0)
         .fold(f32::NEG_INFINITY, softmax::larger);
