@@ -13,6 +13,50 @@ fn logits(n: usize) -> Vec<f32> {
         .collect()
 }
 
+/// `gathered` storing (its sums, the weights by id in `scratch`, the keys) over `ids` of
+/// `logits`, with remembered weights when REMEMBERED and top-p's given ones when `given`.
+fn stored<const REMEMBERED: bool>(
+    logits: &[f32],
+    remembered: &[f32],
+    ids: &[u32],
+    (max, inv_t): (f32, f32),
+    given: Option<(&[f32], &[f32])>,
+) -> ((f64, f64), Vec<f64>, Vec<u64>) {
+    let (mut scratch, mut keys) = (vec![0.0f64; logits.len()], Vec::new());
+    let sums = gathered::<REMEMBERED, true>(
+        logits,
+        remembered,
+        ids,
+        &mut scratch,
+        max,
+        inv_t,
+        &mut keys,
+        given,
+    );
+    (sums, scratch, keys)
+}
+
+/// `gathered` without stores: its sums, and whether it left `keys` untouched.
+fn unstored<const REMEMBERED: bool>(
+    logits: &[f32],
+    remembered: &[f32],
+    ids: &[u32],
+    (max, inv_t): (f32, f32),
+) -> ((f64, f64), bool) {
+    let mut none = Vec::new();
+    let sums = gathered::<REMEMBERED, false>(
+        logits,
+        remembered,
+        ids,
+        &mut [],
+        max,
+        inv_t,
+        &mut none,
+        None,
+    );
+    (sums, none.is_empty())
+}
+
 /// The final pass over a kept list with holes (a ban, an end id held back), with exps or with
 /// remembered ones: z is `sum_weights`' bit for bit, every weight the per-id `exp_f32`, and
 /// Σ e·s `entropy_sum`'s, for lists with tails, −inf entries and blocks; without the stores the
@@ -34,54 +78,17 @@ fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
                 let mut remembered = vec![0.0f32; n];
                 sum_ids_into(&logits, &ids, max, inv_t, &mut remembered);
                 for with in [false, true] {
-                    let (mut scratch, mut keys) = (vec![0.0f64; n], Vec::new());
-                    let mut none = Vec::new();
-                    let ((z, weighted), (z0, weighted0)) = if with {
+                    let at = (max, inv_t);
+                    let (((z, weighted), scratch, keys), ((z0, weighted0), untouched)) = if with {
                         let r = &remembered;
                         (
-                            gathered::<true, true>(
-                                &logits,
-                                r,
-                                &ids,
-                                &mut scratch,
-                                max,
-                                inv_t,
-                                &mut keys,
-                                None,
-                            ),
-                            gathered::<true, false>(
-                                &logits,
-                                r,
-                                &ids,
-                                &mut [],
-                                max,
-                                inv_t,
-                                &mut none,
-                                None,
-                            ),
+                            stored::<true>(&logits, r, &ids, at, None),
+                            unstored::<true>(&logits, r, &ids, at),
                         )
                     } else {
                         (
-                            gathered::<false, true>(
-                                &logits,
-                                &[],
-                                &ids,
-                                &mut scratch,
-                                max,
-                                inv_t,
-                                &mut keys,
-                                None,
-                            ),
-                            gathered::<false, false>(
-                                &logits,
-                                &[],
-                                &ids,
-                                &mut [],
-                                max,
-                                inv_t,
-                                &mut none,
-                                None,
-                            ),
+                            stored::<false>(&logits, &[], &ids, at, None),
+                            unstored::<false>(&logits, &[], &ids, at),
                         )
                     };
                     assert_eq!(z.to_bits(), want_z.to_bits(), "n {n}");
@@ -90,7 +97,7 @@ fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
                         (z0.to_bits(), weighted0.to_bits()),
                         (z.to_bits(), weighted.to_bits())
                     );
-                    assert!(none.is_empty());
+                    assert!(untouched);
                     assert_eq!(keys.len(), ids.len());
                     for (&id, &k) in ids.iter().zip(&keys) {
                         let e = exp_f32((logits[id as usize] - max) * inv_t);
@@ -184,17 +191,8 @@ fn given_weights_in_order_are_the_gathered_pass() {
             let ls: Vec<f32> = ids.iter().map(|&i| logits[i as usize]).collect();
             let es: Vec<f32> = ls.iter().map(|&l| exp_f32((l - max) * inv_t)).collect();
             let run = |given: Option<(&[f32], &[f32])>| {
-                let (mut scratch, mut keys) = (vec![0.0f64; n], Vec::new());
-                let sums = gathered::<false, true>(
-                    &logits,
-                    &[],
-                    &ids,
-                    &mut scratch,
-                    max,
-                    inv_t,
-                    &mut keys,
-                    given,
-                );
+                let (sums, scratch, keys) =
+                    stored::<false>(&logits, &[], &ids, (max, inv_t), given);
                 (
                     sums.0.to_bits(),
                     sums.1.to_bits(),
