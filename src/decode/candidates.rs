@@ -7,11 +7,10 @@
 
 use super::draw::{key, key_weight};
 use super::gathered;
-use super::select::gathered_max;
 pub(crate) use super::select::{by_logit, extend_sorted};
 use super::softmax::{
-    cached, final_weight, scan, sum_weights, sum_weights_all, BlockSums, Exps, RawBlocks, LANES,
-    MAX_BLOCK,
+    cached, final_weight, gathered_max, scan, sum_weights, sum_weights_all, BlockSums, Exps,
+    RawBlocks, LANES, MAX_BLOCK,
 };
 
 /// The final distribution's unnormalised weights by id: in `scratch` (f64), in order keys in id

@@ -3,7 +3,7 @@
 //! logits), and the best removed tokens for the trace's listing.
 
 use super::candidates::KEPT;
-use super::softmax::{larger, logit_of, scan};
+use super::softmax::{logit_of, scan};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -348,36 +348,6 @@ impl Ord for Ranked {
 impl PartialOrd for Ranked {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
-    }
-}
-
-/// The largest of `processed` over `ids` (−inf if none), in eight running maxima so the loop
-/// pipelines. A maximum is one value whichever order finds it, except for the sign of a zero:
-/// then the ids are folded again in order, so the result is always the in-order fold's.
-pub(crate) fn gathered_max(processed: &[f32], ids: &[u32]) -> f32 {
-    let in_order = || {
-        ids.iter()
-            .filter_map(|&id| processed.get(id as usize))
-            .copied()
-            .fold(f32::NEG_INFINITY, larger)
-    };
-    let mut lanes = [f32::NEG_INFINITY; 8];
-    let mut groups = ids.chunks_exact(8);
-    for group in &mut groups {
-        for (m, &id) in lanes.iter_mut().zip(group) {
-            *m = larger(*m, logit_of(processed, id));
-        }
-    }
-    let max = groups
-        .remainder()
-        .iter()
-        .map(|&id| logit_of(processed, id))
-        .chain(lanes)
-        .fold(f32::NEG_INFINITY, larger);
-    if max == 0.0 {
-        in_order()
-    } else {
-        max
     }
 }
 

@@ -84,40 +84,6 @@ proptest::proptest! {
     }
 }
 
-/// The lane maximum is the in-order fold's value, down to the sign of a zero.
-#[test]
-fn gathered_max_is_the_in_order_fold() {
-    let fold = |p: &[f32], ids: &[u32]| {
-        ids.iter()
-            .map(|&id| p[id as usize])
-            .fold(f32::NEG_INFINITY, larger)
-    };
-    let peaked: Vec<f32> = (0..1000).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
-    // In order the first zero is +0; a fold of the remainder (the last, −0) before the lanes
-    // would give −0.
-    let zeros = [
-        0.0f32,
-        -0.0,
-        -3.0,
-        -0.0,
-        f32::NEG_INFINITY,
-        0.0,
-        -1.0,
-        -0.0,
-        -0.0,
-    ];
-    for p in [&peaked[..], &zeros[..]] {
-        for skip in [1usize, 2, 3] {
-            let ids: Vec<u32> = (0..p.len() as u32)
-                .filter(|i| *i as usize % skip == 0)
-                .collect();
-            let (got, want) = (gathered_max(p, &ids), fold(p, &ids));
-            assert_eq!(got.to_bits(), want.to_bits(), "skip {skip}");
-        }
-    }
-    assert_eq!(gathered_max(&zeros, &[]), f32::NEG_INFINITY);
-}
-
 /// A zero max handed over by a caller who found −0 first still puts +0 (the total order's top)
 /// in front: the sign of a zero is not taken from the caller.
 #[test]

@@ -8,7 +8,7 @@
 //! exactly the lanes, blocks and order of the function it stands in for (named on each), so z,
 //! Σ e·s and every weight are bit for bit what the exps would give, and so is every draw.
 
-use super::{above, entropy_blocks, exp_f32, logit_of, units, EXP_MIN, LANES};
+use super::{above, entropy_blocks, exp_f32, logit_of, EXP_MIN, LANES};
 
 /// The remembered weights and what they hold.
 #[derive(Debug, Default)]
@@ -112,7 +112,7 @@ pub(crate) fn sum_all_into(processed: &[f32], max: f32, inv_t: f32, out: &mut [f
 
 /// `sum_weights` (a gather through `ids`) over the remembered weights.
 pub(crate) fn sum_ids(e: &[f32], ids: &[u32]) -> f64 {
-    super::lane_sum(ids, |id| e_of(e, id))
+    super::gather::remembered_sum(e, ids)
 }
 
 /// `sum_weights`, remembering each weight in `out[id]` (`out` as long as `processed`).
@@ -141,9 +141,7 @@ pub(crate) fn entropy_sum(
             let e = e.get(..processed.len()).unwrap_or_default();
             entropy_blocks(processed, e, |l, w| w * scaled(l))
         }
-        Some(ids) => entropy_blocks(ids, &units(ids.len()), |id, ()| {
-            e_of(e, id) * scaled(logit_of(processed, id))
-        }),
+        Some(ids) => super::gather::entropy_over(processed, Some(e), ids, max, inv_t),
     }
 }
 

@@ -109,19 +109,23 @@ pub(crate) const LANES: usize = 8;
 /// The normalisers' lanes and order: cached.rs sums remembered exps through it to get their bits.
 #[inline(always)]
 fn lane_sum<T: Copy>(xs: &[T], f: impl Fn(T) -> f32) -> f64 {
-    let mut total = 0.0f64;
-    for block in xs.chunks(1024) {
-        let mut acc = [0.0f32; LANES];
-        let mut lanes = block.chunks_exact(LANES);
-        for group in &mut lanes {
-            for (a, &x) in acc.iter_mut().zip(group) {
-                *a += f(x);
-            }
+    xs.chunks(1024).fold(0.0f64, |total, block| {
+        total + f64::from(lane_block(block, &f))
+    })
+}
+
+/// One block of `lane_sum`: Σ f(x) in float32 lanes, the tail after them.
+#[inline(always)]
+pub(crate) fn lane_block<T: Copy>(block: &[T], f: impl Fn(T) -> f32) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let mut lanes = block.chunks_exact(LANES);
+    for group in &mut lanes {
+        for (a, &x) in acc.iter_mut().zip(group) {
+            *a += f(x);
         }
-        let tail: f32 = lanes.remainder().iter().map(|&x| f(x)).sum();
-        total += f64::from(acc.iter().sum::<f32>() + tail);
     }
-    total
+    let tail: f32 = lanes.remainder().iter().map(|&x| f(x)).sum();
+    acc.iter().sum::<f32>() + tail
 }
 
 mod band;
@@ -129,6 +133,7 @@ mod blocks;
 pub(crate) mod cached;
 mod changed_blocks;
 mod fused;
+mod gather;
 mod patched;
 mod scan;
 mod sums;
@@ -139,6 +144,7 @@ pub(crate) use cached::Exps;
 pub(crate) use fused::{
     final_weight, raw_and_blocks, raw_and_final, weights_keys_and_sums, weights_sums,
 };
+pub(crate) use gather::{gather_sum, gathered_max};
 pub(crate) use patched::RawBlocks;
 pub(crate) use scan::{scan, scan_input, MAX_BLOCK};
 pub(crate) use sums::{raw_and_tempered_blocks, raw_and_tempered_sums, raw_sums};
@@ -199,9 +205,7 @@ pub(crate) fn entropy_sum(processed: &[f32], ids: Option<&[u32]>, max: f32, inv_
     };
     match ids {
         None => entropy_blocks(processed, &units(processed.len()), |l, ()| term(l)),
-        Some(ids) => entropy_blocks(ids, &units(ids.len()), |id, ()| {
-            term(logit_of(processed, id))
-        }),
+        Some(ids) => gather::entropy_over(processed, None, ids, max, inv_t),
     }
 }
 
@@ -222,26 +226,38 @@ pub(crate) fn entropy_blocks<A: Copy, B: Copy>(
     b: &[B],
     term: impl Fn(A, B) -> f32,
 ) -> f64 {
-    const BLOCK: usize = 64;
-    let mut total = 0.0f64;
-    for (block, bblock) in a.chunks(BLOCK).zip(b.chunks(BLOCK)) {
-        let mut acc = [0.0f32; LANES];
-        let mut lanes = block.chunks_exact(LANES);
-        let mut blanes = bblock.chunks_exact(LANES);
-        for (group, bgroup) in (&mut lanes).zip(&mut blanes) {
-            for ((acc, &x), &y) in acc.iter_mut().zip(group).zip(bgroup) {
-                *acc += term(x, y);
-            }
+    a.chunks(ENTROPY_BLOCK)
+        .zip(b.chunks(ENTROPY_BLOCK))
+        .fold(0.0f64, |total, (block, bblock)| {
+            total + entropy_block(block, bblock, &term)
+        })
+}
+
+/// `entropy_blocks`' block length.
+pub(crate) const ENTROPY_BLOCK: usize = 64;
+
+/// One block of `entropy_blocks` (at most `ENTROPY_BLOCK` pairs): its term of the f64 total.
+#[inline(always)]
+pub(crate) fn entropy_block<A: Copy, B: Copy>(
+    block: &[A],
+    bblock: &[B],
+    term: impl Fn(A, B) -> f32,
+) -> f64 {
+    let mut acc = [0.0f32; LANES];
+    let mut lanes = block.chunks_exact(LANES);
+    let mut blanes = bblock.chunks_exact(LANES);
+    for (group, bgroup) in (&mut lanes).zip(&mut blanes) {
+        for ((acc, &x), &y) in acc.iter_mut().zip(group).zip(bgroup) {
+            *acc += term(x, y);
         }
-        let tail: f32 = lanes
-            .remainder()
-            .iter()
-            .zip(blanes.remainder())
-            .map(|(&x, &y)| term(x, y))
-            .sum();
-        total += f64::from(acc.iter().sum::<f32>()) + f64::from(tail);
     }
-    total
+    let tail: f32 = lanes
+        .remainder()
+        .iter()
+        .zip(blanes.remainder())
+        .map(|(&x, &y)| term(x, y))
+        .sum();
+    f64::from(acc.iter().sum::<f32>()) + f64::from(tail)
 }
 
 /// The runs of positions in `0..len` between `cuts` (ascending, each < `len`, each left out),
@@ -263,54 +279,6 @@ pub(crate) fn sum_weights_all(processed: &[f32], max: f32, inv_t: f32) -> f64 {
 /// Σ e^((l − max)·inv_t) over the ids in `ids` (a gather: loads are scalar, the exps are not).
 pub(crate) fn sum_weights(processed: &[f32], ids: &[u32], max: f32, inv_t: f32) -> f64 {
     gather_sum::<false>(processed, ids, max, inv_t, &mut [])
-}
-
-/// `sum_weights`; with `KEEP`, each weight is also remembered in `out[id]` (cached.rs), the same
-/// lanes and order, so z is the same bits either way.
-pub(crate) fn gather_sum<const KEEP: bool>(
-    processed: &[f32],
-    ids: &[u32],
-    max: f32,
-    inv_t: f32,
-    out: &mut [f32],
-) -> f64 {
-    let mut keep = |id: u32, w: f32| {
-        if KEEP {
-            if let Some(slot) = out.get_mut(id as usize) {
-                *slot = w;
-            }
-        }
-    };
-    let mut total = 0.0f64;
-    for block in ids.chunks(1024) {
-        let mut acc = [0.0f32; LANES];
-        let mut lanes = block.chunks_exact(LANES);
-        for group in &mut lanes {
-            let mut v = [f32::NEG_INFINITY; LANES];
-            for (slot, &id) in v.iter_mut().zip(group) {
-                *slot = logit_of(processed, id);
-            }
-            let mut w = [0.0f32; LANES];
-            for ((a, w), &l) in acc.iter_mut().zip(w.iter_mut()).zip(&v) {
-                *w = exp_f32((l - max) * inv_t);
-                *a += *w;
-            }
-            for (&id, &w) in group.iter().zip(&w) {
-                keep(id, w);
-            }
-        }
-        let tail: f32 = lanes
-            .remainder()
-            .iter()
-            .map(|&id| {
-                let w = exp_f32((logit_of(processed, id) - max) * inv_t);
-                keep(id, w);
-                w
-            })
-            .sum();
-        total += f64::from(acc.iter().sum::<f32>() + tail);
-    }
-    total
 }
 
 /// ln Σ e^l over finite logits in one fused pass: the benchmark's floor, the least work an exact
