@@ -9,8 +9,8 @@ use super::draw::{key, key_weight};
 use super::gathered;
 pub(crate) use super::select::{by_logit, extend_sorted};
 use super::softmax::{
-    cached, final_weight, gathered_max, scan, sum_weights, sum_weights_all, BlockSums, Exps,
-    RawBlocks, LANES, MAX_BLOCK,
+    cached, final_weight, gather_sum, gathered_max, scan, sum_weights, sum_weights_all, BlockSums,
+    Exps, RawBlocks, LANES, MAX_BLOCK,
 };
 
 /// The final distribution's unnormalised weights by id: in `scratch` (f64), in order keys in id
@@ -325,7 +325,7 @@ impl Work {
             let z = if all {
                 cached::sum_all_into(&self.processed, max, inv_t, out)
             } else {
-                cached::sum_ids_into(&self.processed, &self.kept, max, inv_t, out)
+                gather_sum::<true>(&self.processed, &self.kept, max, inv_t, out)
             };
             self.exps.filled(max, inv_t, all);
             z

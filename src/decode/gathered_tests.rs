@@ -1,5 +1,5 @@
 use super::*;
-use crate::decode::softmax::{cached::sum_ids_into, entropy_sum, sum_weights};
+use crate::decode::softmax::{entropy_sum, gather_sum, sum_weights};
 
 fn logits(n: usize) -> Vec<f32> {
     (0..n)
@@ -76,7 +76,7 @@ fn gathered_is_sum_weights_and_entropy_sum_with_and_without_stores() {
                 let want_weighted = entropy_sum(&logits, Some(&ids), max, inv_t);
                 let want_z = sum_weights(&logits, &ids, max, inv_t);
                 let mut remembered = vec![0.0f32; n];
-                sum_ids_into(&logits, &ids, max, inv_t, &mut remembered);
+                gather_sum::<true>(&logits, &ids, max, inv_t, &mut remembered);
                 for with in [false, true] {
                     let at = (max, inv_t);
                     let (((z, weighted), scratch, keys), ((z0, weighted0), untouched)) = if with {

@@ -115,17 +115,6 @@ pub(crate) fn sum_ids(e: &[f32], ids: &[u32]) -> f64 {
     super::gather::remembered_sum(e, ids)
 }
 
-/// `sum_weights`, remembering each weight in `out[id]` (`out` as long as `processed`).
-pub(crate) fn sum_ids_into(
-    processed: &[f32],
-    ids: &[u32],
-    max: f32,
-    inv_t: f32,
-    out: &mut [f32],
-) -> f64 {
-    super::gather_sum::<true>(processed, ids, max, inv_t, out)
-}
-
 /// `entropy_sum`: Σ e·s over `ids` (every id when None) with e remembered, s = (l − max)·inv_t
 /// (e = exp_f32(s) there: the clamp below −87 changes neither e nor, since e is then 0, e·s).
 pub(crate) fn entropy_sum(

@@ -2,7 +2,7 @@
 //! blocks, −inf entries and ties, through every id and through a kept list with holes.
 
 use super::super::{
-    entropy_sum as entropy_by_exp, raw_and_tempered_sums, raw_sums, scan, sum_weights,
+    entropy_sum as entropy_by_exp, gather_sum, raw_and_tempered_sums, raw_sums, scan, sum_weights,
     sum_weights_all, weights_keys_and_sums,
 };
 use super::*;
@@ -52,7 +52,7 @@ fn remembered_sums_are_the_exp_passes_bit_for_bit() {
             assert_eq!((out, keys), (out2, keys2));
             // Through a kept list: filled by the gathered normaliser, read by the final weights.
             let mut e2 = vec![9.0f32; n];
-            let z2 = sum_ids_into(&l, &ids, max, inv_t, &mut e2);
+            let z2 = gather_sum::<true>(&l, &ids, max, inv_t, &mut e2);
             assert_eq!(bits(z2), bits(sum_weights(&l, &ids, max, inv_t)));
             assert_eq!(bits(sum_ids(&e2, &ids)), bits(z2));
             for &id in &ids {

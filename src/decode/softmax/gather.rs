@@ -31,7 +31,8 @@ pub(crate) fn run_in(block: &[u32], len: usize) -> Option<Range<usize>> {
 }
 
 /// Σ e^((l − max)·inv_t) over `ids` in float32 lanes folded into f64 every 1,024 ids (the lanes
-/// and order of `lane_sum`); with `KEEP`, each weight is also remembered in `out[id]` (cached.rs).
+/// and order of `lane_sum`); with `KEEP`, each weight is also remembered in `out[id]` (cached.rs;
+/// `out` as long as `processed`).
 pub(crate) fn gather_sum<const KEEP: bool>(
     processed: &[f32],
     ids: &[u32],
