@@ -114,13 +114,35 @@ pub(super) fn through_crossing_bucket(
         .map(|b| (even.get(b).copied().unwrap_or(0) + odd.get(b).copied().unwrap_or(0)) as usize)
         .sum();
     // In id order, stored at every step and advanced only for the bucket's own (no branch to
-    // mispredict), so a stable sort by the logit alone leaves ties by lower id.
+    // mispredict), so a stable sort by the logit alone leaves ties by lower id. Where few pass
+    // (the crossing high in the head: 831 of 20,024 at T 0.8, p 0.95 on an open context) a group
+    // of eight with none is passed over after one comparison (it vectorises); where many do, a
+    // test per group would only add to the pass.
     let keys = &mut buf.keys;
     keys.clear();
     keys.resize(through, 0);
     let (mut len, last) = (0usize, last as u32);
+    let sparse = through * 16 < ids.len();
     for (block_ids, block) in ids.chunks(BLOCK).zip(logits.chunks(BLOCK)) {
         buckets_of(block, max, scale, &mut at);
+        if sparse {
+            let block_at = at.get(..block.len()).unwrap_or_default();
+            let groups = block_ids
+                .chunks(8)
+                .zip(block.chunks(8))
+                .zip(block_at.chunks(8));
+            for ((group_ids, group), group_at) in groups {
+                if group_at.iter().fold(false, |any, &b| any | (b <= last)) {
+                    for ((&id, &l), &b) in group_ids.iter().zip(group).zip(group_at) {
+                        if let Some(slot) = keys.get_mut(len) {
+                            *slot = logit_key(l, id);
+                        }
+                        len += usize::from(b <= last);
+                    }
+                }
+            }
+            continue;
+        }
         for ((&id, &l), &b) in block_ids.iter().zip(block).zip(&at) {
             if let Some(slot) = keys.get_mut(len) {
                 *slot = logit_key(l, id);
