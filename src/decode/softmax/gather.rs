@@ -9,25 +9,17 @@ use super::cached::e_of;
 use super::{
     above, entropy_block, exp_f32, lane_block, larger, logit_of, ENTROPY_BLOCK, EXP_MIN, LANES,
 };
+use crate::decode::select::consecutive;
 use std::ops::Range;
 
 /// The ids of `block` as the range of positions they are, when they are consecutive and
-/// ascending and all below `len`; None otherwise (then the caller looks each one up).
+/// ascending (`select::consecutive`) and all below `len`; None otherwise (then the caller looks
+/// each one up).
 #[inline]
 pub(crate) fn run_in(block: &[u32], len: usize) -> Option<Range<usize>> {
-    let first = *block.first()? as usize;
+    let first = consecutive(block)?;
     let end = first.checked_add(block.len())?;
-    if end > len || block.last().map(|&l| l as usize + 1) != Some(end) {
-        return None;
-    }
-    // Every id's difference from its place in a run, or-ed: no early exit, in u32, so it
-    // vectorises (the list holds fewer than 2^32 ids: `limits::MAX_LOGITS`).
-    let start = first as u32;
-    let off = block
-        .iter()
-        .zip(0u32..)
-        .fold(0u32, |off, (&id, j)| off | (id ^ start.wrapping_add(j)));
-    (off == 0).then_some(first..end)
+    (end <= len).then_some(first..end)
 }
 
 /// Σ e^((l − max)·inv_t) over `ids` in float32 lanes folded into f64 every 1,024 ids (the lanes
