@@ -130,10 +130,18 @@ impl Work {
         self.reset_counted(logits, max, input_removed);
     }
 
-    /// `reset` when the caller has counted the −inf logits (validation's scan does).
+    /// `reset` when the caller has counted the −inf logits.
+    #[cfg(test)]
     pub fn reset_counted(&mut self, logits: &[f32], max: f32, input_removed: usize) {
         self.processed.clear();
         self.processed.extend_from_slice(logits);
+        self.reset_scanned(logits, max, input_removed);
+    }
+
+    /// `reset_counted` when validation's scan has counted the −inf logits and copied them into
+    /// `processed` (softmax `scan_input`).
+    pub fn reset_scanned(&mut self, logits: &[f32], max: f32, input_removed: usize) {
+        debug_assert_eq!(self.processed.len(), logits.len());
         self.removed_by.clear();
         if input_removed == 0 {
             self.removed_by.resize(logits.len(), KEPT);

@@ -263,9 +263,10 @@ impl Decoder {
         // Blocks' maxima only where they are read; never a previous step's.
         let blocks = first_pass::reads_block_max(s, order);
         self.work.block_max.clear();
-        let (max, input_removed) = validate(logits, blocks.then_some(&mut self.work.block_max))?;
         let w = &mut self.work;
-        w.reset_counted(logits, max, input_removed);
+        let block_max = blocks.then_some(&mut w.block_max);
+        let (max, input_removed) = validate(logits, block_max, &mut w.processed)?;
+        w.reset_scanned(logits, max, input_removed);
         w.exps.wanted = first_pass::exps_read_again(s);
         let first = first_pass::first_pass(logits, s, order, w, max, one_draw);
         let raw = first.raw;
@@ -297,8 +298,13 @@ impl Decoder {
 }
 
 /// Checks the logits; returns the max finite logit and how many are −inf (one vectorised pass),
-/// and, when asked, writes each block's max into `block_max` (`Work::block_max`).
-fn validate(logits: &[f32], block_max: Option<&mut Vec<f32>>) -> Result<(f32, usize), StepError> {
+/// and, when asked, writes each block's max into `block_max` (`Work::block_max`); `copy` is left
+/// holding the logits (`Work::processed`; anything after an error).
+fn validate(
+    logits: &[f32],
+    block_max: Option<&mut Vec<f32>>,
+    copy: &mut Vec<f32>,
+) -> Result<(f32, usize), StepError> {
     if logits.is_empty() {
         return Err(StepError::EmptyLogits);
     }
@@ -306,7 +312,7 @@ fn validate(logits: &[f32], block_max: Option<&mut Vec<f32>>) -> Result<(f32, us
         return Err(StepError::TooManyLogits { len: logits.len() });
     }
     // One vectorised pass for the max and for NaN/+inf; find the culprit only if there is one.
-    let (max, bad, input_removed) = softmax::scan_input(logits, block_max);
+    let (max, bad, input_removed) = softmax::scan_input(logits, block_max, copy);
     if bad {
         let index = logits
             .iter()

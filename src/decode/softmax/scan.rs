@@ -32,20 +32,32 @@ pub(crate) const MAX_BLOCK: usize = 1024;
 /// with: the working set's reset then needs no pass of its own to count.
 ///
 /// Without `block_max` (None) the blocks' maxima are not taken (a step that removes no listed
-/// ids never reads them), and the loop is the plain one.
-pub(crate) fn scan_input(logits: &[f32], block_max: Option<&mut Vec<f32>>) -> (f32, bool, usize) {
+/// ids never reads them), and the loop is the plain one. `copy` is left holding the logits
+/// (the working set's processed logits), each block copied while it is in the cache after its
+/// scan: a copy of its own read the whole array again.
+pub(crate) fn scan_input(
+    logits: &[f32],
+    block_max: Option<&mut Vec<f32>>,
+    copy: &mut Vec<f32>,
+) -> (f32, bool, usize) {
     match block_max {
-        Some(out) => scan_blocks::<true>(logits, out),
-        None => scan_blocks::<false>(logits, &mut Vec::new()),
+        Some(out) => scan_blocks::<true>(logits, out, copy),
+        None => scan_blocks::<false>(logits, &mut Vec::new(), copy),
     }
 }
 
 #[inline(always)]
-fn scan_blocks<const BLOCKS: bool>(logits: &[f32], block_max: &mut Vec<f32>) -> (f32, bool, usize) {
+fn scan_blocks<const BLOCKS: bool>(
+    logits: &[f32],
+    block_max: &mut Vec<f32>,
+    copy: &mut Vec<f32>,
+) -> (f32, bool, usize) {
     let mut max = [f32::NEG_INFINITY; LANES];
     let mut bad = [false; LANES];
     let mut gone = [0u32; LANES];
     block_max.clear();
+    copy.clear();
+    copy.reserve(logits.len());
     // Whole blocks (a multiple of LANES: the same lanes as one loop over the array), then the
     // last one's groups, then its tail.
     let mut blocks = logits.chunks_exact(MAX_BLOCK);
@@ -69,8 +81,10 @@ fn scan_blocks<const BLOCKS: bool>(logits: &[f32], block_max: &mut Vec<f32>) -> 
         if BLOCKS {
             block_max.push(here.iter().copied().fold(f32::NEG_INFINITY, larger));
         }
+        copy.extend_from_slice(block);
     }
     let last = blocks.remainder();
+    copy.extend_from_slice(last);
     let mut lanes = last.chunks_exact(LANES);
     for group in &mut lanes {
         for (((m, b), g), &x) in (max.iter_mut())

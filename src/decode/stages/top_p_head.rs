@@ -18,7 +18,7 @@ pub(crate) struct HeadBuffers {
     /// The kept ids, best first.
     pub prefix: Vec<u32>,
     /// The walk's logits and weights of `prefix`, in its order, and the (max, inv_t) bits they
-    /// are at; None once the logits may have changed (`Work::reset_counted`, `logits_changed`).
+    /// are at; None once the logits may have changed (`Work::reset_scanned`, `logits_changed`).
     /// The final pass reads them in order instead of gathering the logits and taking the exps
     /// again (gathered.rs), while the kept list is still `prefix`.
     pub logits: Vec<f32>,
