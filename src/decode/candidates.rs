@@ -110,6 +110,11 @@ pub(crate) struct Work {
     pub input_removed: usize,
     /// The exps of the last pass that remembered them (softmax/cached.rs).
     pub exps: Exps,
+    /// The raw softmax's weights exp_f32(l − max) of the input logits, by id, when the first
+    /// pass remembered them beside the tempered ones for a long listing (first_pass.rs
+    /// `lists_most`): the trace's raw column reads them. Never refreshed: the input logits do
+    /// not change within a step.
+    pub raw_exps: Exps,
     /// Whether `keys` hold the raw weights, patched where stages changed logits (patched.rs).
     pub raw_blocks: RawBlocks,
     /// The first pass's per-block sums at T = 1 and 1/T, patched where stages changed logits
@@ -180,6 +185,7 @@ impl Work {
         self.max = Some(max);
         self.norm = None;
         self.exps.invalidate();
+        self.raw_exps.invalidate();
         self.top_p_head.at = None;
         self.raw_blocks.off();
         self.blocks.off();

@@ -103,9 +103,15 @@ pub(super) fn first_pass(
         let inv_t = 1.0 / s.temperature;
         let keep = w.exps.slots(n);
         let filled = keep.is_some();
-        let (z, weighted, z_t) = softmax::raw_and_tempered_sums(logits, max, inv_t, keep);
+        // The raw weights too for a long listing's raw column (trace/columns.rs).
+        let keep_raw = keep.is_some().then(|| w.raw_exps.slots(n)).flatten();
+        let filled_raw = keep_raw.is_some();
+        let (z, weighted, z_t) = softmax::raw_and_tempered_sums(logits, max, inv_t, keep, keep_raw);
         if filled {
             w.exps.filled(max, inv_t, true);
+        }
+        if filled_raw {
+            w.raw_exps.filled(max, 1.0, true);
         }
         return FirstPass {
             raw: raw(z, weighted),
@@ -217,6 +223,13 @@ fn tempers_first(s: &Settings) -> bool {
         && s.logit_bias.is_empty()
         && !stages::penalties::active(s)
         && s.temperature != 1.0
+}
+
+/// Whether the trace lists an eighth of the vocabulary or more (`trace_top`; an export's full
+/// trace lists all of it): its raw and "after temperature" columns then read exps the first pass
+/// remembered (trace/columns.rs), a store per token being cheaper than an exp per listed token.
+pub(super) fn lists_most(s: &Settings, n: usize) -> bool {
+    s.trace_top.saturating_mul(8) >= n
 }
 
 /// Whether a later pass over the vocabulary can read the exps a pass remembers (softmax/

@@ -267,7 +267,9 @@ impl Decoder {
         let block_max = blocks.then_some(&mut w.block_max);
         let (max, input_removed) = validate(logits, block_max, &mut w.processed)?;
         w.reset_scanned(logits, max, input_removed);
-        w.exps.wanted = first_pass::exps_read_again(s);
+        let lists_most = first_pass::lists_most(s, logits.len());
+        w.exps.wanted = first_pass::exps_read_again(s) || lists_most;
+        w.raw_exps.wanted = lists_most;
         let first = first_pass::first_pass(logits, s, order, w, max, one_draw);
         let raw = first.raw;
         w.seed_normaliser(raw.z, raw.max);

@@ -61,8 +61,8 @@ fn remembered_sums_are_the_exp_passes_bit_for_bit() {
             }
             // The first pass remembers its weights without changing its sums.
             let mut e3 = vec![9.0f32; n];
-            let t = raw_and_tempered_sums(&l, max, inv_t, Some(&mut e3));
-            let u = raw_and_tempered_sums(&l, max, inv_t, None);
+            let t = raw_and_tempered_sums(&l, max, inv_t, Some(&mut e3), None);
+            let u = raw_and_tempered_sums(&l, max, inv_t, None, None);
             assert_eq!(
                 (bits(t.0), bits(t.1), bits(t.2)),
                 (bits(u.0), bits(u.1), bits(u.2))

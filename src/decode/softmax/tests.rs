@@ -80,7 +80,7 @@ fn raw_and_final_equals_the_separate_passes() {
             .collect();
         let (max, _) = scan(&logits);
         for inv_t in [1.0f32, 1.0 / 0.7, 1.0 / 1.5, 1.0 / 0.05, 1.0 / 5.0] {
-            let (z, weighted, z_t) = raw_and_tempered_sums(&logits, max, inv_t, None);
+            let (z, weighted, z_t) = raw_and_tempered_sums(&logits, max, inv_t, None, None);
             let mut want = vec![0.0f64; n];
             let want_weighted = weights_into(&logits, max, inv_t, &mut want);
             let want_keys: Vec<u64> = want
@@ -94,7 +94,7 @@ fn raw_and_final_equals_the_separate_passes() {
                     raw_and_final(&logits, max, inv_t, &mut keys, |first, z_first| {
                         assert_eq!(first, &want_keys[..n.min(DECIDE_AFTER)]);
                         let (z_head, _, z_t_head) =
-                            raw_and_tempered_sums(&logits[..first.len()], max, inv_t, None);
+                            raw_and_tempered_sums(&logits[..first.len()], max, inv_t, None, None);
                         let z_want = if inv_t == 1.0 { z_head } else { z_t_head };
                         assert_eq!(z_first.to_bits(), z_want.to_bits());
                         store

@@ -182,3 +182,72 @@ fn every_stage_input_is_whole_over_a_full_listing() {
         }
     }
 }
+
+#[test]
+fn a_long_listing_reads_the_exps_a_short_one_takes() {
+    // Listing an eighth of the vocabulary or more, the first pass remembers the raw and tempered
+    // weights and the raw and "after temperature" columns read them (first_pass.rs `lists_most`);
+    // a shorter listing takes the exps itself. The candidates both list, and every stage input
+    // over them, must be the same bits: temperature first (both remembered), T = 1 with a filter
+    // (the remembered weights serve both columns) and alone (the raw column's exps serve the
+    // other), penalties (the processed logits differ from the raw ones), temperature alone.
+    let logits: Vec<f32> = (0..4000)
+        .map(|i| ((i * 7919) % 2003) as f32 / 97.0 - 12.0)
+        .collect();
+    let configs = [
+        Config {
+            temperature: Some(0.8),
+            top_k: Some(40),
+            top_p: Some(0.95),
+            min_p: Some(0.05),
+            ..cfg()
+        },
+        Config {
+            top_p: Some(0.9),
+            ..cfg()
+        },
+        Config {
+            temperature: Some(1.3),
+            repetition_penalty: Some(1.3),
+            history: Some(vec![3, 5, 8, 13, 1999]),
+            ..cfg()
+        },
+        Config {
+            temperature: Some(1.6),
+            ..cfg()
+        },
+        cfg(),
+    ];
+    for config in configs {
+        let listed = |top: u32| {
+            let c = Config {
+                trace_top: Some(top),
+                ..config.clone()
+            };
+            step(&logits, &c).unwrap()
+        };
+        let (long, short) = (listed(4000), listed(400));
+        assert_eq!(long.token, short.token);
+        let bits = |c: &Candidate| {
+            let ps = [c.p_raw, c.p_tempered, c.p, c.cum].map(f64::to_bits);
+            (c.id, c.logit.to_bits(), c.logit_processed.to_bits(), ps)
+        };
+        // The short listing's candidates by rank against the long listing's at the same rank;
+        // the chosen one, appended past the 400 when it ranks lower, carries the draw's cum
+        // (summed another way), so its cum is left out.
+        for b in &short.candidates {
+            let a = long.candidates.get(b.rank).unwrap();
+            let (mut a, mut b) = (bits(a), bits(b));
+            if b.0 == short.token && short.chosen_rank >= 400 {
+                (a.3[3], b.3[3]) = (0, 0);
+            }
+            assert_eq!(a, b, "{config:?}");
+        }
+        for (a, b) in long.stages.iter().zip(&short.stages) {
+            let n = b.p_in.len().min(400);
+            let prefix = |v: &[f64]| v.iter().take(n).map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(prefix(&a.p_in), prefix(&b.p_in), "{}", a.name);
+            assert_eq!(prefix(&a.cum_in), prefix(&b.cum_in), "{}", a.name);
+        }
+    }
+}

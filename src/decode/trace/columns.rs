@@ -12,7 +12,7 @@ use super::{Candidate, StageKind};
 use crate::decode::candidates::{Work, KEPT, REMOVED_BY_INPUT};
 use crate::decode::listing::Listed;
 use crate::decode::pipeline::{Outcome, EARLY};
-use crate::decode::softmax::exp_f32;
+use crate::decode::softmax::{cached, exp_f32};
 
 /// `removed_by` in the columns: the removing stage's index in `Trace::stages`, or one of these.
 pub const REMOVED_BY_NONE: i8 = -1;
@@ -221,12 +221,32 @@ impl Columns {
         // Contiguous passes: the exps vectorise, then the divisions alone (they vectorise too),
         // then the zeros of tokens a distribution does not hold. Written by `extend`, not zeroed
         // first.
-        exps_into(&self.logit, sc.raw_max, 1.0, &mut self.e_stage);
+        // The raw softmax's weights: remembered by the first pass for a long listing, or, where
+        // the listed logits are unchanged, the remembered weights at the raw scale; else taken.
+        let unchanged = || same_bits(&self.logit, &self.logit_processed);
+        let remembered_raw = (w.raw_exps.hit(sc.raw_max, 1.0, true))
+            .or_else(|| w.exps.hit(sc.raw_max, 1.0, true).filter(|_| unchanged()));
+        match remembered_raw {
+            Some(e) => gather(e, &self.id, &mut self.e_stage),
+            None => exps_into(&self.logit, sc.raw_max, 1.0, &mut self.e_stage),
+        }
         let (raw_z, share) = (sc.raw_z, sc.known_share);
         self.p_raw
             .extend(self.e_stage.iter().map(|&e| f64::from(e) / raw_z * share));
         let (tmax, t_inv, tz) = (sc.tmax, sc.t_inv, sc.tz);
-        exps_into(&self.logit_processed, tmax, t_inv, &mut self.e_tempered);
+        // Every id's weight at this scale, when a pass remembered them (a long listing asks the
+        // first pass to): the same float32 exp of the same operands, read instead of taken again.
+        // At the raw scale with the logits unchanged (T = 1, no bias or penalties listed), the
+        // raw weights themselves.
+        let raw_scale = t_inv == 1.0 && tmax.to_bits() == sc.raw_max.to_bits();
+        match w.exps.hit(tmax, t_inv, true) {
+            Some(e) => gather(e, &self.id, &mut self.e_tempered),
+            None if raw_scale && unchanged() => {
+                self.e_tempered.clear();
+                self.e_tempered.extend_from_slice(&self.e_stage);
+            }
+            None => exps_into(&self.logit_processed, tmax, t_inv, &mut self.e_tempered),
+        }
         self.p_tempered
             .extend(self.e_tempered.iter().map(|&e| f64::from(e) / tz));
         // One past where each removal code last appears in the listing (`live` in fill_stages).
@@ -247,6 +267,19 @@ impl Columns {
         }
         self.fill_stages(sc, any_early, &end_of);
     }
+}
+
+/// Remembered weights `e` (cached.rs) of `ids`, in order, into `out`: what `exps_into` gives for
+/// their logits at the scale they were remembered at.
+fn gather(e: &[f32], ids: &[u32], out: &mut Vec<f32>) {
+    out.clear();
+    out.extend(ids.iter().map(|&id| cached::e_of(e, id)));
+}
+
+/// Whether two float32 columns hold the same bits (no early exit: the loop vectorises).
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len()
+        && (a.iter().zip(b)).fold(true, |same, (x, y)| same & (x.to_bits() == y.to_bits()))
 }
 
 /// e^((l − max)·inv_t) for each l, in float32 (the exp every probability in the core uses).
