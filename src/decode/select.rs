@@ -3,7 +3,7 @@
 //! logits), and the best removed tokens for the trace's listing.
 
 use super::candidates::KEPT;
-use super::softmax::{larger, logit_of};
+use super::softmax::{lane_max, logit_of};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -163,25 +163,6 @@ pub(crate) fn best_of(items: impl Iterator<Item = (u32, f32)>, k: usize) -> Vec<
     best.into_ids()
 }
 
-/// The largest of a block of validated logits (no NaN): eight lanes, inlined, so the test that
-/// passes over a block is a few vector maxima (the validating `scan`, a call per block that also
-/// looks for NaN and +inf, cost a sixth of a floor on a greedy step's listing).
-#[inline(always)]
-fn block_max(block: &[f32]) -> f32 {
-    let mut lanes = [f32::NEG_INFINITY; 8];
-    let mut groups = block.chunks_exact(8);
-    for group in &mut groups {
-        for (m, &x) in lanes.iter_mut().zip(group) {
-            *m = larger(*m, x);
-        }
-    }
-    let tail = groups.remainder().iter().copied();
-    lanes
-        .into_iter()
-        .chain(tail)
-        .fold(f32::NEG_INFINITY, larger)
-}
-
 /// `best_of` over a whole contiguous logits array (−inf entries never enter), skipping every block
 /// of 64 whose maximum is below the current k-th logit: after the heap fills, one vectorised max
 /// per block is all most of a peaked vocabulary costs.
@@ -189,7 +170,7 @@ pub(crate) fn best_of_all(logits: &[f32], k: usize) -> Vec<u32> {
     const BLOCK: usize = 64;
     let mut best = BestK::new(k);
     for (b, block) in logits.chunks(BLOCK).enumerate() {
-        if best.full() && block_max(block) < best.floor {
+        if best.full() && lane_max(block) < best.floor {
             continue;
         }
         for (j, &logit) in block.iter().enumerate() {
@@ -215,7 +196,7 @@ pub(crate) fn best_removed(logits: &[f32], removed_by: &[u8], k: usize) -> Vec<u
         .zip(removed_by.chunks(BLOCK))
         .enumerate()
     {
-        if best.full() && block_max(block) < best.floor {
+        if best.full() && lane_max(block) < best.floor {
             continue;
         }
         for (j, (&logit, &mark)) in block.iter().zip(marks).enumerate() {

@@ -7,7 +7,8 @@
 
 use super::cached::e_of;
 use super::{
-    above, entropy_block, exp_f32, lane_block, larger, logit_of, ENTROPY_BLOCK, EXP_MIN, LANES,
+    above, entropy_block, exp_f32, lane_block, lane_max, larger, logit_of, ENTROPY_BLOCK, EXP_MIN,
+    LANES,
 };
 use crate::decode::select::consecutive;
 use std::ops::Range;
@@ -219,13 +220,7 @@ pub(crate) fn gathered_max(processed: &[f32], ids: &[u32]) -> f32 {
     for block in ids.chunks(1024) {
         let run = run_in(block, processed.len()).and_then(|r| processed.get(r));
         if let Some(values) = run {
-            let mut groups = values.chunks_exact(8);
-            for group in &mut groups {
-                for (m, &l) in lanes.iter_mut().zip(group) {
-                    *m = larger(*m, l);
-                }
-            }
-            rest = groups.remainder().iter().copied().fold(rest, larger);
+            rest = larger(rest, lane_max(values));
             continue;
         }
         let mut groups = block.chunks_exact(8);

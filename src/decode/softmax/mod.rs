@@ -146,7 +146,7 @@ pub(crate) use fused::{
 };
 pub(crate) use gather::{gather_sum, gathered_max};
 pub(crate) use patched::RawBlocks;
-pub(crate) use scan::{scan, scan_input, MAX_BLOCK};
+pub(crate) use scan::{lane_max, scan, scan_input, MAX_BLOCK};
 pub(crate) use sums::{raw_and_tempered_blocks, raw_and_tempered_sums, raw_sums};
 
 /// The final pass's contiguous case (no −inf entry): `out[i] = e^((l_i − max)·inv_t)` and Σ e·s
