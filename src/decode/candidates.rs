@@ -132,18 +132,12 @@ impl Work {
     pub fn reset(&mut self, logits: &[f32], max: f32) {
         let input_removed = logits.iter().filter(|&&l| l == f32::NEG_INFINITY).count();
         self.block_max.clear();
-        self.reset_counted(logits, max, input_removed);
-    }
-
-    /// `reset` when the caller has counted the −inf logits.
-    #[cfg(test)]
-    pub fn reset_counted(&mut self, logits: &[f32], max: f32, input_removed: usize) {
         self.processed.clear();
         self.processed.extend_from_slice(logits);
         self.reset_scanned(logits, max, input_removed);
     }
 
-    /// `reset_counted` when validation's scan has counted the −inf logits and copied them into
+    /// `reset` when validation's scan has counted the −inf logits and copied them into
     /// `processed` (softmax `scan_input`).
     pub fn reset_scanned(&mut self, logits: &[f32], max: f32, input_removed: usize) {
         debug_assert_eq!(self.processed.len(), logits.len());

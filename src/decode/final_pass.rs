@@ -101,7 +101,9 @@ pub(crate) fn final_pass(
     let aim = draws.as_ref().map(|d| (d.target, d.z));
     let head = if small_head {
         let draws = draws.filter(|_| counted);
-        if let Some(Gate { gate, gated, .. }) = draws.filter(|d| few_pass(&keys, d.gate)) {
+        if let Some(Gate { gate, gated, .. }) =
+            draws.filter(|d| few_pass(keys.iter().copied(), d.gate))
+        {
             // Only the keys the draw can reach are tallied (draw.rs `gate`): on a peaked
             // distribution a few per cent, copied out as the heap reads them.
             if gated.len() < keys.len() {
@@ -166,11 +168,15 @@ fn within_head_or_tally(
 /// Whether few enough keys pass the draw's gate for the gated read to pay (at most one in eight
 /// of the first 4,096; a flatter distribution, T 1.5, passes a third, and copying those out
 /// costs more than tallying every key): only a matter of speed, the draw is the same either way.
-fn few_pass(keys: &[u64], gate: u64) -> bool {
-    let sample = keys.get(..4096).unwrap_or(keys);
-    let passed: usize = sample.iter().map(|&k| usize::from(k >= gate)).sum();
-    passed * 8 <= sample.len()
+fn few_pass(keys: impl ExactSizeIterator<Item = u64>, gate: u64) -> bool {
+    let sample = keys.take(FEW_PASS_SAMPLE);
+    let len = sample.len();
+    let passed: usize = sample.map(|k| usize::from(k >= gate)).sum();
+    passed * 8 <= len
 }
+
+/// How many of the first keys `few_pass` reads.
+const FEW_PASS_SAMPLE: usize = 4096;
 
 /// Whether the one-read first pass over a whole vocabulary at one temperature (softmax
 /// `raw_and_final`) should write every key, from the first ones it wrote (`first`, whose weights
@@ -188,7 +194,7 @@ pub(crate) fn store_keys(
     z_first: f64,
 ) -> bool {
     match gated_draw(u, s, n) {
-        Some(u) if !first.is_empty() => !few_pass(first, draw::gate(u, z_first, n)),
+        Some(u) if !first.is_empty() => !few_pass(first.iter().copied(), draw::gate(u, z_first, n)),
         _ => true,
     }
 }
@@ -278,9 +284,8 @@ fn gated_by_exp(
 /// loop building each key from its exp took an eighth of a floor on a held-back end id's step).
 #[inline(never)]
 fn few_pass_first(work: &Work, max: f32, inv_t: f32, u: f64) -> bool {
-    const SAMPLE: usize = 4096;
-    let ids = work.kept.get(..SAMPLE).unwrap_or(&work.kept);
-    let mut weights = [0.0f32; SAMPLE];
+    let ids = work.kept.get(..FEW_PASS_SAMPLE).unwrap_or(&work.kept);
+    let mut weights = [0.0f32; FEW_PASS_SAMPLE];
     let weights = weights.get_mut(..ids.len()).unwrap_or_default();
     for (w, &id) in weights.iter_mut().zip(ids) {
         *w = logit_of(&work.processed, id);
@@ -295,11 +300,8 @@ fn few_pass_first(work: &Work, max: f32, inv_t: f32, u: f64) -> bool {
         .map(|&w| f64::from(w))
         .sum::<f64>()
         .max(at_max);
-    let gate = draw::gate(u, z_first, work.kept.len());
-    let passed: usize = (weights.iter().zip(ids))
-        .map(|(&w, &id)| usize::from(key(w, id) >= gate))
-        .sum();
-    passed * 8 <= weights.len()
+    let keys = weights.iter().zip(ids).map(|(&w, &id)| key(w, id));
+    few_pass(keys, draw::gate(u, z_first, work.kept.len()))
 }
 
 /// When every finite id is still kept, nothing is −inf and the normaliser is not known yet (a

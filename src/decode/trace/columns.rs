@@ -277,7 +277,7 @@ fn gather(e: &[f32], ids: &[u32], out: &mut Vec<f32>) {
 }
 
 /// Whether two float32 columns hold the same bits (no early exit: the loop vectorises).
-fn same_bits(a: &[f32], b: &[f32]) -> bool {
+pub(super) fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len()
         && (a.iter().zip(b)).fold(true, |same, (x, y)| same & (x.to_bits() == y.to_bits()))
 }

@@ -2,7 +2,7 @@
 //! `stage_cum_in`): p = e^((l − max)·inv_t) / z with the logits that stage saw and the scale and
 //! normaliser the pipeline remembered (`StageInput`), 0 for a candidate an earlier stage removed.
 
-use super::columns::{exps_into, Columns, Scales};
+use super::columns::{exps_into, same_bits, Columns, Scales};
 use super::StageKind;
 use crate::decode::candidates::{KEPT, REMOVED_BY_INPUT};
 use crate::decode::softmax::at_most_one;
@@ -24,11 +24,7 @@ impl Columns {
     pub(super) fn fill_stages(&mut self, sc: &Scales, any_early: bool, end_of: &[usize; 256]) {
         let n = self.id.len();
         // When the listed processed logits are the raw ones, every stage saw those.
-        let unprocessed = self
-            .logit
-            .iter()
-            .zip(&self.logit_processed)
-            .all(|(a, b)| a.to_bits() == b.to_bits());
+        let unprocessed = same_bits(&self.logit, &self.logit_processed);
         let code_of = |kind: StageKind| {
             (sc.ran.stages.iter())
                 .position(|r| r.active && r.kind == kind)
