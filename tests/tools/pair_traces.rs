@@ -215,6 +215,10 @@ fn main() {
         };
         let hash = fnv(text.as_bytes());
         writeln!(out, "{case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
+        // PAIR_DUMP_MAIN=k: also print case k's config and whole trace.
+        if std::env::var("PAIR_DUMP_MAIN").is_ok_and(|v| v == case.to_string()) {
+            writeln!(out, "{c:?}\n{text}").unwrap();
+        }
     }
     // Then half as many again of the rows that change logits (`early_config`).
     // PAIR_DUMP=k: also print early case k's config and whole trace (to find what differs).
@@ -299,6 +303,10 @@ fn main() {
         };
         let hash = fnv(text.as_bytes());
         writeln!(out, "hot {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
+        // PAIR_DUMP_HOT=k: also print hot case k's config and whole trace.
+        if std::env::var("PAIR_DUMP_HOT").is_ok_and(|v| v == case.to_string()) {
+            writeln!(out, "{c:?}\n{text}").unwrap();
+        }
     }
 }
 
