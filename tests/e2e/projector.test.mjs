@@ -236,6 +236,50 @@ describe("projector mode", () => {
     assert.equal(await page.evaluate(() => document.body.dataset.cursor ?? ""), "");
     await context.close();
   });
+
+  // A teacher clicks Step, then presses Space to play: Space pressed the focused Step (one token),
+  // and once the text had ended the focus moved on to Reset, where the next Space or Enter wiped
+  // the class's text. Esc left the Settings row open unless it had been opened with S.
+  for (const lang of ["en", "zh"]) {
+    test(`${lang}: Step, Play and Stop clicked with the mouse leave Space to Play / pause, never to Reset; Esc closes the Settings row`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&projector=1&max_new_tokens=3`);
+      const name = { en: { pause: "Pause", play: "Play", settings: "Settings" }, zh: { pause: "暂停", play: "播放", settings: "设置" } }[lang];
+      // (every token, also those the one-line strip folds behind "…")
+      const count = () => page.locator("#chips li").count();
+      await page.locator("#step").click();
+      assert.equal(await count(), 1);
+      assert.equal(await page.evaluate(() => document.activeElement === document.body), true, "the clicked Step did not take the focus");
+      await page.keyboard.press("Space");
+      await page.getByRole("button", { name: name.pause, exact: true }).waitFor();
+      // Play runs to the end of the text (3 tokens): Step, Play and Stop are disabled
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 3);
+      await page.getByRole("button", { name: name.play, exact: true }).waitFor();
+      assert.equal(await page.locator("#step").isDisabled(), true);
+      for (const key of ["Space", "Enter"]) {
+        await page.keyboard.press(key);
+        assert.equal(await count(), 3, `${key} at the end of the text keeps it`);
+      }
+      // Reset, Play and Stop with the mouse: Space after Stop keeps the tokens too
+      await page.locator("#reset").click();
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 0);
+      await page.locator("#play").click();
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length >= 1);
+      await page.locator("#stop").click();
+      await page.waitForFunction(() => document.getElementById("stop").disabled);
+      const kept = await count();
+      await page.keyboard.press("Space");
+      await page.keyboard.press("Enter");
+      assert.equal(await count(), kept, "Space and Enter after a clicked Stop keep the tokens");
+      // the Settings row opened with the mouse closes with Esc
+      await page.getByRole("button", { name: name.settings, exact: true }).click();
+      assert.equal(await page.evaluate(() => document.body.dataset.pjControls), "open");
+      await page.keyboard.press("Escape");
+      assert.equal(await page.evaluate(() => document.body.dataset.pjControls ?? "closed"), "closed");
+      assert.equal(await page.getByRole("button", { name: name.play, exact: true }).isVisible(), true);
+      assert.deepEqual(problems.console, []);
+      await context.close();
+    });
+  }
 });
 
 describe("keyboard shortcuts", () => {

@@ -14,6 +14,8 @@ export interface Commands {
   editPrompt(): void;
   /** S: projector mode's settings row (the header's Settings button) opens or closes. */
   toggleSettings(): void;
+  /** Esc, no lesson open: close projector mode's settings row; false when it is not open. */
+  closeSettings(): boolean;
 }
 
 /** Elements where keys are text: every shortcut is off inside them. */
@@ -60,7 +62,7 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
   };
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
-      if (escapeCloses(event) && commands.closeLesson()) event.preventDefault();
+      if (escapeCloses(event) && (commands.closeLesson() || commands.closeSettings())) event.preventDefault();
       return;
     }
     // `?` also closes its own overlay (the dialog would otherwise swallow every key)

@@ -301,6 +301,7 @@ async function boot(): Promise<void> {
     closeLesson: () => lessons.dismiss(),
     editPrompt,
     toggleSettings: () => projectorSettings.toggle(),
+    closeSettings: () => projectorSettings.close(),
   });
   const loadingText = el("loading-text");
   loadingText.textContent = t("loading");

@@ -37,6 +37,8 @@ export interface ProjectorSettings {
    * the button when it closes from inside it). Only where the button is: projector mode, no lesson open.
    */
   toggle(): void;
+  /** Esc anywhere on the page: closes the row when it is on screen; false when it is not. */
+  close(): boolean;
 }
 
 export function createProjectorSettings(actions: Actions): ProjectorSettings {
@@ -165,6 +167,11 @@ export function createProjectorSettings(actions: Actions): ProjectorSettings {
   return {
     set,
     isOpen,
+    close(): boolean {
+      if (!isOpen() || body.dataset["projector"] !== "true") return false;
+      set(false, row.contains(document.activeElement));
+      return true;
+    },
     toggle() {
       if (body.dataset["projector"] !== "true" || document.querySelector("#lessons[data-open='true']") !== null) return;
       const inRow = row.contains(document.activeElement);

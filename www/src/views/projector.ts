@@ -276,6 +276,14 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     toggle();
     letGoAfterClick(event);
   });
+  // Step, Play, Stop and Reset pressed with a pointer never take the focus here: a teacher clicks
+  // Step, then presses Space to play, and Space must not press Step (or, once the text has ended
+  // and the focus has moved on from a disabled Step, Reset). From the keyboard they keep it.
+  for (const id of ["step", "play", "stop", "reset"]) {
+    document.getElementById(id)?.addEventListener("mousedown", (event) => {
+      if (on) event.preventDefault();
+    });
+  }
   document.addEventListener("mousemove", wake, { passive: true });
   document.addEventListener("pointerdown", wake, { passive: true });
   document.addEventListener("fullscreenchange", () => {
