@@ -185,6 +185,7 @@ fn main() {
         }
     }
     let mut r = R(0x9e37_79b9_7f4a_7c15);
+    let dump_main = dump_at("PAIR_DUMP_MAIN");
     let sizes = [
         1usize, 2, 3, 7, 33, 100, 1000, 2047, 2049, 5000, 20_000, 40_000, 151_936,
     ];
@@ -215,14 +216,12 @@ fn main() {
         };
         let hash = fnv(text.as_bytes());
         writeln!(out, "{case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
-        // PAIR_DUMP_MAIN=k: also print case k's config and whole trace.
-        if std::env::var("PAIR_DUMP_MAIN").is_ok_and(|v| v == case.to_string()) {
+        if dump_main == Some(case) {
             writeln!(out, "{c:?}\n{text}").unwrap();
         }
     }
     // Then half as many again of the rows that change logits (`early_config`).
-    // PAIR_DUMP=k: also print early case k's config and whole trace (to find what differs).
-    let dump: Option<usize> = std::env::var("PAIR_DUMP").ok().and_then(|v| v.parse().ok());
+    let dump = dump_at("PAIR_DUMP");
     let mut r = R(0x2545_f491_4f6c_dd1d);
     for case in 0..cases / 2 {
         let n = if case % 10 == 9 {
@@ -280,6 +279,7 @@ fn main() {
     // Then a quarter as many of top-p keeping much of an open context (`hot_config`): T 1.5–2,
     // p up to 0.9999, where the head's sums are exact and just past where they stop being so.
     let mut r = R(0x3c6e_f372_fe94_f82b);
+    let dump_hot = dump_at("PAIR_DUMP_HOT");
     for case in 0..cases / 4 {
         let n = r.pick(&[32_000usize, 65_536, 100_000, 151_936]);
         // Every eighth: one to four tokens over a bulk 2^30 times lighter whose mass is more than
@@ -303,11 +303,17 @@ fn main() {
         };
         let hash = fnv(text.as_bytes());
         writeln!(out, "hot {case} n {n} {kind} {hash:016x} {}", text.len()).unwrap();
-        // PAIR_DUMP_HOT=k: also print hot case k's config and whole trace.
-        if std::env::var("PAIR_DUMP_HOT").is_ok_and(|v| v == case.to_string()) {
+        if dump_hot == Some(case) {
             writeln!(out, "{c:?}\n{text}").unwrap();
         }
     }
+}
+
+/// The case whose config and whole trace to print after its line (to find what differs): k from
+/// `var`=k, where PAIR_DUMP names an early case, PAIR_DUMP_MAIN a first-section one and
+/// PAIR_DUMP_HOT a hot one.
+fn dump_at(var: &str) -> Option<usize> {
+    std::env::var(var).ok().and_then(|v| v.parse().ok())
 }
 
 /// The trace's Debug text; with PAIR_BLANK_EARLY=1, the stage inputs of logit_bias, penalties and

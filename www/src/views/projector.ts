@@ -276,9 +276,10 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     toggle();
     letGoAfterClick(event);
   });
-  // Step, Play, Stop and Reset pressed with a pointer never take the focus here: a teacher clicks
-  // Step, then presses Space to play, and Space must not press Step (or, once the text has ended
-  // and the focus has moved on from a disabled Step, Reset). From the keyboard they keep it.
+  // Step, Play, Stop and Reset, for the same reason as `letGoAfterClick`: a pointer's press never
+  // takes the focus here, so Space then plays instead of pressing Step again. Giving the focus back
+  // after the click would be too late: a Step or Stop the click disabled has already passed it on
+  // to Reset (views/page.ts), where the next Space would wipe the text. From the keyboard they keep it.
   for (const id of ["step", "play", "stop", "reset"]) {
     document.getElementById(id)?.addEventListener("mousedown", (event) => {
       if (on) event.preventDefault();
