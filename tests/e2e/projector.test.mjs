@@ -246,9 +246,11 @@ describe("projector mode", () => {
       const name = { en: { pause: "Pause", play: "Play", settings: "Settings" }, zh: { pause: "暂停", play: "播放", settings: "设置" } }[lang];
       // (every token, also those the one-line strip folds behind "…")
       const count = () => page.locator("#chips li").count();
+      // (the prompt box's Apply leaves the focus on Step)
+      await page.locator("#step").focus();
       await page.locator("#step").click();
       assert.equal(await count(), 1);
-      assert.equal(await page.evaluate(() => document.activeElement === document.body), true, "the clicked Step did not take the focus");
+      assert.equal(await page.evaluate(() => document.activeElement === document.body), true, "the clicked Step gave the focus back to the page");
       await page.keyboard.press("Space");
       await page.getByRole("button", { name: name.pause, exact: true }).waitFor();
       // Play runs to the end of the text (3 tokens): Step, Play and Stop are disabled

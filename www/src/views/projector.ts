@@ -276,13 +276,16 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     toggle();
     letGoAfterClick(event);
   });
-  // Step, Play, Stop and Reset, for the same reason as `letGoAfterClick`: a pointer's press never
-  // takes the focus here, so Space then plays instead of pressing Step again. Giving the focus back
-  // after the click would be too late: a Step or Stop the click disabled has already passed it on
-  // to Reset (views/page.ts), where the next Space would wipe the text. From the keyboard they keep it.
+  // Step, Play, Stop and Reset, for the same reason as `letGoAfterClick`: a pointer's press gives
+  // the focus back to the page (also when the prompt box's Apply had put it on Step), so Space then
+  // plays instead of pressing Step again. After the click would be too late: a Step or Stop the
+  // click disabled has already passed the focus on to Reset (views/page.ts), where the next Space
+  // would wipe the text. From the keyboard they keep it.
   for (const id of ["step", "play", "stop", "reset"]) {
     document.getElementById(id)?.addEventListener("mousedown", (event) => {
-      if (on) event.preventDefault();
+      if (!on) return;
+      event.preventDefault();
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     });
   }
   document.addEventListener("mousemove", wake, { passive: true });
