@@ -78,11 +78,15 @@ function pageState() {
   };
 }
 
-/** Main view boxes: inside the screen, and the settings row overlaps none of them. */
+/**
+ * Main view boxes: inside the screen, and the settings row overlaps none of them. Under 641 px high
+ * the row takes the strip's place (projector-small.css: under it the chart was a sliver).
+ */
 function layout() {
   const box = (s) => document.querySelector(s)?.getBoundingClientRect() ?? null;
   const row = box("#projector-controls");
-  const parts = { chart: "#stages .stage.pj-focus", numbers: "#projector-nums", strip: "#final", step: "#step", text: ".text-card", nav: ".projector-nav" };
+  const short = innerHeight <= 640;
+  const parts = { chart: "#stages .stage.pj-focus", numbers: "#projector-nums", ...(short ? {} : { strip: "#final" }), step: "#step", text: ".text-card", nav: ".projector-nav" };
   const problems = [];
   if (row === null || row.height < 2) return ["the settings row is not shown"];
   for (const [name, s] of Object.entries({ row: "#projector-controls", ...parts })) {

@@ -1,8 +1,9 @@
 // Projector mode on the small screens a classroom really produces: a 1024×768 projector zoomed in
 // (Ctrl/⌘ +: 125 % is 820×614 CSS px, 150 % is 683×512), an old SVGA projector (800×600), a 1280×720
 // or 1280×800 laptop mirrored at 150 % (853×480, 853×533), a 640×480 window; 1024×768 as the
-// reference. After three steps, and at T 2 with top-p 0.9 (a flat distribution, long labels), in
-// both languages: one screen, nothing cut, no text over other text — the chart's rotated labels, its
+// reference. After three steps, at T 2 with top-p 0.9 (a flat distribution, long labels), and with
+// the Settings row open (the chart gives up its height there: at 1024×768 too its sixteen labels ran
+// together, "Temperature" over "0.8"), in both languages: one screen, nothing cut, no text over other text — the chart's rotated labels, its
 // numbers and the strip's "u = …" included (text-shapes.mjs) — every HTML text at least the mode's
 // minimum for that height (24px; 18px under 601 px, projector-short.css), the chart's text inside
 // the chart's box, the header one row with its settings line on one line (cut, it is still read
@@ -29,8 +30,10 @@ const SIZES = [
 const STATES = [
   ["three steps", "", "T 0.8 · top-p 0.9 · seed 84"],
   ["T 2, top-p 0.9", "&temperature=2&top_p=0.9", "T 2 · top-p 0.9 · seed 84"],
+  ["Settings open", "", "T 0.8 · top-p 0.9 · seed 84", true],
 ];
 const SEED = { en: "seed", zh: "种子" };
+const SETTINGS = { en: "Settings", zh: "设置" };
 
 /** Runs in the page: what, besides fit.mjs's and text-shapes.mjs's checks, a teacher would see wrong. */
 function smallScreenProblems() {
@@ -86,11 +89,13 @@ describe("projector mode on small screens", () => {
     test(`${width}×${height}: three steps and T 2 top-p 0.9, zh and en — one screen, no text over text, header one row, type ≥ the mode's minimum`, async () => {
       const failures = [];
       for (const lang of ["zh", "en"]) {
-        for (const [name, query, settings] of STATES) {
+        for (const [name, query, settings, openRow] of STATES) {
           const { page, context, problems } = await open(`?projector=1&lang=${lang}${query}`, { viewport: { width, height } });
           try {
             for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
             await page.waitForFunction(() => document.querySelectorAll("#chips > li").length === 3);
+            // the row a teacher opens to change T, top-k or top-p in front of the class
+            if (openRow) await page.getByRole("button", { name: SETTINGS[lang], exact: true }).click();
             // (the chart is drawn again once its bars are fitted to the screen: a frame or two)
             await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
             await page.screenshot({ path: `${SHOTS}/${lang}-${width}x${height}-${name.replace(/[^a-z0-9]+/gi, "-")}.png` });

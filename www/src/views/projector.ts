@@ -32,8 +32,6 @@ const MIN_CHART_PX = 18.5;
  */
 const MIN_CHART_SHARE = 0.72;
 
-/** A small screen for projector mode: styles/projector-small.css's media query. */
-const SMALL_SCREEN = "(max-height: 640px), (max-aspect-ratio: 1/1)";
 
 /** After this long without mouse movement the cursor is hidden (projector mode only). */
 const CURSOR_IDLE_MS = 3000;
@@ -227,11 +225,11 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
       if (k === "") svg.style.removeProperty("--pj-k");
       else svg.style.setProperty("--pj-k", k);
     });
-    // a small screen draws the stage chart small and its labels large: as many bars as their rotated
-    // labels have room for (the stage charts share one box, one shown at a time); drawn again at once.
-    // (Larger screens keep every bar: their labels fit, at 1024×768 too.)
-    const small = on && matchMedia(SMALL_SCREEN).matches;
-    if (limitBars(small ? barsFitting(stageK) : MAX_BARS)) queueMicrotask(handlers.redraw);
+    // a small chart draws its labels large: as many bars as their rotated labels have room for (the
+    // stage charts share one box, one shown at a time); drawn again at once. A small screen makes the
+    // chart small, and so does the Settings row on any screen (at 1024×768 every bar's label fits
+    // until the row opens)
+    if (limitBars(on ? barsFitting(stageK) : MAX_BARS)) queueMicrotask(handlers.redraw);
   }
 
   function wake(): void {
