@@ -136,3 +136,26 @@ describe("a prompt with no place to break", () => {
     });
   }
 });
+
+describe("a whole sentence as the prompt", () => {
+  // 「今天天气很好。」: the model reads a finished text and its first token is the end token. The
+  // page said only "the end token was chosen", with no text made; it now says why and what to do
+  // (failed on the old build: no mention of the prompt's final mark)
+  const CASES = { zh: ["今天天气很好。", /提示词以“。”结尾.*删掉“。”/], en: ["The weather is nice today.", /prompt ends a sentence \(“\.”\).*Delete the “\.”/] };
+  for (const lang of ["zh", "en"]) {
+    for (const [query, viewport] of [["", { width: 1280, height: 800 }], ["&projector=1", { width: 1024, height: 768 }], ["&projector=1", { width: 853, height: 533 }]]) {
+      test(`${lang}${query} ${viewport.width}×${viewport.height}: the end token first says the prompt ends a sentence, on one screen`, async () => {
+        const [prompt, said] = CASES[lang];
+        const { page, context, problems } = await open(`?lang=${lang}${query}&prompt=${encodeURIComponent(prompt)}`, { viewport });
+        await page.locator("#step").click();
+        await page.waitForFunction(() => document.getElementById("stop-reason")?.textContent !== "");
+        assert.equal(await page.locator("#chips > li").count(), 1);
+        assert.match(await page.locator("#stop-reason").innerText(), said);
+        if (query !== "") assert.deepEqual(await page.evaluate(fitProblems, { minPx: viewport.height > 600 ? 24 : 18 }), []);
+        await screenshot(page, `own-prompt-sentence-${lang}-${viewport.width}.png`);
+        assert.deepEqual(problems, { console: [], foreign: [] });
+        await context.close();
+      });
+    }
+  }
+});

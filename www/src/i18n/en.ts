@@ -92,6 +92,7 @@ export const en = {
   "chip.title": "{token}: p = {p}{forced}. Click to inspect this step.",
   "chip.forced": " (forced)",
   "stop.eos": "Stopped: the end-of-sequence token was chosen.",
+  "stop.eosSentence": "Stopped: the prompt ends a sentence (“{mark}”), so the model chose the end token. Delete the “{mark}” to go on.",
   "stop.max_tokens": "Stopped: reached the maximum of {n} new tokens.",
   "stop.stop_sequence": "Stopped: the stop sequence “{s}” appeared.",
   "stop.user": "Stopped by the user.",

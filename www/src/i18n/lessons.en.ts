@@ -6,6 +6,8 @@ export const lessonsEn = {
   "lesson.nav": "Lessons from the chapter",
   "lesson.key": "{title} (key {key})",
   "lesson.none": "Pick a lesson: one click sets the prompt, every parameter and the seed, so the same click always gives the same tokens.",
+  "lesson.back": "↩ Your text",
+  "lesson.backName": "Your text: close the lesson and bring back “{prompt}” and its tokens",
   "lesson.again": "Start over",
   "lesson.close": "Close",
   "lesson.closeName": "Close the lesson",

@@ -93,6 +93,7 @@ export const zh: Record<MessageKey, string> = {
   "chip.title": "{token}：p = {p}{forced}。点击查看这一步。",
   "chip.forced": "（强制选择）",
   "stop.eos": "已停止：选中了结束符（end-of-sequence）。",
+  "stop.eosSentence": "已停止：提示词以“{mark}”结尾，句子已完整，所以模型选了结束符。删掉“{mark}”就能续写。",
   "stop.max_tokens": "已停止：达到最大生成长度 {n}。",
   "stop.stop_sequence": "已停止：出现停止序列「{s}」。",
   "stop.user": "已停止：用户中断。",

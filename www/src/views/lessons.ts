@@ -13,6 +13,8 @@ import type { Lesson, LessonEnv } from "../lessons/kit";
 import { logitsNotProbabilities } from "../lessons/myth-logits";
 import { greedyNotAlwaysBest, noPlan, paramsDoNotFixFacts, temperatureNotSmarter, topKIsNotTopP } from "../lessons/myths";
 import { selfTest } from "../lessons/quiz";
+import { findPreset } from "../presets";
+import type { Scenario } from "../scenario";
 import { markHanRuns } from "../token-lang";
 import { el } from "./controls";
 import { lessonServer } from "./lesson-server";
@@ -49,6 +51,7 @@ export function createLessons(
   const toggle = el<HTMLButtonElement>("lessons-toggle");
   // projector mode's compact way to the same lessons: a menu in the header
   const select = el<HTMLSelectElement>("lesson-select");
+  const backTop = el<HTMLButtonElement>("lesson-back-top");
   const lessons: Record<LessonId, Lesson> = {
     exp1: greedyByHand(),
     exp2: samplingByHand(),
@@ -80,6 +83,12 @@ export function createLessons(
   let focusTitle = false;
   /** The button the lesson was opened from (a lesson button in the list); null = elsewhere. */
   let returnTo: HTMLElement | null = null;
+  /**
+   * The learner's own text as it was when a lesson set itself up over it (a prompt they typed, the
+   * tokens they made): a teacher's sentence was gone for good once a lesson was opened. Kept while
+   * lessons stay open; "Back to your text" closes the lesson and puts it back.
+   */
+  let before: Scenario | null = null;
   const status = h("p", { class: "lesson-error", attrs: { role: "alert" } });
   // which model a lesson runs on when a server is connected, and the line that says so
   const server = lessonServer(actions);
@@ -183,9 +192,36 @@ export function createLessons(
     // set-up's redraw); only what changes later is
     update();
     markHanRuns(content);
+    const back = backButton();
     // Start over and Close stay together (on a phone Close wrapped alone under 重新开始)
-    const buttons = h("span", { class: "lesson-title-actions" }, again, close);
+    const buttons = h("span", { class: "lesson-title-actions" }, ...(back === null ? [] : [back]), again, close);
     body.replaceChildren(h("div", { class: "lesson-title" }, h("h3", { id: "lesson-title" }, t(title(id))), server.node, buttons), noModel ?? "", content, status);
+  }
+
+  /** "Your text" in the lesson's title row, while a lesson has replaced the learner's own text. */
+  function backButton(): HTMLButtonElement | null {
+    const saved = before;
+    if (saved === null) return null;
+    const b = button("", () => goBack(saved), "small lesson-back");
+    b.id = "lesson-back";
+    nameBack(b, saved);
+    return b;
+  }
+
+  /** The button's words: the same short label in both places, its name saying whose text comes back. */
+  function nameBack(b: HTMLButtonElement, saved: Scenario): void {
+    b.textContent = t("lesson.back");
+    b.setAttribute("aria-label", t("lesson.backName", { prompt: clipped(saved.prompt) }));
+    b.title = b.getAttribute("aria-label") ?? "";
+  }
+
+  function goBack(saved: Scenario): void {
+    open(null);
+    enqueue(async () => {
+      const problems = await actions.apply(saved);
+      if (problems.length > 0) status.textContent = problems.join(" ");
+      document.getElementById("step")?.focus();
+    }, true);
   }
 
   function render(): void {
@@ -206,6 +242,10 @@ export function createLessons(
       if (b.dataset["lesson"] === current) b.setAttribute("aria-current", "true");
       else b.removeAttribute("aria-current");
     }
+    // projector mode's lesson has no room for a third button beside its title: its "Your text" is
+    // in the header, where the Settings button it hides was
+    backTop.hidden = before === null || current === null;
+    if (before !== null) nameBack(backTop, before);
     const folded = isCollapsed();
     section.dataset["collapsed"] = String(folded);
     body.hidden = folded;
@@ -225,6 +265,9 @@ export function createLessons(
     const id = select.value;
     open(isLessonId(id) ? id : null);
   });
+  backTop.addEventListener("click", () => {
+    if (before !== null) goBack(before);
+  });
   toggle.addEventListener("click", () => {
     collapsed = !isCollapsed();
     render();
@@ -238,6 +281,7 @@ export function createLessons(
     const toTitle = body.contains(active) || (id !== null && list.contains(active));
     // a button is worth returning to; a menu is not (its arrows would pick another lesson)
     if (id !== null && !body.contains(active)) returnTo = active instanceof HTMLElement && active.matches("button, a[href]") ? active : null;
+    const previous = current;
     current = id;
     waiting = null;
     if (id !== null && collapsed === true) collapsed = false;
@@ -245,6 +289,8 @@ export function createLessons(
     // a link to a lesson whose page is on another prompt (e.g. a hand-written ?lesson=exp1) is set up
     const wanted = id === null ? undefined : lessons[id].prompts;
     const settingUp = id !== null && setUp !== "never" && (setUp || !(wanted === undefined || wanted.includes(actions.state().prompt)));
+    if (id === null) before = null;
+    else if (settingUp && previous === null) before = ownText(actions.snapshot());
     // (a lesson being set up is drawn again once it is: its heading takes focus then, once)
     focusTitle = toTitle && !settingUp;
     render();
@@ -276,6 +322,18 @@ export function createLessons(
     if (target !== null) target.focus();
     else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     return true;
+  }
+
+  /** The start of a prompt for a button's name: 24 characters (whole code points), then "…". */
+  function clipped(prompt: string): string {
+    const chars = [...prompt.replace(/\s+/g, " ").trim()];
+    return chars.length > 24 ? `${chars.slice(0, 24).join("")}…` : chars.join("");
+  }
+
+  /** `scenario` when it holds the learner's own text: tokens they made, or a prompt that is not its preset's. */
+  function ownText(scenario: Scenario): Scenario | null {
+    const made = scenario.path.length > 0 || scenario.branches.length > 0;
+    return made || scenario.prompt !== findPreset(scenario.presetId)?.prompt ? scenario : null;
   }
 
   return {

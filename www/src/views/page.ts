@@ -170,7 +170,7 @@ export function createPage(
       (playButton.disabled ? el<HTMLButtonElement>("reset") : playButton).focus({ preventScroll: true });
     }
     showUndoReset();
-    say(el("stop-reason"), state.stopReason === null ? "" : stopText(state.stopReason));
+    say(el("stop-reason"), state.stopReason === null ? "" : stopText(state.stopReason, { prompt: state.prompt, made: state.path.length }));
     el("generated").dataset["finished"] = String(finished);
     // the embedded model or a connected server compares; the hand-made tables do not
     const compareMode = pg.model !== null && source === pg.model ? "model" : pg.server !== null && source === pg.server ? "server" : "manual";
@@ -247,10 +247,20 @@ export function inspectedStep(pg: Playground): InspectedStep | null {
   return { input, chosenId: pg.preview.result.token, stepNumber: state.path.length + 1 };
 }
 
-export function stopText(reason: StopReason): string {
+/** A prompt that ends a sentence: its last mark (closing quotes and brackets, spaces after it allowed). */
+const SENTENCE_END = /([。！？!?.…])["'”’」』）)\]]*\s*$/u;
+
+/**
+ * Why the text stopped, in words. The end token drawn as the very first token after a prompt that
+ * ends a sentence (「今天天气很好。」) says so: the model saw a finished text, and a teacher who typed
+ * a whole sentence otherwise saw a bare "end token chosen" with no text made.
+ */
+export function stopText(reason: StopReason, text?: { prompt: string; made: number }): string {
   switch (reason.kind) {
-    case "eos":
-      return t("stop.eos");
+    case "eos": {
+      const mark = text?.made === 1 ? SENTENCE_END.exec(text.prompt)?.[1] : undefined;
+      return mark === undefined ? t("stop.eos") : t("stop.eosSentence", { mark });
+    }
     case "max_tokens":
       return t("stop.max_tokens", { n: reason.n });
     case "stop_sequence":
