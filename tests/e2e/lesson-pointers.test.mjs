@@ -3,7 +3,8 @@
 // temperature slider: greedy dims and ignores it, so they switch to sampling (the slider then moves
 // 巴 and 伦's bars, 巴 staying first). In projector mode (the inspector and the sidebar hidden while
 // a lesson is open) no visible lesson button names the inspector or lights a hidden control. 误解六's
-// words agree with its table; 误解三's Sample after a Step says it went back to the first token.
+// words agree with its table, and after "try it" a Step's answer is called sampled (a drawn 伦 luck,
+// not a fix), not greedy's; 误解三's Sample after a Step says it went back to the first token.
 // Each failed on the old build.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -56,6 +57,17 @@ describe("a lesson's pointers point at something the class can see and use", () 
       assert.ok(at2 < at15, `at T 2 伦's chance is lower still (${at2} px)`);
       assert.ok((await pageP(page, "巴")) > at2, "巴 stays first at T 2");
       await screenshot(page, `lesson-pointers-myth6-sampling-${lang}.png`);
+      // a Step then samples the answer: the line says so (it said "Greedy says" over a sampled
+      // answer), and a drawn 伦 is called luck, not a fix (seed 17 draws it at T 1.5)
+      await dragTemperature(page, 1.5);
+      await page.fill("#seed", "17");
+      await page.locator("#seed").press("Enter");
+      await page.locator("#step").click();
+      await page.waitForFunction(() => document.querySelectorAll("#chips > li").length === 1);
+      const said = await page.locator("#lesson-body .lesson-context").innerText();
+      assert.match(said, lang === "zh" ? /^sampling（T = 1\.5）抽到的回答：\s*英国的首都是伦/ : /^Sampling \(T = 1\.5\) drew:\s*英国的首都是伦/);
+      assert.doesNotMatch(said, /greedy/i);
+      assert.match(said, lang === "zh" ? /是运气，不是修正.*「巴」仍排第一/ : /luck, not a fix.*巴 \(Paris\) is still first/);
       assert.deepEqual(problems, { console: [], foreign: [] });
       await context.close();
     });

@@ -8,7 +8,7 @@ import type { Candidate, StageName, StepResult } from "../core";
 import { drawRestMarks, REST_ID } from "./rest";
 import type { RestTexts } from "./rest";
 import { rove, setTip, tipName, viewTips } from "./tooltip";
-import { placeValues, valueRoom } from "./value-labels";
+import { placeValues, tallestNumbered, valueRoom } from "./value-labels";
 import type { Box, PlacedValue } from "./value-labels";
 import { valueScale, watchValueScale } from "./value-scale";
 import { axisReach, axisTicks, barsAcross, barsAllowed, LABEL_STEP, labelReach, labelWidth, MAX_BARS, shortLabel } from "./bar-room";
@@ -202,12 +202,11 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       });
     let placed = place();
     const unwritten = (): boolean => items.some((d) => (d.state === "kept" || d.state === "chosen") && d.note === null && !placed.some((p) => p.d === d));
-    // the tallest bar's number (the most likely token's) is never left out: the chosen one's,
-    // written first over its neighbour, could leave it no place in one row of headroom (the
-    // logits chart, its top bar unlabelled beside a chosen second)
-    const top1 = items.reduce<BarItem | undefined>((a, d) => (a === undefined || d.value > a.value ? d : a), undefined);
-    const tallestUnwritten = (): boolean =>
-      top1 !== undefined && top1.state !== "removed-before" && top1.note === null && top1.valueText !== "" && !placed.some((p) => p.d === top1);
+    // the tallest bars' numbers (the most likely tokens') are never left out: the chosen one's,
+    // written first over its neighbour, could leave them no place in one row of headroom (the
+    // logits chart, its top bar unlabelled beside a chosen second, or its second beside a chosen first)
+    const mostLikely = tallestNumbered(items);
+    const tallestUnwritten = (): boolean => [...mostLikely].some((d) => !placed.some((p) => p.d === d));
     if ((clearCurve !== undefined && unwritten()) || tallestUnwritten()) {
       y.range([innerBottom, MARGIN.top + headroom + room]);
       placed = place();

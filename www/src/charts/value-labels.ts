@@ -4,8 +4,8 @@
 // its halo, and an every-k-th rule hid numbers that had room higher up. The chosen token's number is
 // placed first and always written. A number rises at most two rows above its bar (higher, 0.15 % sat
 // at 60 % of the chart's height and a reader could not tell whose it was): one with no free place
-// that near is left out, unless it is the chosen or a kept token's in a chart that removes some
-// (those are written higher with a leader line down to their bar).
+// that near is left out, unless it is the chosen token's, one of the five tallest bars', or a kept
+// token's in a chart that removes some (those are written higher with a leader line down to their bar).
 import type { BarItem } from "./frame";
 import { textUnits } from "./text-units";
 
@@ -53,6 +53,8 @@ export interface PlacedValue {
   leader: { x1: number; y1: number; x2: number; y2: number } | null;
 }
 
+/** The most likely tokens whose numbers are written whatever it takes (higher, with a leader line). */
+const ALWAYS_WRITTEN = 5;
 /** Monospace 11 px as drawn: about 6.8 viewBox units per character, its box 0.82 em above the
  * baseline and 0.35 em below (measured in Chromium with the page's monospace font). */
 const CHAR = 6.8;
@@ -108,7 +110,11 @@ export function placeValues(items: readonly BarItem[], layout: ValueLayout): Pla
   // the numbers a reader must find even far from their bar: the chosen token's, and the kept ones
   // where a filter runs or has run (what survives it)
   const filters = layout.filter || items.some((d) => d.state === "removed-here" || d.state === "removed-before");
-  const essential = (d: BarItem): boolean => d.state === "chosen" || (filters && d.state === "kept");
+  // and the tallest bars' everywhere: the softmax chart left the third most likely token's 7.3 %
+  // out (its place sat a hair above two rows, under the chosen second's number), a gap where a
+  // learner reads the most
+  const tallest = tallestNumbered(items);
+  const essential = (d: BarItem): boolean => d.state === "chosen" || (filters && d.state === "kept") || tallest.has(d);
   const near = maxRise(layout.scale);
   const air = Math.max(GAP, NUMBER_AIR * size);
   const placed: PlacedValue[] = [];
@@ -151,6 +157,12 @@ export function placeValues(items: readonly BarItem[], layout: ValueLayout): Pla
     boxes.push({ left: best.x - width / 2, right: best.x + width / 2, top: best.y - ascent, bottom: best.y + descent });
   }
   return placed;
+}
+
+/** The bars whose numbers are always written: the ALWAYS_WRITTEN tallest of those that carry a number. */
+export function tallestNumbered(items: readonly BarItem[]): Set<BarItem> {
+  const numbered = items.filter((d) => d.state !== "removed-before" && d.note === null && d.valueText !== "");
+  return new Set(numbered.sort((a, b) => b.value - a.value).slice(0, ALWAYS_WRITTEN));
 }
 
 /** The x positions to try, nearest `home` first, one unit apart within [lo, hi]. */

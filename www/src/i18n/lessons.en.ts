@@ -70,7 +70,7 @@ export const lessonsEn = {
 
   "lesson.myth1.short": "Myth 1",
   "lesson.myth1.title": "Myth 1 · The model plans the whole answer first",
-  "lesson.myth1.intro": "Greedy wrote one sentence. Force a different first token and let greedy continue: everything after it changes.",
+  "lesson.myth1.intro": "Greedy wrote one sentence. Force a different first token and let greedy continue: every later token is chosen again from the new start — some paths go somewhere else entirely, some find their way back to the same ending.",
   "lesson.myth1.question": "Force another first token:",
   "lesson.myth1.force": "Force “{token}” ({p}) as the first token",
   "lesson.myth1.paths": "Paths (the first token framed)",
@@ -118,6 +118,8 @@ export const lessonsEn = {
   "lesson.myth6.title": "Myth 6 · Sampling settings fix factual errors",
   "lesson.myth6.intro": "This tiny model answers “英国的首都是” (“The capital of the UK is”) with 巴黎 (Paris). The right answer, 伦敦, starts with 伦, a candidate: can any setting make it win?",
   "lesson.myth6.said": "Greedy says:",
+  "lesson.myth6.saidSampled": "Sampling (T = {t}) drew:",
+  "lesson.myth6.luck": "This draw hit {right} (p = {p}): luck, not a fix — no setting changed the ranking; {wrong} is still first.",
   "lesson.myth6.caption": "Wrong vs right, by setting",
   "lesson.myth6.setting": "Setting",
   "lesson.myth6.top": "Top token",

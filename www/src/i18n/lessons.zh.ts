@@ -72,7 +72,7 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
 
   "lesson.myth1.short": "误解一",
   "lesson.myth1.title": "误解一：模型先想好整段答案，再输出给用户",
-  "lesson.myth1.intro": "greedy 写出了一句话。在第一步强制换一个 Token，再让 greedy 接着写：后面的内容全都变了。",
+  "lesson.myth1.intro": "greedy 写出了一句话。在第一步强制换一个 Token，再让 greedy 接着写：后面的每个 Token 都根据新的开头重新选出——有的路径从此完全不同，有的又绕回同样的结尾。",
   "lesson.myth1.question": "第一步换成：",
   "lesson.myth1.force": "第一步强制选择「{token}」（{p}）",
   "lesson.myth1.paths": "路径（框内是第一个 Token）",
@@ -120,6 +120,8 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.myth6.title": "误解六：采样参数能解决事实错误",
   "lesson.myth6.intro": "这个小模型把「英国的首都是」答错了：它写出「巴黎」。正确答案「伦敦」的第一个 Token「伦」就在候选里：有没有哪个设置能让它胜出？",
   "lesson.myth6.said": "greedy 的回答：",
+  "lesson.myth6.saidSampled": "sampling（T = {t}）抽到的回答：",
+  "lesson.myth6.luck": "这次抽中了「{right}」（p = {p}）：是运气，不是修正——设置没有改变排名，「{wrong}」仍排第一。",
   "lesson.myth6.caption": "各种设置下，错误答案和正确答案的概率",
   "lesson.myth6.setting": "设置",
   "lesson.myth6.top": "第一名",

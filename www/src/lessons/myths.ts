@@ -369,7 +369,14 @@ export function paramsDoNotFixFacts(): Lesson {
         }
         delete said.dataset["key"];
         // (projector mode shows the same answer in its text line above: there the room goes to the slider)
-        said.replaceChildren(h("span", { class: "off-projector" }, t("lesson.myth6.said"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions))));
+        // after "try it" and a Step the answer is sampled, not greedy's, and a draw of 伦 is luck (its
+        // p at that T), not a setting that fixed the fact: the line says which (it said "greedy" over
+        // a sampled 伦敦, against the lesson's own point)
+        const first = state.path[0];
+        const sampled = state.params.strategy === "sample" && first !== undefined;
+        const label = sampled ? t("lesson.myth6.saidSampled", { t: num(state.params.temperature, 2) }) : t("lesson.myth6.said");
+        const luck = sampled && actions.tokenText(first.id) === RIGHT_TOKEN ? [" ", t("lesson.myth6.luck", { right: glossed(RIGHT_TOKEN), wrong: glossed(WRONG_TOKEN), p: percent(first.chosen.p) })] : [];
+        said.replaceChildren(h("span", { class: "off-projector" }, label, " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)), ...luck));
         keyed(table, glimpse.stamp(), () => [
           h("caption", {}, t("lesson.myth6.caption")),
           h("thead", {}, h("tr", {}, h("th", { attrs: { scope: "col" } }, t("lesson.myth6.setting")), h("th", { attrs: { scope: "col" } }, `p(${WRONG_TOKEN})`, gloss(WRONG_TOKEN)), h("th", { attrs: { scope: "col" } }, `p(${RIGHT_TOKEN})`, gloss(RIGHT_TOKEN)), h("th", { attrs: { scope: "col" } }, t("lesson.myth6.top")))),
