@@ -91,14 +91,19 @@ export function placeValues(items: readonly BarItem[], layout: ValueLayout): Pla
   const size = 11 * layout.scale;
   const [ascent, descent] = [ASCENT * size, DESCENT * size];
   const { y, y0, bandwidth } = layout;
-  const barTop = (d: BarItem): number => Math.min(y(Math.max(d.value, d.ghost ?? 0)), y0);
-  // what a number must not touch: every bar (and its T = 1 ghost) and every note on a removed bar
+  // a number sits on its own bar, inside a taller ghost (the dashed T = 1 outline, the count's
+  // expected p): over the ghost, "10.3%" stood at the 32 % its outline reached at T 1.5 and read as
+  // the outline's value. Only the ghost's top edge keeps numbers off; its sides are dashes
+  const hollow = (d: BarItem): boolean => d.ghost !== null && d.value >= 0 && d.ghost > d.value;
+  const barTop = (d: BarItem): number => Math.min(y(hollow(d) ? d.value : Math.max(d.value, d.ghost ?? 0)), y0);
+  // what a number must not touch: every bar (and its ghost) and every note on a removed bar
   const obstacles: Box[] = [];
   for (const d of items) {
     const left = layout.barLeft(d);
     for (const v of [d.value, d.ghost]) {
       if (v === null) continue;
-      obstacles.push({ left, right: left + bandwidth, top: Math.min(y(v), y0), bottom: Math.max(y(v), y0) });
+      const edge = v === d.ghost && hollow(d);
+      obstacles.push({ left, right: left + bandwidth, top: Math.min(y(v), y0), bottom: edge ? y(v) : Math.max(y(v), y0) });
     }
     if (d.note !== null) obstacles.push(noteBox(d.note, left + bandwidth / 2, Math.min(y(d.value), y0), layout.scale));
   }
