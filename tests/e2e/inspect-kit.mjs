@@ -27,7 +27,9 @@ export function coreStep(appended = [], settings = SETTINGS) {
 // the page's display rules (format.ts, charts/tooltip.ts), to compare text with the core's values
 export const tokenLabel = (entry) => {
   const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(entry);
-  return byte ? `<${byte[1].toUpperCase()}>` : entry;
+  if (byte === null) return entry;
+  const hex = byte[1].toUpperCase();
+  return hex === "0A" ? "\n" : hex === "09" ? "\t" : `<${hex}>`;
 };
 export const visible = (s) => (s === "" ? "∅" : s.replace(/\n/g, "↵").replace(/\t/g, "⇥").replace(/ /g, "␣"));
 export function num(x, digits) {

@@ -159,3 +159,29 @@ describe("a whole sentence as the prompt", () => {
     }
   }
 });
+
+describe("a line break drawn as the next token", () => {
+  // 「你叫什么名字？」 goes on with a line break: the chip showed ↵, the inspector and every chart
+  // <0A> (its byte token's name), with nothing on the page saying they are the same token
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: the chip, the inspector and the charts all write it ↵; Find still takes <0A>`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&prompt=${encodeURIComponent("你叫什么名字？")}`, { viewport: { width: 1366, height: 768 } });
+      // the next step's charts and inspector, before Step (the line break is its likeliest token)
+      await page.waitForTimeout(300);
+      const labels = await page.evaluate(() => [...document.querySelectorAll("svg.chart text")].filter((t) => t.checkVisibility()).map((t) => t.textContent));
+      assert.ok(labels.includes("↵"), "a chart labels the bar ↵");
+      assert.deepEqual(labels.filter((l) => l.includes("<0A>")), [], "no chart says <0A>");
+      assert.doesNotMatch(await page.locator("section.inspector").innerText(), /<0A>/);
+      await page.locator("#step").click();
+      await page.waitForFunction(() => document.querySelectorAll("#chips > li").length === 1);
+      assert.equal((await page.locator("#chips > li").innerText()).trim(), "↵");
+      await page.fill("#lookup-token", "<0A>");
+      await page.locator("#lookup-button").click();
+      await page.waitForFunction(() => document.getElementById("lookup-result")?.textContent !== "");
+      assert.match(await page.locator("#lookup-result").innerText(), /↵/);
+      assert.ok(await page.locator("#text-legend").innerText().then((t) => t.includes("↵")), "the legend says what ↵ is");
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+});

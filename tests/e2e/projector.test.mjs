@@ -353,6 +353,20 @@ describe("keyboard shortcuts", () => {
     await page.getByRole("button", { name: "Close", exact: true }).click();
     await dialog.waitFor({ state: "hidden" });
     assert.equal(await page.evaluate(() => document.activeElement?.id), "help-open");
+    // opened by ? from the page itself (focus on no control), Esc gives the page back: Space then
+    // plays (focus went to the overlay's button, and Space opened the overlay again)
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    await page.keyboard.press("?");
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    // (the overlay's close event, which gives focus back, comes a task after it is hidden)
+    await page.waitForFunction(() => document.activeElement === document.body, null, { timeout: 2000 }).catch(() => {});
+    assert.equal(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName), "BODY", "focus back on the page");
+    await page.keyboard.press(" ");
+    await page.waitForFunction(() => document.querySelectorAll("#chips > li").length > 0);
+    assert.equal(await dialog.isVisible(), false, "Space did not open the overlay again");
+    await page.keyboard.press(" ");
     // Chinese
     await page.getByRole("button", { name: "中文" }).click();
     await page.keyboard.press("?");

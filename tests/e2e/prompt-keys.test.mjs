@@ -108,7 +108,7 @@ describe("E edits the prompt, and Play pauses while it is edited", () => {
     });
   }
 
-  test("outside projector mode E goes to the sidebar's prompt box (embed: its drawer opens), pausing Play", async () => {
+  test("outside projector mode E goes to the sidebar's prompt box (embed: its drawer opens), pausing Play; Esc leaves it", async () => {
     const { page, context } = await open("?lang=en&max_new_tokens=64");
     await page.locator("#speed").fill("3");
     await page.locator("#play").click();
@@ -117,6 +117,18 @@ describe("E edits the prompt, and Play pauses while it is edited", () => {
     await page.keyboard.press("e");
     await page.waitForFunction(() => document.activeElement?.id === "prompt");
     assert.equal(await page.locator("#play").textContent(), "Play");
+    // Esc gives the keyboard back to the page, the typed text kept: Space then plays, → steps
+    // (they were typed into the box: a space, the caret moved)
+    await page.keyboard.type(" and");
+    const typed = await page.locator("#prompt").inputValue();
+    await page.keyboard.press("Escape");
+    assert.equal(await page.evaluate(() => document.activeElement === document.body), true, "focus back on the page");
+    assert.equal(await page.locator("#prompt").inputValue(), typed);
+    assert.match(typed, / and$/);
+    const before = await page.locator("#chips > li").count();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((n) => document.querySelectorAll("#chips > li").length === n + 1, before);
+    assert.equal(await page.locator("#prompt").inputValue(), typed, "nothing more typed into the box");
     await context.close();
     const embed = await open("?lang=en&embed=1", { viewport: { width: 800, height: 600 } });
     await embed.page.keyboard.press("e");

@@ -42,10 +42,16 @@ export function chipParts(token: string): { space: boolean; text: string } {
   return { space, text: (space ? token.slice(1) : token).replace(/\n/g, "↵") || (space ? "" : "∅") };
 }
 
-/** A vocabulary entry for display: byte tokens `<0xE4>` as `<E4>`, everything else as is. */
+/**
+ * A vocabulary entry for display: byte tokens `<0xE4>` as `<E4>`, everything else as is. A line
+ * break's and a tab's byte token is that character (drawn ↵ and ⇥, as on the chips: the charts said
+ * `<0A>` beside a chip's ↵); the vocabulary has no other token for either.
+ */
 export function tokenLabel(entry: string): string {
   const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(entry);
-  return byte ? `<${(byte[1] ?? "").toUpperCase()}>` : entry;
+  if (byte === null) return entry;
+  const hex = (byte[1] ?? "").toUpperCase();
+  return hex === "0A" ? "\n" : hex === "09" ? "\t" : `<${hex}>`;
 }
 
 /** Whether a vocabulary entry is a single-byte fallback token. */

@@ -53,6 +53,12 @@ function escapeCloses(event: KeyboardEvent): boolean {
   return document.querySelector("dialog:modal") === null;
 }
 
+/** Esc in the sidebar's prompt box, nobody else having taken it and no input method composing. */
+function leavesPrompt(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.isComposing || event.keyCode === 229 || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return false;
+  return event.target instanceof HTMLTextAreaElement && event.target.id === "prompt";
+}
+
 export function installShortcuts(actions: Actions, commands: Commands): void {
   const help = createHelp();
   // like pressing Step: a running playback stops first, then exactly one token is added
@@ -63,6 +69,12 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       if (escapeCloses(event) && (commands.closeLesson() || commands.closeSettings())) event.preventDefault();
+      else if (leavesPrompt(event)) {
+        // E put the keyboard in the sidebar's prompt box: Esc gives it back to the page (the text
+        // kept and read, as on any leaving), where Space plays and → steps again
+        event.preventDefault();
+        (event.target as HTMLElement).blur();
+      }
       return;
     }
     // `?` also closes its own overlay (the dialog would otherwise swallow every key)
@@ -144,7 +156,9 @@ function createHelp(): Help {
   const help: Help = {
     open() {
       if (dialog.open) return;
-      returnTo = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : openButton;
+      // (opened by `?` from the page itself: back to the page, where Space plays — on the overlay's
+      // button, Space opened the overlay again)
+      returnTo = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
       dialog.showModal();
     },
     close() {
@@ -160,6 +174,7 @@ function createHelp(): Help {
   });
   dialog.addEventListener("close", () => {
     if (returnTo?.isConnected === true) returnTo.focus();
+    else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     returnTo = null;
   });
   return help;

@@ -37,5 +37,5 @@ export const projectorEn = {
   "help.settings": "Projector mode: settings row open / closed",
   "help.clicker": "Projector mode: step; PgUp: back (a clicker's keys)",
   "help.help": "Show this list",
-  "help.esc": "Close this list or the open lesson; leave full screen",
+  "help.esc": "Close this list or the open lesson; leave the prompt box; leave full screen",
 } as const;

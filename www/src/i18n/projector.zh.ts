@@ -38,5 +38,5 @@ export const projectorZh: Record<keyof typeof projectorEn, string> = {
   "help.settings": "投影模式：打开 / 关闭设置栏",
   "help.clicker": "投影模式：单步；PgUp：后退（翻页笔的键）",
   "help.help": "显示这份列表",
-  "help.esc": "关闭这份列表或打开的课程；退出全屏",
+  "help.esc": "关闭这份列表或打开的课程；离开提示词框；退出全屏",
 };

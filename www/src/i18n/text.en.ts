@@ -12,5 +12,5 @@ export const textEn = {
   "text.plainLabel": "As plain text",
   "text.copy": "Copy text",
   "text.copied": "Copied.",
-  "text.legend": "␣ marks a space at the start of a token (in chips and charts only); “end” is the end-of-text token.",
+  "text.legend": "␣ marks a space at the start of a token and ↵ a line break (in chips and charts only); a chip like <E4> is a byte token, a piece of one character, shown as the character once it is whole; “end” is the end-of-text token.",
 } as const;

@@ -13,5 +13,5 @@ export const textZh: Record<keyof typeof textEn, string> = {
   "text.plainLabel": "纯文本",
   "text.copy": "复制文本",
   "text.copied": "已复制。",
-  "text.legend": "␣ 表示 Token 开头的空格（只出现在方块和图表里）；「结束符」是表示文本结束的 Token。",
+  "text.legend": "␣ 表示 Token 开头的空格，↵ 表示换行（只出现在方块和图表里）；<E4> 这样的方块是字节 Token，是一个字的一部分，凑齐后显示成字；「结束符」是表示文本结束的 Token。",
 };

@@ -239,7 +239,7 @@ export class ModelSource implements LogitsSource {
 
   idOf(text: string): number | undefined {
     const lookup = this.lookup ?? this.buildLookup();
-    return lookup.get(text) ?? lookup.get(text.replace(/␣/g, " ")) ?? lookup.get(text.toUpperCase());
+    return lookup.get(text) ?? lookup.get(text.replace(/␣/g, " ").replace(/↵/g, "\n").replace(/⇥/g, "\t")) ?? lookup.get(text.toUpperCase());
   }
 
   private buildLookup(): Map<string, number> {
@@ -247,6 +247,9 @@ export class ModelSource implements LogitsSource {
     this.raw.forEach((entry, id) => {
       lookup.set(entry, id);
       lookup.set(this.tokenText(id), id);
+      // a byte token also as `<0A>`, though its label is the character it stands for (↵)
+      const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(entry);
+      if (byte !== null) lookup.set(`<${(byte[1] ?? "").toUpperCase()}>`, id);
     });
     this.lookup = lookup;
     return lookup;
