@@ -119,3 +119,34 @@ describe("a lesson's instructions can be followed where it is shown", () => {
     });
   }
 });
+
+describe("a lesson's notes say which step or draw they are about", () => {
+  // found by a learner's trial: 实验二's "界面 came up" sat under "seed 2 … 用户 is chosen" and read
+  // as that draw's outcome; 实验一 ended at its 8 tokens mid-sentence with only "Generation has
+  // stopped" (failed on the old build: no draw named, no stop condition named)
+  const SAID = {
+    zh: { found: /#1 抽到了「界面」/, now2: /随机种子 2：.*选中「用户」/, end: /达到了最多 8 个新 Token（max_new_tokens）/ },
+    en: { found: /Draw #1 gave 界面/, now2: /Seed 2: .*“用户” is chosen/, end: /reached the most new tokens allowed, 8 \(max_new_tokens\)/ },
+  };
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: 实验二's note names the draw that gave 界面; 实验一's end names its stop condition`, async () => {
+      const { page, context, problems } = await open(`?lang=${lang}&lesson=exp2`);
+      await settled(page);
+      await page.locator("#lesson-body button.primary").first().click();
+      await settled(page);
+      const exp2 = await page.locator("#lesson-body").innerText();
+      assert.match(exp2, SAID[lang].now2);
+      assert.match(exp2, SAID[lang].found);
+      await page.goto(page.url().replace(/\?.*$/, `?lang=${lang}&lesson=exp1`));
+      await page.waitForSelector("body[data-ready='true']");
+      await settled(page);
+      for (let i = 0; i < 8; i++) {
+        await page.locator("#step").click();
+        await page.waitForFunction((n) => document.querySelectorAll("#chips > li").length === n, i + 1);
+      }
+      assert.match(await page.locator("#lesson-body").innerText(), SAID[lang].end);
+      assert.deepEqual(problems, { console: [], foreign: [] });
+      await context.close();
+    });
+  }
+});

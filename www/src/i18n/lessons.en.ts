@@ -44,8 +44,9 @@ export const lessonsEn = {
   "lesson.exp1.wrong": "Not “{guess}”: greedy only looks at the top token, “{token}” ({p}). Press Step to see it.",
   "lesson.exp1.step": "Step (greedy)",
   "lesson.exp1.after1": "The context is now “React 是一个用于构建用户” (“React is a … for building user”): a new distribution, computed again from the whole context.",
-  "lesson.exp1.wrap": "After 用户 (user), 界面 (interface) is almost certain. Greedy never planned “用户界面” (user interface): it chose the best token at each step, one at a time.",
+  "lesson.exp1.wrap": "At step 2, after 用户 (user), 界面 (interface) was almost certain. Greedy never planned “用户界面” (user interface): it chose the best token at each step, one at a time.",
   "lesson.exp1.finished": "Generation has stopped. Start over to try again.",
+  "lesson.exp1.finishedMax": "Generation has stopped: it reached the most new tokens allowed, {n} (max_new_tokens). That is one of the stop conditions, and it stops a sentence halfway too. Start over to try again.",
 
   "lesson.exp2.short": "Exp. 2",
   "lesson.exp2.title": "Experiment 2 · Sampling by hand",
@@ -58,7 +59,7 @@ export const lessonsEn = {
   "lesson.exp2.earlier": "{n} earlier …",
   "lesson.exp2.counts": "Total {n}: {list}",
   "lesson.exp2.keep": "Keep drawing: 用户 (user) comes up most, but not every time; 界面 (interface) only now and then.",
-  "lesson.exp2.found": "界面 (interface) came up: “React 是一个用于构建界面” (“… for building interfaces”) is reasonable too, just another path. Sampling lets several good continuations compete.",
+  "lesson.exp2.found": "Draw #{seed} gave 界面 (interface): “React 是一个用于构建界面” (“… for building interfaces”) is reasonable too, just another path. Sampling lets several good continuations compete.",
 
   "lesson.exp3.short": "Exp. 3",
   "lesson.exp3.title": "Experiment 3 · Top-p keeps a changing number of candidates",

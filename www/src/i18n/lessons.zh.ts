@@ -46,8 +46,9 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.exp1.wrong": "不是「{guess}」：greedy 只看概率最高的「{token}」（{p}）。按「单步」看看。",
   "lesson.exp1.step": "单步（greedy）",
   "lesson.exp1.after1": "上下文变成「React 是一个用于构建用户」：模型根据新的上下文重新算出一组概率。",
-  "lesson.exp1.wrap": "接在「用户」后面，「界面」的概率变得非常高。greedy 并没有一开始就规划「用户界面」，它每一步只看当前最可能的候选。",
+  "lesson.exp1.wrap": "第 2 步接在「用户」后面，「界面」的概率变得非常高。greedy 并没有一开始就规划「用户界面」，它每一步只看当前最可能的候选。",
   "lesson.exp1.finished": "生成已经停止。点「重新开始」再做一次。",
+  "lesson.exp1.finishedMax": "生成已经停止：达到了最多 {n} 个新 Token（max_new_tokens）。这是停止条件之一，句子写到一半也会停。点「重新开始」再做一次。",
 
   "lesson.exp2.short": "实验二",
   "lesson.exp2.title": "实验二：手动做一次 sampling",
@@ -60,7 +61,7 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.exp2.earlier": "更早的 {n} 次 …",
   "lesson.exp2.counts": "共 {n} 次：{list}",
   "lesson.exp2.keep": "继续抽：「用户」最常出现，但不是每次都是它；「界面」只是偶尔出现。",
-  "lesson.exp2.found": "抽到了「界面」：「React 是一个用于构建界面」也合理，只是路径不同。sampling 允许多个合理延续竞争。",
+  "lesson.exp2.found": "#{seed} 抽到了「界面」：「React 是一个用于构建界面」也合理，只是路径不同。sampling 允许多个合理延续竞争。",
 
   "lesson.exp3.short": "实验三",
   "lesson.exp3.title": "实验三：top-p 的候选数量会变化",

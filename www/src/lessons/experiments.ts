@@ -70,7 +70,9 @@ export function greedyByHand(): Lesson {
         const pick = actions.preview();
         const greedyId = pick?.ok === true ? pick.result.token : undefined;
         context.replaceChildren(t("lesson.context"), " ", h("q", {}, state.prompt, h("mark", {}, generatedText(actions))), glossWithText(state.prompt, generatedText(actions)));
-        question.textContent = done ? t("lesson.exp1.finished") : t("lesson.exp1.question", { n: n + 1 });
+        // (its 8 tokens end mid-sentence: the stop condition is named, not left for a broken text)
+        const finished = state.stopReason?.kind === "max_tokens" ? t("lesson.exp1.finishedMax", { n: state.stopReason.n }) : t("lesson.exp1.finished");
+        question.textContent = done ? finished : t("lesson.exp1.question", { n: n + 1 });
         keyed(table, `${n}|${done}`, () =>
           done ? [] : [h("p", { class: "lesson-caption" }, t("lesson.candidates")), bars(top.map((c) => ({ label: glossed(c.text), p: c.p })), t("lesson.candidates"))],
         );
@@ -194,7 +196,9 @@ export function samplingByHand(): Lesson {
           found.textContent =
             other === undefined ? t("srv.exp2.keep", { token: likeliest.text, p: percent(likeliest.p) }) : t("srv.exp2.found", { token: other.text, top: likeliest.text });
         } else {
-          found.textContent = other !== undefined ? t("lesson.exp2.found") : t("lesson.exp2.keep");
+          // (said of the draw that gave it, its # as in the list: under a later draw of 用户 it read
+          // as that draw's outcome)
+          found.textContent = other !== undefined ? t("lesson.exp2.found", { seed: other.seed }) : t("lesson.exp2.keep");
         }
       };
     },
