@@ -51,4 +51,9 @@ export const GLOSSES: Readonly<Record<string, string>> = {
   "移动": "mobile",
   "跨": "cross-",
   "应用": "app",
+  // 实验三's and 误解三's other candidates, and 误解二's table (a learner met them unglossed)
+  "中国": "China",
+  "哪": "which",
+  "基础": "basis",
+  "一种": "a kind of",
 };

@@ -44,7 +44,7 @@ export const lessonsEn = {
   "lesson.exp1.wrong": "Not “{guess}”: greedy only looks at the top token, “{token}” ({p}). Press Step to see it.",
   "lesson.exp1.step": "Step (greedy)",
   "lesson.exp1.after1": "The context is now “React 是一个用于构建用户” (“React is a … for building user”): a new distribution, computed again from the whole context.",
-  "lesson.exp1.wrap": "At step 2, after 用户 (user), 界面 (interface) was almost certain. Greedy never planned “用户界面” (user interface): it chose the best token at each step, one at a time.",
+  "lesson.exp1.wrap": "After 用户 (user), 界面 (interface) is almost certain. Greedy never planned “用户界面” (user interface): it chose the best token at each step, one at a time.",
   "lesson.exp1.finished": "Generation has stopped. Start over to try again.",
   "lesson.exp1.finishedMax": "Generation has stopped: it reached the most new tokens allowed, {n} (max_new_tokens). That is one of the stop conditions, and it stops a sentence halfway too. Start over to try again.",
 

@@ -3,7 +3,7 @@ import type { screenReaderEn } from "./screen-reader.en";
 
 export const screenReaderZh: Record<keyof typeof screenReaderEn, string> = {
   "announce.step": "第 {n} 步：{token}，p {p}{raw}，抽样 u = {u}。",
-  "announce.greedy": "第 {n} 步：{token}，p {p}{raw}，贪心：取概率最高的词元，不抽样。",
+  "announce.greedy": "第 {n} 步：{token}，p {p}{raw}，贪心：取概率最高的 Token，不抽样。",
   "announce.forced": "第 {n} 步：强制选 {token}，p {p}{raw}。",
   "announce.raw": "（softmax {p}）",
   "announce.token": "「{token}」",
@@ -18,5 +18,5 @@ export const screenReaderZh: Record<keyof typeof screenReaderEn, string> = {
   "summary.kept": "保留 {n} 个：{top}。",
   "summary.removed": "移除 {n} 个，其中最可能的：{top}。",
   "summary.removedCount": "移除 {n} 个。",
-  "summary.removedNone": "没有移除任何词元。",
+  "summary.removedNone": "没有移除任何 Token。",
 };

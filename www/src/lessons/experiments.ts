@@ -241,8 +241,11 @@ export function topPCount(): Lesson {
       // once the page is on the prompt, the inspector's Kept count (the number A and B compare) is
       // lit and brought on screen: on a phone the inspector is a screen or two below, and the press
       // seemed to do nothing
+      // (under the prompt's own preset, so the Preset menu names it rather than "custom")
       const show = (prompt: string): void =>
-        env.run(() => actions.apply({ source: liveSource(actions), prompt, params: { ...actions.state().params }, path: [] }).then(() => env.highlight(KEPT)));
+        env.run(() =>
+          actions.apply({ source: liveSource(actions), presetId: prompt === PLUGIN_PROMPT ? "plugin-zh" : "capital-zh", prompt, params: { ...actions.state().params }, path: [] }).then(() => env.highlight(KEPT)),
+        );
       body.append(
         para("lesson.exp3.intro"),
         own.node,
