@@ -9,7 +9,7 @@ export const lessonsZh: Record<keyof typeof lessonsEn, string> = {
   "lesson.key": "{title}（快捷键 {key}）",
   "lesson.none": "选一课：一次点击就设好提示词、所有参数和随机种子，同样的点击总是得到同样的 Token。",
   "lesson.back": "↩ 你的文本",
-  "lesson.backName": "你的文本：关闭这一课，恢复「{prompt}」和已生成的 token",
+  "lesson.backName": "你的文本：关闭这一课，恢复「{prompt}」和已生成的 Token",
   "lesson.again": "重新开始",
   "lesson.close": "关闭",
   "lesson.closeName": "关闭这一课",
