@@ -281,6 +281,39 @@ describe("projector mode", () => {
       assert.deepEqual(problems.console, []);
       await context.close();
     });
+
+    test(`${lang}: from the keyboard alone — E, a typed prompt, Enter — Space plays and pauses on the focused Step, and at the end Space and Enter keep the text`, async () => {
+      // found by a teacher's trial: Enter leaves the focus on Step (Enter steps on), where Space
+      // pressed Step; at the end of the text the focus fell to Reset and the next Space wiped it
+      const { page, context, problems } = await open(`?lang=${lang}&projector=1&max_new_tokens=5`, { viewport: { width: 1024, height: 768 } });
+      const name = { en: { pause: "Pause", play: "Play" }, zh: { pause: "暂停", play: "播放" } }[lang];
+      const count = () => page.locator("#chips li").count();
+      await page.keyboard.press("e");
+      await page.locator("#pj-prompt-text").waitFor();
+      await page.keyboard.type(lang === "zh" ? "人工智能的未来是" : "The future of AI is");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 1);
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "step", "Enter left the focus on Step");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelectorAll("#chips li").length === 2);
+      await page.keyboard.press("Space");
+      await page.getByRole("button", { name: name.pause, exact: true }).waitFor();
+      await page.keyboard.press("Space");
+      await page.getByRole("button", { name: name.play, exact: true }).waitFor();
+      const paused = await count();
+      assert.ok(paused >= 2 && paused <= 5, `${paused} tokens after Play and pause`);
+      // → to the end of the text (5 tokens)
+      while ((await count()) < 5) await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => document.getElementById("step").disabled);
+      assert.notEqual(await page.evaluate(() => document.activeElement?.id), "reset", "the focus did not fall to Reset");
+      for (const key of ["Space", "Enter", "Space"]) {
+        await page.keyboard.press(key);
+        await page.waitForTimeout(100);
+        assert.equal(await count(), 5, `${key} at the end of the text keeps it`);
+      }
+      assert.deepEqual(problems.console, []);
+      await context.close();
+    });
   }
 });
 

@@ -92,8 +92,10 @@ export function installShortcuts(actions: Actions, commands: Commands): void {
     let run: (() => void) | null = null;
     switch (key) {
       case " ":
-        // on a focused button Space presses that button (once), so it is not a shortcut there
-        if (target?.closest(SPACE_CONTROLS) != null || event.repeat) return;
+        // on a focused button Space presses that button (once), so it is not a shortcut there —
+        // except projector mode's Step, where the prompt box's Enter leaves the focus (so Enter
+        // steps on): there Space is Play, as everywhere in the mode (it pressed Step)
+        if ((target?.closest(SPACE_CONTROLS) != null && !(target?.id === "step" && document.body.dataset["projector"] === "true")) || event.repeat) return;
         run = () => actions.togglePlay();
         break;
       case "PageDown":

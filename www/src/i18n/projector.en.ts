@@ -23,7 +23,7 @@ export const projectorEn = {
   "projector.settingOff": "off",
   "help.button": "Shortcuts (?)",
   "help.title": "Keyboard shortcuts",
-  "help.intro": "Shortcuts work anywhere on the page except while you type in a field (on a focused button, Space presses that button); Ctrl, Alt and ⌘ combinations are left to the browser.",
+  "help.intro": "Shortcuts work anywhere on the page except while you type in a field (on a focused button, Space presses that button, but in projector mode Space on Step plays); Ctrl, Alt and ⌘ combinations are left to the browser.",
   "help.close": "Close",
   "help.space": "Space",
   "help.playPause": "Play / pause",

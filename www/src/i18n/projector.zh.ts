@@ -24,7 +24,7 @@ export const projectorZh: Record<keyof typeof projectorEn, string> = {
   "projector.settingOff": "关",
   "help.button": "快捷键（?）",
   "help.title": "键盘快捷键",
-  "help.intro": "在页面任何地方都可使用，正在输入框里打字时除外（焦点在按钮上时，空格按下该按钮）；带 Ctrl、Alt、⌘ 的组合键留给浏览器。",
+  "help.intro": "在页面任何地方都可使用，正在输入框里打字时除外（焦点在按钮上时，空格按下该按钮；投影模式下焦点在「单步」上时，空格仍是播放）；带 Ctrl、Alt、⌘ 的组合键留给浏览器。",
   "help.close": "关闭",
   "help.space": "空格",
   "help.playPause": "播放 / 暂停",

@@ -165,9 +165,12 @@ export function createPage(
     el<HTMLButtonElement>("stop").disabled = finished;
     // the focused Step, Play or Stop, disabled by the end of the text, dropped the keyboard's focus
     // to the page (Enter did nothing, a screen reader said nothing): it goes to Play (still playing)
-    // or Reset
+    // or Reset — in projector mode to the page, whose keys (Space, →) a teacher goes on pressing:
+    // on Reset the next Space or Enter wiped the class's text
     if (focused instanceof HTMLButtonElement && focused.disabled && ["step", "play", "stop"].includes(focused.id)) {
-      (playButton.disabled ? el<HTMLButtonElement>("reset") : playButton).focus({ preventScroll: true });
+      if (!playButton.disabled) playButton.focus({ preventScroll: true });
+      else if (document.body.dataset["projector"] === "true") focused.blur();
+      else el<HTMLButtonElement>("reset").focus({ preventScroll: true });
     }
     showUndoReset();
     say(el("stop-reason"), state.stopReason === null ? "" : stopText(state.stopReason, { prompt: state.prompt, made: state.path.length }));
