@@ -72,6 +72,30 @@ describe("a lesson opened over the teacher's own text: Back to your text", () =>
         await context.close();
       });
     }
+    for (const projector of [false, true]) {
+      test(`${lang}, ${projector ? "projector mode" : "normal page"}: a lesson closed with Esc leaves "Your text" in the header until it is used`, async () => {
+        // found by a teacher's trial: Esc (an easy key to press by accident) closed the lesson and
+        // the way back with it
+        const { page, context, problems } = await open(`?lang=${lang}${projector ? "&projector=1" : ""}`, { viewport: { width: 1024, height: 768 }, locale: lang === "zh" ? "zh-CN" : "en-US" });
+        await ownSentence(page, lang, projector, 3);
+        const text = await textOf(page);
+        await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+        await page.keyboard.press("3");
+        await page.waitForFunction((p) => new URLSearchParams(location.search).get("prompt") !== p, PROMPT[lang]);
+        await page.keyboard.press("Escape");
+        await page.waitForFunction(() => document.querySelector("#lessons[data-open='false']") !== null);
+        const back = page.getByRole("button", { name: BACK[lang] });
+        assert.equal(await back.count(), 1, "one Your text button after the lesson closed");
+        assert.ok(await page.locator("header.top").getByRole("button", { name: BACK[lang] }).isVisible(), "in the header");
+        await back.click();
+        await page.waitForFunction((p) => new URLSearchParams(location.search).get("prompt") === p, PROMPT[lang]);
+        await page.waitForFunction((k) => document.querySelectorAll("#chips > li").length === k, 3);
+        assert.equal(await textOf(page), text);
+        assert.equal(await page.getByRole("button", { name: BACK[lang] }).count(), 0, "gone once used");
+        assert.deepEqual(problems, { console: [], foreign: [] });
+        await context.close();
+      });
+    }
     test(`${lang}: the preset's prompt without tokens has nothing to bring back — no button`, async () => {
       const { page, context, problems } = await open(`?lang=${lang}`, { viewport: { width: 1280, height: 800 } });
       await page.locator("#lesson-list button[data-lesson='exp3']").click();

@@ -64,6 +64,8 @@ export function createLessons(
     myth6: paramsDoNotFixFacts(),
     quiz: selfTest(),
   };
+  /** Every prompt a lesson sets up. */
+  const lessonPrompts = new Set(Object.values(lessons).flatMap((lesson) => lesson.prompts ?? []));
   let current: LessonId | null = null;
   let update: (() => void) | null = null;
   /** The lesson and language the body was built for. */
@@ -86,7 +88,8 @@ export function createLessons(
   /**
    * The learner's own text as it was when a lesson set itself up over it (a prompt they typed, the
    * tokens they made): a teacher's sentence was gone for good once a lesson was opened. Kept while
-   * lessons stay open; "Back to your text" closes the lesson and puts it back.
+   * lessons are open and after one is closed (Esc closes one by accident), as long as the page still
+   * shows a lesson's prompt; "Your text" closes the lesson and puts it back.
    */
   let before: Scenario | null = null;
   const status = h("p", { class: "lesson-error", attrs: { role: "alert" } });
@@ -216,6 +219,7 @@ export function createLessons(
   }
 
   function goBack(saved: Scenario): void {
+    before = null;
     open(null);
     enqueue(async () => {
       const problems = await actions.apply(saved);
@@ -244,7 +248,10 @@ export function createLessons(
     }
     // projector mode's lesson has no room for a third button beside its title: its "Your text" is
     // in the header, where the Settings button it hides was
-    backTop.hidden = before === null || current === null;
+    // (closed, the button stays in the header until the page leaves the lessons' prompts: the
+    // learner's own new text, or the old one brought back)
+    if (before !== null && current === null && !lessonPrompts.has(actions.state().prompt)) before = null;
+    backTop.hidden = before === null;
     if (before !== null) nameBack(backTop, before);
     const folded = isCollapsed();
     section.dataset["collapsed"] = String(folded);
@@ -289,8 +296,8 @@ export function createLessons(
     // a link to a lesson whose page is on another prompt (e.g. a hand-written ?lesson=exp1) is set up
     const wanted = id === null ? undefined : lessons[id].prompts;
     const settingUp = id !== null && setUp !== "never" && (setUp || !(wanted === undefined || wanted.includes(actions.state().prompt)));
-    if (id === null) before = null;
-    else if (settingUp && previous === null) before = ownText(actions.snapshot());
+    // (a lesson opened after another was closed over the learner's text keeps that text)
+    if (id !== null && settingUp && previous === null && !(before !== null && lessonPrompts.has(actions.state().prompt))) before = ownText(actions.snapshot());
     // (a lesson being set up is drawn again once it is: its heading takes focus then, once)
     focusTitle = toTitle && !settingUp;
     render();
