@@ -48,10 +48,14 @@ export function chipParts(token: string): { space: boolean; text: string } {
  * `<0A>` beside a chip's ↵); the vocabulary has no other token for either.
  */
 export function tokenLabel(entry: string): string {
+  const short = byteName(entry);
+  return short === null ? entry : short === "<0A>" ? "\n" : short === "<09>" ? "\t" : short;
+}
+
+/** A byte token's short name, `<0xe4>` → `<E4>` (what the force and find fields accept); null for any other entry. */
+export function byteName(entry: string): string | null {
   const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(entry);
-  if (byte === null) return entry;
-  const hex = (byte[1] ?? "").toUpperCase();
-  return hex === "0A" ? "\n" : hex === "09" ? "\t" : `<${hex}>`;
+  return byte === null ? null : `<${(byte[1] ?? "").toUpperCase()}>`;
 }
 
 /** Whether a vocabulary entry is a single-byte fallback token. */

@@ -4,7 +4,7 @@
 import { messageOf } from "../core";
 import type { ForcedRecord, ForcedTokens, GeneratedToken, Generator, StepConfig } from "../core";
 import { recordAt } from "../recorded-step";
-import { isByteToken, tokenLabel } from "../format";
+import { byteName, isByteToken, tokenLabel } from "../format";
 import type { Appended, Capabilities, LogitsSource, NextLogits, SourceStop } from "./logits-source";
 
 /** The generator's stop name as a source's stop. */
@@ -248,8 +248,8 @@ export class ModelSource implements LogitsSource {
       lookup.set(entry, id);
       lookup.set(this.tokenText(id), id);
       // a byte token also as `<0A>`, though its label is the character it stands for (↵)
-      const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(entry);
-      if (byte !== null) lookup.set(`<${(byte[1] ?? "").toUpperCase()}>`, id);
+      const short = byteName(entry);
+      if (short !== null) lookup.set(short, id);
     });
     this.lookup = lookup;
     return lookup;

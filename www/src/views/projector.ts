@@ -32,7 +32,6 @@ const MIN_CHART_PX = 18.5;
  */
 const MIN_CHART_SHARE = 0.72;
 
-
 /** After this long without mouse movement the cursor is hidden (projector mode only). */
 const CURSOR_IDLE_MS = 3000;
 
