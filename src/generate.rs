@@ -22,7 +22,7 @@ mod output;
 mod records;
 
 pub use args::{
-    check_text, integer_arg, stop_sequences_arg, token_ids_arg, MAX_FORCED_LOGITS,
+    check_text, integer_arg, integer_arg_in, stop_sequences_arg, token_ids_arg, MAX_FORCED_LOGITS,
     MAX_FORCED_TOKENS, MAX_STOP_SEQUENCES, MAX_STOP_SEQUENCE_CHARS, MAX_TEXT_CHARS,
     MAX_TOKENIZER_JSON_CHARS,
 };
@@ -221,17 +221,25 @@ impl Generator {
         if let Some(r) = &self.stopped {
             return Err(GenerateError::Stopped(r.clone()));
         }
+        let generated = self.tokens.len() - self.prompt_len;
+        if generated >= self.max_new_tokens {
+            return Err(GenerateError::LimitReached {
+                max_new_tokens: self.max_new_tokens,
+                generated,
+            });
+        }
         let mut cfg = config.clone();
         if cfg.history.is_none() {
             cfg.history = Some(self.tokens.clone());
-            cfg.history_prompt_len = Some(self.prompt_len);
+            // (a caller's own history_prompt_len is checked against these tokens, as step does)
+            cfg.history_prompt_len.get_or_insert(self.prompt_len);
         }
         // min_new_tokens counts from `history` (above) and holds back this model's end token.
         if cfg.eos_token_id.is_none() {
             cfg.eos_token_id = self.tokenizer.eos_id().map(|id| vec![id]);
         }
         if cfg.seed.is_some() && cfg.draw.is_none() {
-            cfg.draw = Some((self.tokens.len() - self.prompt_len) as u64);
+            cfg.draw = Some(generated as u64);
         }
         let trace = self.decoder.step(&self.logits, &cfg)?;
         self.append(trace.token, Some(trace))

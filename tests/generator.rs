@@ -83,6 +83,17 @@ fn stop_conditions() {
         g.next(&greedy),
         Err(GenerateError::Stopped(StopReason::MaxNewTokens))
     ));
+    // lowered below what is generated: refused, nothing appended (it made one more token)
+    g.rewind(1).unwrap();
+    g.max_new_tokens = 1;
+    assert_eq!(
+        g.next(&greedy).unwrap_err(),
+        GenerateError::LimitReached {
+            max_new_tokens: 1,
+            generated: 2
+        }
+    );
+    assert_eq!(g.tokens().len(), g.prompt_len() + 2);
     // A stop sequence spanning two tokens ("首" + "都" are inside one token
     // here, so use the text of two consecutive forced tokens).
     g.max_new_tokens = 64;

@@ -118,6 +118,9 @@ pub(crate) struct Settings {
     pub greedy: bool,
     /// The temperature as the engines hold it (float32), after vLLM's clamp to ≥ 0.01.
     pub temperature: f32,
+    /// The temperature as the caller wrote it (after vLLM's clamp), for the trace: a caller who
+    /// passed 0.7 reads 0.7 back, not float32's 0.699999988.
+    pub temperature_given: f64,
     pub top_k: usize,
     pub top_p: f64,
     pub min_p: f64,
@@ -125,6 +128,8 @@ pub(crate) struct Settings {
     pub epsilon_cutoff: f64,
     pub eta_cutoff: f64,
     pub repetition_penalty: f32,
+    /// As the caller wrote it, for the trace (as `temperature_given`).
+    pub repetition_penalty_given: f64,
     pub frequency_penalty: f32,
     pub presence_penalty: f32,
     pub history: Vec<u32>,

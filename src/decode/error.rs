@@ -48,11 +48,8 @@ impl fmt::Display for StepError {
                 write!(f, "logits must have at least one entry, got an empty array")
             }
             StepError::BadLogit { index, value } => {
-                let what = if value.is_nan() {
-                    "NaN".to_string()
-                } else {
-                    value.to_string()
-                };
+                // as JavaScript writes them: NaN, Infinity (Rust's "inf" is no JS value)
+                let what = super::value::format_number(f64::from(*value));
                 write!(f, "logits[{index}] must be finite or -inf, got {what}")
             }
             StepError::AllNegativeInfinity => {

@@ -23,12 +23,24 @@ pub const MAX_DYNATEMP_RANGE: f64 = 1e6;
 /// Keys and strings echoed in error messages are cut to this many characters.
 pub const ECHO_CHARS: usize = 40;
 
-/// `key` as an error message quotes it: at most [`ECHO_CHARS`] characters, then `…`.
+/// `key` as an error message quotes it: at most [`ECHO_CHARS`] characters, then `…`; a quote and a
+/// control character escaped as JavaScript writes them (a NUL in a key printed raw cut the message
+/// short in a terminal). A backslash stays as it is: boundary.js writes a lone surrogate in a key
+/// as its escape `\uD800`, which must reach the message once.
 pub fn short(key: &str) -> String {
-    match key.char_indices().nth(ECHO_CHARS) {
-        Some((cut, _)) => format!("{}…", &key[..cut]),
-        None => key.to_owned(),
+    let mut out = String::with_capacity(key.len().min(4 * ECHO_CHARS));
+    for (i, c) in key.chars().enumerate() {
+        if i == ECHO_CHARS {
+            out.push('…');
+            break;
+        }
+        match c {
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
     }
+    out
 }
 
 #[cfg(test)]
@@ -169,5 +181,12 @@ mod tests {
         let cut = short(&long);
         assert_eq!(cut.chars().count(), ECHO_CHARS + 1);
         assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn short_escapes_what_would_break_the_quoted_key() {
+        assert_eq!(short("a\0b"), "a\\u0000b");
+        assert_eq!(short("say \"hi\"\n"), "say \\\"hi\\\"\\u000A");
+        assert_eq!(short("\\uD800"), "\\uD800");
     }
 }

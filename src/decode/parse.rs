@@ -111,7 +111,7 @@ fn array<'a>(field: &str, v: &'a Value, max: usize) -> Result<&'a [Value], StepE
         other => Err(StepError::OutOfRange {
             field: field.into(),
             allowed: id_list_rule(max),
-            got: other.describe(),
+            got: other.describe_for_list(),
         }),
     }
 }
@@ -153,12 +153,14 @@ impl Config {
         let engine = c.engine.unwrap_or_default();
         let number = |field: &str, v: &Value| float_value(field, v, engine);
         for (key, v) in entries {
-            if *v == Value::Null {
-                continue;
-            }
             let k = key.as_str();
+            // Refused even when null or undefined: `{ temprature: undefined }` is a misspelling
+            // whatever it holds, and the typed config says an unknown key throws.
             if !KEYS.contains(&k) {
                 return Err(StepError::UnknownKey { key: short(key) });
+            }
+            if *v == Value::Null {
+                continue;
             }
             match k {
                 "strategy" => {

@@ -38,6 +38,15 @@ impl Value {
             Value::Other(description) => description.chars().take(120).collect(),
         }
     }
+
+    /// What a value is where a list belongs: a number says so ("…at most 1024 token ids, got 5"
+    /// read as five ids).
+    pub fn describe_for_list(&self) -> String {
+        match self {
+            Value::Number(_) => format!("the number {}", self.describe()),
+            _ => self.describe(),
+        }
+    }
 }
 
 /// Formats a number the way JavaScript prints it (integers without a trailing `.0`).

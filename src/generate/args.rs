@@ -29,9 +29,23 @@ pub const MAX_FORCED_LOGITS: usize = 1 << 24;
 /// # Errors
 /// `GenerateError::Argument`.
 pub fn integer_arg(name: &str, value: Result<f64, String>, max: u64) -> Result<u64, GenerateError> {
-    let allowed = || format!("an integer in [0, {max}]");
+    integer_arg_in(name, value, 0, max)
+}
+
+/// An integer argument in [`min`, `max`] (`setMaxNewTokens`: at least 1, as HF's
+/// `max_new_tokens`; 0 used to make one token all the same).
+///
+/// # Errors
+/// `GenerateError::Argument`, as [`integer_arg`].
+pub fn integer_arg_in(
+    name: &str,
+    value: Result<f64, String>,
+    min: u64,
+    max: u64,
+) -> Result<u64, GenerateError> {
+    let allowed = || format!("an integer in [{min}, {max}]");
     match value {
-        Ok(n) if n.fract() == 0.0 && n >= 0.0 && n <= max as f64 => Ok(n as u64),
+        Ok(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => Ok(n as u64),
         Ok(n) => Err(GenerateError::Argument {
             name: name.into(),
             allowed: allowed(),
@@ -95,7 +109,7 @@ pub fn stop_sequences_arg(value: &Value) -> Result<Vec<String>, GenerateError> {
             return Err(GenerateError::Argument {
                 name: format!("stop sequences[{i}]"),
                 allowed: format!("a string of at most {MAX_STOP_SEQUENCE_CHARS} characters"),
-                got: format!("{chars} characters ({:?})", short(s)),
+                got: format!("{chars} characters (\"{}\")", short(s)),
             });
         }
         if !s.is_empty() {
@@ -115,7 +129,7 @@ pub fn token_ids_arg(name: &str, value: &Value, max_id: u64) -> Result<Vec<u32>,
         return Err(GenerateError::Argument {
             name: name.into(),
             allowed: format!("an array of at most {MAX_FORCED_TOKENS} token ids"),
-            got: value.describe(),
+            got: value.describe_for_list(),
         });
     };
     items
@@ -164,10 +178,16 @@ mod tests {
             )),
             "force token must be an integer in [0, 7999], got string \"abc\""
         );
+        let max_new = |n: f64| integer_arg_in("setMaxNewTokens n", Ok(n), 1, u32::MAX as u64);
         assert_eq!(
-            message(integer_arg("setMaxNewTokens n", Ok(-1.0), u32::MAX as u64)),
-            "setMaxNewTokens n must be an integer in [0, 4294967295], got -1"
+            message(max_new(-1.0)),
+            "setMaxNewTokens n must be an integer in [1, 4294967295], got -1"
         );
+        assert_eq!(
+            message(max_new(0.0)),
+            "setMaxNewTokens n must be an integer in [1, 4294967295], got 0"
+        );
+        assert_eq!(max_new(1.0), Ok(1));
         assert!(integer_arg("rewind n", Ok(4294967296.0), 3).is_err());
     }
 

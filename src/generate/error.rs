@@ -29,6 +29,11 @@ pub enum GenerateError {
     Step(StepError),
     /// `next`/`force` after a stop; `rewind` or `set_prompt` first.
     Stopped(StopReason),
+    /// `next` when `max_new_tokens` (lowered after generating) is already reached.
+    LimitReached {
+        max_new_tokens: usize,
+        generated: usize,
+    },
     /// `rewind(n)` with n larger than the generated tokens.
     RewindTooFar {
         n: usize,
@@ -68,6 +73,13 @@ impl fmt::Display for GenerateError {
                 f,
                 "generation has stopped ({}); rewind or set a new prompt",
                 r.name()
+            ),
+            GenerateError::LimitReached {
+                max_new_tokens,
+                generated,
+            } => write!(
+                f,
+                "next needs max_new_tokens above the tokens generated, got {max_new_tokens} with {generated} generated; raise it (setMaxNewTokens) or rewind"
             ),
             GenerateError::RewindTooFar { n, allowed } => {
                 write!(

@@ -75,6 +75,90 @@ const WRAPPERS = [
 const ErrorCtor = Error;
 const getPrototypeOf = Object.getPrototypeOf;
 const ObjectPrototype = Object.prototype;
+const ownNames = Object.getOwnPropertyNames;
+const ownProperty = Object.getOwnPropertyDescriptor;
+
+// Built-ins whose state lives in internal slots and that no brand check reads without running
+// code (a Promise's `then` would): found on the prototype chain, which also finds a subclass. A
+// Promise read as a plain object was an empty config, a fresh random seed each call.
+const iteratorPrototype = getPrototypeOf(getPrototypeOf([][Symbol.iterator]()));
+const asyncIteratorPrototype = getPrototypeOf(getPrototypeOf(async function* () {}).prototype);
+const BUILT_IN_PROTOTYPES = new Map([
+  [Promise.prototype, "a Promise (await it first)"],
+  [Error.prototype, "an Error"],
+  [iteratorPrototype, "an iterator (a generator, or an array's or a Map's entries)"],
+  [asyncIteratorPrototype, "an async iterator"],
+]);
+for (const name of ["WeakRef", "FinalizationRegistry"]) {
+  if (typeof globalThis[name] === "function") BUILT_IN_PROTOTYPES.set(globalThis[name].prototype, `a ${name}`);
+}
+const mapGetOf = Map.prototype.get;
+
+/** What built-in `value` descends from (a Promise, an Error, an iterator…), or undefined. */
+function builtInOf(value) {
+  // (bounded: a Proxy's getPrototypeOf trap may hand out a new Proxy every time)
+  let proto = getPrototypeOf(value);
+  for (let i = 0; i < 64 && proto !== null && proto !== ObjectPrototype; i++) {
+    const name = call.call(mapGetOf, BUILT_IN_PROTOTYPES, proto);
+    if (name !== undefined) return name;
+    proto = getPrototypeOf(proto);
+  }
+  return undefined;
+}
+
+/**
+ * The keys of a config that `for…in` does not list: its own non-enumerable properties and its
+ * classes' getters (`get topK()`), so that a misspelling there is refused like any other; methods
+ * and `constructor` are not settings.
+ */
+function hiddenKeys(value, keys) {
+  const found = [];
+  let owner = value;
+  for (let i = 0; i < 64 && owner !== null && owner !== ObjectPrototype; i++) {
+    const names = ownNames(owner);
+    // (an object literal: every own key already listed, one call and done)
+    if (i === 0 && getPrototypeOf(owner) === ObjectPrototype && names.length === keys.length) break;
+    for (const name of names) {
+      if (name === "constructor" || keys.includes(name) || found.includes(name)) continue;
+      const property = ownProperty(owner, name);
+      if (property !== undefined && (property.get !== undefined || typeof property.value !== "function")) found.push(name);
+    }
+    owner = getPrototypeOf(owner);
+  }
+  return found;
+}
+
+// A typed array whose ArrayBuffer was transferred (postMessage, structuredClone) — or a view of
+// WebAssembly memory that has since grown — reads as empty: named, not read as "no history".
+const typedArrayBuffer = Object.getOwnPropertyDescriptor(TypedArray, "buffer").get;
+const bufferDetached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get;
+const bufferSlice = ArrayBuffer.prototype.slice;
+const sharedByteLength = typeof SharedArrayBuffer === "function" ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get : undefined;
+
+/** Whether the typed array `view` (of length 0: a detached one has no elements) lost its buffer. */
+export function isDetached(view) {
+  const buffer = call.call(typedArrayBuffer, view);
+  try {
+    if (sharedByteLength !== undefined) {
+      call.call(sharedByteLength, buffer);
+      return false; // shared memory is never detached
+    }
+  } catch (_) {
+    // not shared
+  }
+  if (bufferDetached !== undefined) return call.call(bufferDetached, buffer);
+  try {
+    call.call(bufferSlice, buffer, 0, 0);
+    return false;
+  } catch (_) {
+    return true; // (engines before ArrayBuffer.prototype.detached: slice throws only then)
+  }
+}
+
+/** The refusal of a detached typed array: `what must be <rule>, got a Float32Array whose…`. */
+export function detachedMessage(what, rule, tag) {
+  return `${what} must be ${rule}, got a ${tag} whose ArrayBuffer was detached (transferred, or a view of WebAssembly memory that has since grown)`;
+}
 
 /** The name of a built-in object that is not a plain object (a Map, a Date…), or undefined. */
 function brandOf(value, brands = BRANDS) {
@@ -233,13 +317,17 @@ export function loneSurrogate(text) {
  */
 export function snapshot_logits(value, max) {
   try {
-    if (tagOf(value) === "Float32Array") {
+    const tag = tagOf(value);
+    if ((tag === "Float32Array" || tag === "Float64Array") && typedArrayLength.call(value) === 0 && isDetached(value)) {
+      return detachedMessage("logits", "a live typed array", tag);
+    }
+    if (tag === "Float32Array") {
       const length = typedArrayLength.call(value);
       if (length > max) return `logits must have at most ${max} entries, got ${length}`;
       return new Float32ArrayCtor(value);
     }
     // (a Float64Array is what JS maths produces; its elements, like an array's, are rounded)
-    const float64 = tagOf(value) === "Float64Array";
+    const float64 = tag === "Float64Array";
     if (float64 || isArray(value)) {
       const length = checkedLength("logits", float64 ? typedArrayLength.call(value) : value.length, max, "entries");
       if (typeof length === "string") return length;
@@ -253,6 +341,7 @@ export function snapshot_logits(value, max) {
         copy[i] = x;
         // a finite number past float32's range would reach the core as inf: name what was passed
         if (copy[i] === Infinity && x !== Infinity) return `logits[${i}] must be finite in float32 (at most 3.4028235e38) or -inf, got ${x}`;
+        // (one below it is float32's -inf, a ban, as a cast makes it: -Number.MAX_VALUE masks)
       }
       return copy;
     }
@@ -362,6 +451,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     if (isArray(v) || tag !== undefined) {
       const length = checkedLength(path, tag === undefined ? v.length : typedArrayLength.call(v), maxItems, "entries");
       if (typeof length === "string") fail(length);
+      if (length === 0 && tag !== undefined && isDetached(v)) fail(detachedMessage(path, "a live typed array or an array", tag));
       // A list of numbers (a history) becomes one Float64Array, copied by Rust in one call. Each
       // element is read once, counted and checked as `copy` would; from the first that is not a
       // number on, the list goes the general way.
@@ -402,12 +492,16 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     if (keys.length === 0 || getPrototypeOf(v) !== ObjectPrototype) {
       const brand = brandOf(v);
       if (brand !== undefined) return other(`${describe(v)} (its entries are not properties)`);
+      const builtIn = builtInOf(v);
+      if (builtIn !== undefined) return other(builtIn);
     }
     if (depth === 0) {
       for (const key of knownKeys) if (!keys.includes(key) && key in v) keys.push(key);
     }
     const wrapped = keys.length === 0 || keys[0] === "0" ? brandOf(v, WRAPPERS) : undefined;
     if (wrapped !== undefined) return other(`a ${wrapped} object (a wrapped primitive: pass the ${wrapped.toLowerCase()} itself)`);
+    // (after the wrapper check: a Symbol object's `description` getter is no misspelled key)
+    if (depth === 0 && !flat) for (const key of hiddenKeys(v, keys)) keys.push(key);
     // An object of numbers becomes one NumberEntries, each value read once, counted and checked
     // as `copy` would; from the first that is not a number (or a key holding the separator) on,
     // the object goes the general way.

@@ -12,7 +12,7 @@
 // placeholder instance at start (`start` in generator.rs); its prototype is guarded in place and
 // the placeholder freed. Every Generator, however made (`new`, `spawn`), shares that prototype.
 
-import { describe, loneSurrogate, tagOf, thrown, typedArrayLength } from "./boundary.js";
+import { describe, detachedMessage, isDetached, loneSurrogate, tagOf, thrown, typedArrayLength } from "./boundary.js";
 
 const getPrototypeOf = Object.getPrototypeOf;
 const ownKeys = Reflect.ownKeys;
@@ -198,6 +198,7 @@ export function snapshot_bytes(what, value, max) {
     if (tagOf(value) === "Uint8Array") {
       const length = call.call(typedArrayLength, value);
       if (length > max) return `${what} must be at most ${max} bytes, got ${length}`;
+      if (length === 0 && isDetached(value)) return detachedMessage(what, "a live Uint8Array", "Uint8Array");
       return new Uint8ArrayCtor(value);
     }
     return `${what} must be a Uint8Array, got ${describe(value)}`;

@@ -313,19 +313,21 @@ impl JsGenerator {
         Ok(self.state("eosId")?.tokenizer().eos_id())
     }
 
-    /// Stop after this many generated tokens (an integer in [0, 2^32 − 1]; default 64).
+    /// Stop after this many generated tokens (an integer in [1, 2^32 − 1]; default 64). Lowered
+    /// below the tokens already generated, `next` refuses until it is raised or the text rewound.
     #[wasm_bindgen(js_name = setMaxNewTokens)]
     pub fn set_max_new_tokens(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
     ) -> Result<(), JsError> {
-        let n = read::integer("setMaxNewTokens n", &n, u64::from(u32::MAX))?;
+        let n = read::integer_in("setMaxNewTokens n", &n, 1, u64::from(u32::MAX))?;
         self.state("setMaxNewTokens")?.max_new_tokens = n as usize;
         Ok(())
     }
 
     /// Stop when the generated text contains any of these (matched across token boundaries): an
-    /// array of at most 64 strings of at most 256 characters.
+    /// array of at most 64 strings of at most 256 characters (an empty one matches nothing and is
+    /// dropped, as the page's own stop list drops it).
     #[wasm_bindgen(js_name = setStopSequences)]
     pub fn set_stop_sequences(
         &self,

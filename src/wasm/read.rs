@@ -243,8 +243,13 @@ pub fn token_ids(value: &JsValue, max_id: u64) -> Result<Vec<u32>, JsError> {
 
 /// An integer argument in [0, max], taken as f64: never wrapped, truncated or coerced.
 pub fn integer(name: &str, value: &JsValue, max: u64) -> Result<u64, JsError> {
+    integer_in(name, value, 0, max)
+}
+
+/// An integer argument in [min, max], as [`integer`].
+pub fn integer_in(name: &str, value: &JsValue, min: u64, max: u64) -> Result<u64, JsError> {
     let n = value.as_f64().ok_or_else(|| describe(value));
-    generate::integer_arg(name, n, max).map_err(super::to_js_error)
+    generate::integer_arg_in(name, n, min, max).map_err(super::to_js_error)
 }
 
 /// A string argument of at most `MAX_TEXT_CHARS` UTF-16 units (checked before it is copied).

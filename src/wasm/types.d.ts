@@ -2,9 +2,10 @@
 export type Engine = "hf" | "llama.cpp" | "vllm";
 
 /**
- * Config for `step`. Every key is optional; an unknown key throws an Error naming it. Keys are read
- * like `for…in` (own and inherited enumerable) plus every key below found with `in` (class getters
- * count), each read once. Limits: nested at most 4 levels, at most 1,048,576 entries in any array
+ * Config for `step`. Every key is optional; an unknown key throws an Error naming it, whatever it
+ * holds (`undefined` and `null` too). Keys are read like `for…in` (own and inherited enumerable),
+ * plus non-enumerable own properties and class getters (methods are not keys), each read once. A
+ * Map, Promise, Error or iterator is refused by name, not read as an empty config. Limits: nested at most 4 levels, at most 1,048,576 entries in any array
  * or object, 2,098,176 values in all, strings of at most 1024 characters. Getters may throw (the
  * call throws an Error naming the key; the instance is unharmed).
  */
@@ -165,8 +166,10 @@ export interface CandidateColumns {
 
 /**
  * Logits for `step` and `logSumExp`: a Float32Array (copied), a Float64Array or an array of
- * numbers (each rounded to float32; one past float32's range is refused), at most
- * 1,048,576 (2^20) entries, each finite or -Infinity, at least one finite.
+ * numbers (each rounded to float32: one above its range is refused, one below it is -Infinity, a
+ * ban, as a float32 cast makes it, so `-Number.MAX_VALUE` masks a token), at most
+ * 1,048,576 (2^20) entries, each finite or -Infinity, at least one finite. A typed array whose
+ * buffer was detached (transferred, or a view of wasm memory that has grown) is refused by name.
  */
 export type Logits = Float32Array | Float64Array | number[];
 

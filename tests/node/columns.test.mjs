@@ -86,7 +86,10 @@ for (const { name, logits, config } of cases) {
     for (const key of ["token", "u", "seed", "draw", "engine", "strategy", "vocab_size", "kept_count", "unlisted_kept_count", "chosen_rank"]) {
       assert.equal(trace[key], want[key], key);
     }
-    for (const key of ["temperature", "raw_entropy_bits", "unlisted_mass"]) close(trace[key], want[key], key);
+    for (const key of ["raw_entropy_bits", "unlisted_mass"]) close(trace[key], want[key], key);
+    // a fixed temperature is reported as written since session 30 (it was 1/float32(1/T))
+    assert.ok(Math.abs(trace.temperature - want.temperature) <= 1e-7 * want.temperature, "temperature");
+    assert.equal(trace.temperature, config.strategy === "greedy" ? 0 : config.temperature ?? 1, "temperature as written");
     // (the final entropy's Σ e·s is added in float32 lanes on every path since issue 10's
     // eighteenth round, where a list with holes added it in one f64 chain: ~1e-8 of it moved)
     assert.ok(Math.abs(trace.entropy_bits - want.entropy_bits) <= 1e-6 * want.entropy_bits, `entropy_bits: ${trace.entropy_bits} vs ${want.entropy_bits}`);

@@ -32,14 +32,14 @@ test("every error names its field and the allowed range, and the next call works
     [chapter, { seed: -1 }, /seed must be an integer in \[0, 4294967295\], got -1/],
     [chapter, 42, /config must be an object, got 42/],
     [new Float32Array([1, NaN]), {}, /logits\[1\] must be finite or -inf, got NaN/],
-    [new Float32Array([1, Infinity]), {}, /logits\[1\] must be finite or -inf, got inf/],
+    [new Float32Array([1, Infinity]), {}, /logits\[1\] must be finite or -inf, got Infinity/],
     [new Float32Array([-Infinity, -Infinity]), { strategy: "greedy" }, /at least one finite value/],
     [new Float32Array([]), {}, /logits must have at least one entry/],
     ["not logits", {}, /logits must be a Float32Array, a Float64Array or an array of numbers, got string/],
     [[1, "x"], {}, /logits\[1\] must be a finite number or -inf/],
     [chapter, { trace_ids: [1, 5] }, /trace_ids\[1\] must be a token id < vocabulary size 5, got 5/],
     [chapter, { trace_ids: new Array(1025).fill(0) }, /trace_ids must be an array of at most 1024 token ids, got 1025 ids/],
-    [chapter, { trace_ids: 3 }, /trace_ids must be an array of at most \d+ token ids, got 3/],
+    [chapter, { trace_ids: 3 }, /trace_ids must be an array of at most \d+ token ids, got the number 3/],
   ];
   for (const [logits, config, message] of cases) {
     assert.throws(() => step(logits, config), (e) => e instanceof Error && message.test(e.message),

@@ -149,7 +149,7 @@ test("a wrapped primitive or a built-in passed where a string or a number goes i
   const wrapped = (name, lower) => `a ${name} object (a wrapped primitive: pass the ${lower} itself)`;
   assert.throws(() => gen.setPrompt(new String("中国的首都是")), { message: `prompt must be a string, got ${wrapped("String", "string")}` });
   assert.throws(() => gen.encode(new String("a")), { message: `encode text must be a string, got ${wrapped("String", "string")}` });
-  assert.throws(() => gen.setMaxNewTokens(new Number(5)), { message: `setMaxNewTokens n must be an integer in [0, 4294967295], got ${wrapped("Number", "number")}` });
+  assert.throws(() => gen.setMaxNewTokens(new Number(5)), { message: `setMaxNewTokens n must be an integer in [1, 4294967295], got ${wrapped("Number", "number")}` });
   assert.throws(() => gen.setPrompt(new Map()), { message: "prompt must be a string, got a Map" });
   assert.throws(() => gen.setPrompt({}), { message: "prompt must be a string, got an object" });
   assert.throws(() => gen.setPrompt(new Proxy({}, { get() { throw new Error("trap"); } })), { message: "prompt must be a string, got an object" });

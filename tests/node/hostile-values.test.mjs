@@ -58,7 +58,7 @@ test("every other kind of typed array (and DataView, ArrayBuffer) as logits is n
 test("numbers at the edges: float32 overflow named as passed, -0, NaN and Infinity, sparse arrays, BigInt", () => {
   refuses([1, 1e40], {}, /^logits\[1\] must be finite in float32 \(at most 3\.4028235e38\) or -inf, got 1e\+40$/);
   refuses([1, NaN], {}, /^logits\[1\] must be finite or -inf, got NaN$/);
-  refuses([1, Infinity], {}, /^logits\[1\] must be finite or -inf, got inf$/);
+  refuses([1, Infinity], {}, /^logits\[1\] must be finite or -inf, got Infinity$/);
   refuses([3.2, , 1.7], {}, /^logits\[1\] must be a finite number or -inf, got a hole \(no element at index 1\)$/); // eslint-disable-line no-sparse-arrays
   refuses([1, 2n], {}, /^logits\[1\] must be a finite number or -inf, got bigint 2$/);
   // a BigInt setting is its number, range-checked like one (unusual-values.test.mjs)

@@ -66,7 +66,7 @@ test("corrupt safetensors bytes: each refusal names the problem; the next Genera
   refusedThenFresh(weights.buffer, tokenizer, /^model bytes must be a Uint8Array, got an ArrayBuffer$/);
   const detached = new Uint8Array(weights);
   structuredClone(detached.buffer, { transfer: [detached.buffer] });
-  refusedThenFresh(detached, tokenizer, /^model bytes could not be read: reading it threw TypeError: /);
+  refusedThenFresh(detached, tokenizer, /^model bytes must be a live Uint8Array, got a Uint8Array whose ArrayBuffer was detached/);
   const resizable = new ArrayBuffer(weights.length, { maxByteLength: weights.length });
   const view = new Uint8Array(resizable);
   view.set(weights);

@@ -85,7 +85,7 @@ test("logits and the Generator's arguments: a string where a number belongs name
   refuses(() => g.forceMany(["5"]), new RegExp(`^tokens\\[0\\] must be an integer in \\[0, ${max}\\], got string "5"$`));
   refuses(() => g.forceMany([2n ** 64n + 1n]), new RegExp(`^tokens\\[0\\] must be an integer in \\[0, ${max}\\], got bigint 18446744073709551617, which no number holds exactly$`));
   refuses(() => g.rewind("1"), /^rewind n must be an integer in \[0, \d+\], got string "1"$/);
-  refuses(() => g.setMaxNewTokens("3"), /^setMaxNewTokens n must be an integer in \[0, 4294967295\], got string "3"$/);
+  refuses(() => g.setMaxNewTokens("3"), /^setMaxNewTokens n must be an integer in \[1, 4294967295\], got string "3"$/);
   refuses(() => g.next({ temperature: "0.5" }), /^temperature must be a number: 0 \(greedy\) or in \[1e-38, 1e6\], got string "0\.5"$/);
   // the Generator is untouched by all of it
   const before = g.tokens().length;

@@ -122,7 +122,7 @@ pub(crate) fn apply(work: &mut Work, s: &Settings, stage: u8) -> Result<Applied,
         work.processed = processed;
     }
     Ok(Applied {
-        value: Some(f64::from(r)),
+        value: Some(s.repetition_penalty_given),
         threshold: None,
     })
 }

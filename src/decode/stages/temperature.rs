@@ -24,8 +24,14 @@ pub(crate) fn apply(work: &mut Work, s: &Settings) -> Applied {
         }
     }
     work.inv_t = 1.0 / t;
+    // (dynamic temperature's own T is reported as applied; a fixed one as the caller wrote it)
+    let reported = if t == s.temperature {
+        s.temperature_given
+    } else {
+        f64::from(t)
+    };
     Applied {
-        value: Some(f64::from(t)),
+        value: Some(reported),
         threshold: None,
     }
 }

@@ -109,6 +109,9 @@ pub(crate) fn build(parts: Parts, cols: &mut Columns) -> Trace {
         strategy: if s.greedy { "greedy" } else { "sample" },
         temperature: if s.greedy {
             0.0
+        } else if w.inv_t == 1.0 / s.temperature {
+            // a fixed temperature, as the caller wrote it (1/inv_t made 0.7 read 0.69999998)
+            s.temperature_given
         } else {
             1.0 / f64::from(w.inv_t)
         },

@@ -120,6 +120,7 @@ pub struct Trace {
     /// `"sample"` or `"greedy"` (temperature 0 is reported as greedy).
     pub strategy: &'static str,
     /// The temperature applied (after vLLM's clamp or llama.cpp's dynamic temperature); 0 = greedy.
+    /// A fixed one as the caller wrote it (0.7, not float32's 0.699999988).
     pub temperature: f64,
     pub vocab_size: usize,
     /// Tokens left after every stage.

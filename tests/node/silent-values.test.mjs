@@ -1,0 +1,110 @@
+// Values a library user's trial found accepted without a word, each changing the answer or meaning
+// something else: a Promise read as an empty config (a fresh random seed every call), a detached
+// typed array read as empty (no history: another token), a misspelled key hidden in a class getter
+// or set to undefined, a Generator asked for 0 tokens making one. Each is now refused by name, and
+// the next valid call gives the same answer as before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Generator, step, tokenizer, weights } from "./load.mjs";
+import { refusesAndRecovers as refuses } from "./refuses.mjs";
+
+const logits = Float32Array.from({ length: 300 }, (_, i) => Math.sin(i * 0.37) * 4);
+const detached = (view) => {
+  structuredClone(view.buffer, { transfer: [view.buffer] });
+  return view;
+};
+
+test("a Promise, an Error, a WeakRef or an iterator is no config, at the top or as logit_bias", () => {
+  refuses(() => step(logits, Promise.resolve({ seed: 1 })), /^config must be an object, got a Promise \(await it first\)$/);
+  refuses(() => step(logits, new (class extends Promise {})(() => {})), /got a Promise \(await it first\)$/);
+  refuses(() => step(logits, { logit_bias: Promise.resolve({ 5: -100 }) }), /^logit_bias must be an object mapping token ids to biases .*, got a Promise/);
+  refuses(() => step(logits, Object.assign(new Error("x"), { seed: 1 })), /^config must be an object, got an Error$/);
+  refuses(() => step(logits, new TypeError("x")), /got an Error$/);
+  refuses(() => step(logits, new WeakRef({})), /got a WeakRef$/);
+  refuses(() => step(logits, (function* () {})()), /got an iterator/);
+  refuses(() => step(logits, [1, 2].entries()), /got an iterator/);
+  // a class instance whose getters are settings still is one, and its methods are not keys
+  class Settings {
+    get seed() {
+      return 7;
+    }
+    describe() {
+      return "seven";
+    }
+  }
+  assert.deepEqual(step(logits, new Settings()).token, step(logits, { seed: 7 }).token);
+});
+
+test("a misspelled key is refused wherever it hides: a class getter, a non-enumerable property, undefined or null", () => {
+  class Cfg {
+    get seed() {
+      return 7;
+    }
+    get topK() {
+      return 1;
+    }
+  }
+  refuses(() => step(logits, new Cfg()), /^unknown key "topK" in config; did you mean "top_k"\?$/);
+  refuses(() => step(logits, Object.defineProperty({ seed: 7 }, "topK", { value: 1 })), /^unknown key "topK" in config/);
+  refuses(() => step(logits, { seed: 7, temprature: undefined }), /^unknown key "temprature" in config; did you mean "temperature"\?$/);
+  refuses(() => step(logits, { seed: 7, temprature: null }), /^unknown key "temprature"/);
+  // a known key left undefined or null is still "not given"
+  assert.equal(step(logits, { seed: 7, temperature: undefined, top_k: null }).token, step(logits, { seed: 7 }).token);
+  // a key is quoted as JavaScript would write it: a NUL or a quote does not cut the message short
+  refuses(() => step(logits, { 'a\0"b': 1 }), /^unknown key "a\\u0000\\"b" in config$/);
+});
+
+test("a detached typed array is named, not read as an empty list", () => {
+  const history = [5, 5, 5];
+  const penalised = { seed: 3, repetition_penalty: 100, history };
+  const live = step(logits, penalised).token;
+  refuses(() => step(logits, { ...penalised, history: detached(new Uint32Array(history)) }), /^history must be a live typed array or an array, got a Uint32Array whose ArrayBuffer was detached \(transferred, or a view of WebAssembly memory that has since grown\)$/);
+  assert.equal(step(logits, { ...penalised, history: new Uint32Array(history) }).token, live);
+  refuses(() => step(logits, { min_new_tokens: 2, eos_token_id: detached(new Uint32Array([1])) }), /^eos_token_id must be a live typed array or an array, got a Uint32Array whose ArrayBuffer was detached/);
+  refuses(() => step(detached(new Float32Array(logits)), {}), /^logits must be a live typed array, got a Float32Array whose ArrayBuffer was detached/);
+  refuses(() => step(detached(Float64Array.from(logits)), {}), /^logits must be a live typed array, got a Float64Array whose/);
+  refuses(() => new Generator(detached(new Uint8Array(weights)), tokenizer), /^model bytes must be a live Uint8Array, got a Uint8Array whose ArrayBuffer was detached/);
+  // an empty typed array that was never detached is still just empty, and shared memory never is
+  assert.equal(step(logits, { seed: 3, repetition_penalty: 100, history: new Uint32Array(0) }).token, step(logits, { seed: 3 }).token);
+  assert.equal(step(logits, { seed: 3, history: new Uint32Array(new SharedArrayBuffer(0)) }).token, step(logits, { seed: 3 }).token);
+});
+
+test("+Infinity is spelled as JavaScript spells it", () => {
+  refuses(() => step(new Float32Array([1, Infinity]), {}), /^logits\[1\] must be finite or -inf, got Infinity$/);
+  // (below float32's range is its -inf, a ban, on purpose: hostile-values.test.mjs)
+});
+
+test("the trace reports a temperature and a repetition penalty as they were written", () => {
+  for (const temperature of [0.7, 0.3, 1.5, 1e6, 1e-38]) {
+    const trace = step(logits, { seed: 1, temperature });
+    assert.equal(trace.temperature, temperature);
+    assert.equal(trace.stages.find((s) => s.name === "temperature").value, temperature);
+  }
+  assert.equal(step(logits, { seed: 1, engine: "vllm", temperature: 0.001 }).temperature, 0.01);
+  const penalised = step(logits, { seed: 1, repetition_penalty: 1.3, history: [1] });
+  assert.equal(penalised.stages.find((s) => s.name === "penalties").value, 1.3);
+  refuses(() => step(logits, { trace_ids: 5 }), /^trace_ids must be an array of at most 1024 token ids, got the number 5$/);
+});
+
+test("a Generator: max_new_tokens at least 1, never passed; history_prompt_len checked as step checks it", () => {
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  refuses(() => gen.setMaxNewTokens(0), /^setMaxNewTokens n must be an integer in \[1, 4294967295\], got 0$/);
+  gen.setMaxNewTokens(3);
+  const first = [gen.next({ seed: 1 }).token, gen.next({ seed: 1 }).token];
+  // lowered below what is generated: next refuses (it made one more token and called it the limit)
+  gen.setMaxNewTokens(1);
+  refuses(() => gen.next({ seed: 1 }), /^next needs max_new_tokens above the tokens generated, got 1 with 2 generated; raise it \(setMaxNewTokens\) or rewind$/);
+  assert.equal(gen.tokens().length - gen.promptLength, 2, "nothing was appended");
+  gen.setMaxNewTokens(3);
+  const third = gen.next({ seed: 1 });
+  assert.equal(third.stop, "max_new_tokens");
+  gen.rewind(3);
+  assert.deepEqual([gen.next({ seed: 1 }).token, gen.next({ seed: 1 }).token], first, "the same tokens again");
+  gen.rewind(2);
+  // history_prompt_len without history counts in the Generator's own tokens, and is range-checked
+  const length = gen.tokens().length;
+  refuses(() => gen.next({ seed: 1, history_prompt_len: 99 }), new RegExp(`^history_prompt_len must be in \\[0, ${length}\\] \\(the history's length\\), got 99$`));
+  assert.equal(gen.next({ seed: 1, history_prompt_len: gen.promptLength }).token, first[0]);
+  gen.free();
+});
