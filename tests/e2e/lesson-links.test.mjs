@@ -41,3 +41,57 @@ describe("a lesson named alone in a link (or an element's lesson attribute) sets
     await context.close();
   });
 });
+
+describe("a lesson link that also names settings or a prompt: the lesson set up, then those on top", () => {
+  /** The page once the linked lesson is set up and idle: its link's query and the prompt box. */
+  async function settled(page) {
+    await page.locator(".lesson-body").first().waitFor();
+    await page.waitForFunction(() => document.body.dataset.ready === "true" && !document.getElementById("lessons").hasAttribute("aria-busy"));
+    await page.waitForTimeout(300);
+    return { params: new URL(page.url()).searchParams, prompt: await page.locator("#prompt").inputValue() };
+  }
+
+  test("zh ?lesson=exp2&temperature=0.5: 实验二's prompt and draw, at T 0.5 (the link's temperature was lost to the set-up)", async () => {
+    const { page, context } = await open("?lang=zh&lesson=exp2&temperature=0.5");
+    const { params, prompt } = await settled(page);
+    assert.equal(prompt, "React 是一个用于构建", "the lesson's own prompt");
+    assert.equal(params.get("temperature"), "0.5");
+    assert.equal(await page.locator("#temperature").inputValue(), "0.5");
+    // the rest of 实验二's set-up stands: plain sampling, its seed
+    assert.notEqual(params.get("strategy"), "greedy", "sampling, as the lesson sets it");
+    assert.equal(params.get("seed"), "1");
+    await context.close();
+  });
+
+  test("en ?lesson=myth1&seed=3&prompt=…: 误解一 set up (greedy) on the link's own prompt and seed", async () => {
+    const own = "中国的首都是";
+    const { page, context } = await open(`?lang=en&lesson=myth1&seed=3&prompt=${encodeURIComponent(own)}`);
+    const { params, prompt } = await settled(page);
+    assert.equal(prompt, own, "the link's prompt, not the lesson's");
+    assert.equal(params.get("seed"), "3");
+    assert.equal(params.get("strategy"), "greedy", "the lesson's own setting where the link names none");
+    await context.close();
+  });
+
+  test("embedded (#lesson=exp1&max_new_tokens=4, as the element writes it): 实验一 stops after 4 tokens, not its 8", async () => {
+    const { page, context } = await open("?embed=1&lang=zh#lesson=exp1&max_new_tokens=4", { viewport: { width: 800, height: 700 } });
+    await settled(page);
+    assert.equal(await page.locator("#max-new").inputValue(), "4");
+    await context.close();
+  });
+});
+
+test("a lesson id the page does not have is named with the ids it has; MYTH3 is myth3", async () => {
+  const { page, context } = await open(`?lang=zh&lesson=${encodeURIComponent("误解三")}`);
+  const notice = page.locator("#url-notice");
+  await notice.waitFor();
+  const text = await notice.textContent();
+  assert.match(text, /误解三/);
+  assert.match(text, /exp1.*exp2.*exp3.*myth1.*myth6.*quiz/s, "the ids a link may name");
+  await context.close();
+  const upper = await open("?lang=en&lesson=MYTH3");
+  await upper.page.locator(".lesson-body").first().waitFor();
+  assert.equal(await upper.page.locator("#url-notice").isHidden(), true, "no notice: read as myth3");
+  assert.equal(new URL(upper.page.url()).searchParams.get("lesson"), "myth3");
+  await upper.context.close();
+});

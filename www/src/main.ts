@@ -16,7 +16,7 @@ import type { SourceKind } from "./state";
 import { browserLang, readUrl } from "./url";
 import { holdAddress } from "./address";
 import { arrivedQuery } from "./url-arrival";
-import type { UrlRequest } from "./url";
+import { linkHasState, namedOverLesson } from "./lesson-link";
 import type { Actions } from "./actions";
 import { isLessonId, LESSON_IDS } from "./lessons/catalog";
 import type { LessonId } from "./lessons/catalog";
@@ -45,7 +45,7 @@ import { apply, applyScenario, snapshot } from "./playground/scenarios";
 
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
-  lesson: isLessonId,
+  lessons: LESSON_IDS,
 });
 // a link holding its state after `#`, opened in a tab already showing the page, changes only the
 // fragment: the browser does not load the page again, so the page does, to read the new link
@@ -275,15 +275,6 @@ function showProgress(progress: LoadProgress | null): void {
   }
 }
 
-/**
- * Whether a link holds a page state of its own, beyond its lesson, language and modes (`serverLink`:
- * beyond its server too, which a server link always names).
- */
-function linkHasState(link: UrlRequest, serverLink = false): boolean {
-  const fields = [serverLink ? undefined : link.source, link.presetId, link.prompt, link.path, link.branches, link.current, link.viewing, link.tables, link.settings];
-  return fields.some((field) => field !== undefined) || Object.keys(link.params).length > 0 || link.stopped === true;
-}
-
 async function boot(): Promise<void> {
   translateDocument();
   fillPresets(pg.state.presetId);
@@ -375,7 +366,8 @@ async function boot(): Promise<void> {
   showNotice();
   if (initialUrl.projector) projector.set(true);
   // a shared lesson link carries the lesson's page (kept as it is); a bare `?lesson=myth1` or an
-  // element's lesson attribute alone does not: the lesson sets its page up (误解一 needs greedy, 误解二
+  // element's lesson attribute alone does not: the lesson sets its page up, under whatever settings
+  // or prompt the link names besides (误解一 needs greedy, 误解二
   // the chapter's hand-made table; on the default page they showed nothing, or the model's logits)
   // a server link's lesson waits for Connect to be set up over the server (meanwhile a bare lesson
   // link's page is set up on the embedded model with "Model server" still chosen, and its notice
@@ -383,7 +375,9 @@ async function boot(): Promise<void> {
   if (initialUrl.lesson !== undefined && isLessonId(initialUrl.lesson)) {
     const own = linkHasState(initialUrl, serverLink);
     if (serverLink) heldLesson = initialUrl.lesson;
-    lessons.open(initialUrl.lesson, serverLink && own ? "never" : !own);
+    // (`?lesson=exp2&temperature=0.5`: 实验二 set up, at T 0.5)
+    const named = serverLink ? undefined : namedOverLesson(initialUrl);
+    lessons.open(initialUrl.lesson, serverLink && own ? "never" : !own || named !== undefined, named);
   }
   server.renderNotice();
   pg.holding = false;

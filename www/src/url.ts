@@ -103,11 +103,11 @@ const KNOWN: ReadonlySet<string> = new Set([
 /** Fields a link may repeat; of any other field given twice, the last is read (and the rest named). */
 const LISTS: ReadonlySet<string> = new Set(["stop", "branch", "table", "set"]);
 
-/** Reads `?a=b…` (or the same after `#`, and `#embed`) field by field. `knownPreset`/`knownLesson` validate ids. */
+/** Reads `?a=b…` (or the same after `#`, and `#embed`) field by field. `known` validates preset ids and lists the lessons'. */
 export function readUrl(
   search: string,
   hash: string,
-  known: { preset(id: string): boolean; lesson(id: string): boolean },
+  known: { preset(id: string): boolean; lessons: readonly string[] },
 ): { request: UrlRequest; problems: UrlProblem[] } {
   const request: UrlRequest = { params: {}, projector: false, embed: false };
   if (search.length + hash.length > MAX_LINK_CHARS) {
@@ -259,11 +259,9 @@ export function readUrl(
     }
   }
   if (settings.length > 0) request.settings = settings;
-  const lesson = query.get("lesson");
-  if (lesson !== null) {
-    if (known.lesson(lesson)) request.lesson = lesson;
-    else bad("lesson", lesson, { kind: "unknown" });
-  }
+  // (a wrong one is named with the ids there are; `MYTH3` is myth3, as `strategy=Greedy` is greedy)
+  const lesson = oneOf("lesson", known.lessons);
+  if (lesson !== undefined) request.lesson = lesson;
   // only <nexttoken-playground> writes `height`, and only one it could not use (element-attributes.ts)
   const height = query.get("height");
   if (height !== null) bad("height", height, { kind: "range", min: MIN_HEIGHT, max: MAX_HEIGHT, integer: false });

@@ -15,6 +15,7 @@ import { greedyNotAlwaysBest, noPlan, paramsDoNotFixFacts, temperatureNotSmarter
 import { selfTest } from "../lessons/quiz";
 import { findPreset } from "../presets";
 import type { Scenario } from "../scenario";
+import type { Params } from "../state";
 import { markHanRuns } from "../token-lang";
 import { el } from "./controls";
 import { lessonServer } from "./lesson-server";
@@ -23,12 +24,34 @@ export interface Lessons {
   /**
    * Open a lesson (null closes the panel); `setUp` false keeps the page's state (a link restores it)
    * unless the page is on another prompt than the lesson's; "never" only shows the lesson (a server
-   * link's lesson, set up once connected).
+   * link's lesson, set up once connected). `named`: what a link or element named besides the lesson
+   * (settings, a prompt), applied over the lesson's own set-up rather than lost to it.
    */
-  open(id: LessonId | null, setUp?: boolean | "never"): void;
+  open(id: LessonId | null, setUp?: boolean | "never", named?: LinkNamed): void;
   current(): LessonId | null;
   /** Close the open lesson from the keyboard (Esc) and give focus back; false when none is open. */
   dismiss(): boolean;
+}
+
+/** What a lesson link or element names besides the lesson: each wins over the lesson's set-up. */
+export interface LinkNamed {
+  presetId?: string;
+  prompt?: string;
+  params: Partial<Params>;
+}
+
+/** `actions` whose `apply` lays `named` over each scenario a lesson's set-up asks for. */
+function withNamed(actions: Actions, named: LinkNamed): Actions {
+  return {
+    ...actions,
+    apply: (scenario) =>
+      actions.apply({
+        ...scenario,
+        presetId: named.presetId ?? scenario.presetId,
+        prompt: named.prompt ?? scenario.prompt,
+        params: { ...scenario.params, ...named.params },
+      }),
+  };
 }
 
 const title = (id: LessonId): MessageKey => `lesson.${id}.title` as MessageKey;
@@ -281,7 +304,7 @@ export function createLessons(
   });
   actions.onRender(render);
 
-  function open(id: LessonId | null, setUp: boolean | "never" = true): void {
+  function open(id: LessonId | null, setUp: boolean | "never" = true, named?: LinkNamed): void {
     const active = document.activeElement;
     // a button inside the old body (again, close) disappears; a lesson's button in the list says
     // nothing of the lesson: focus goes to the new heading, which a screen reader reads out
@@ -304,7 +327,7 @@ export function createLessons(
     if (id === null || !settingUp) return;
     const on = server.sourceFor(lessons[id]);
     enqueue(async () => {
-      await lessons[id].setUp(actions, on);
+      await lessons[id].setUp(named === undefined ? actions : withNamed(actions, named), on);
       server.settled();
       // the lesson's own state was reset: draw it afresh
       builtFor = "";
