@@ -1,6 +1,6 @@
 // A course author's embed frame, in Chromium: an open lesson in a 640×480 frame leaves the frame
 // unscrollable; tabbing out of the Settings drawer closes it; the top row is one row at 800 and 640 px
-// in zh and en with every button named.
+// in zh and en with every button named; in projector mode one Settings button.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
@@ -85,5 +85,22 @@ describe("an embed's top row", () => {
         await context.close();
       });
     }
+  }
+});
+
+describe("an embed frame in projector mode", () => {
+  for (const lang of ["zh", "en"]) {
+    test(`${lang}: one Settings button, and it opens the projector's settings row (the drawer's second one did nothing)`, async () => {
+      const { page, context } = await open(`?lang=${lang}&embed=1&projector=1`, { viewport: { width: 1024, height: 768 } });
+      const name = lang === "zh" ? "设置" : "Settings";
+      const buttons = page.locator("header button").filter({ hasText: new RegExp(`^${name}$`) });
+      await page.locator("#projector-controls-toggle").waitFor();
+      const visible = [];
+      for (const button of await buttons.all()) if (await button.isVisible()) visible.push(await button.getAttribute("id"));
+      assert.deepEqual(visible, ["projector-controls-toggle"]);
+      await page.locator("#projector-controls-toggle").click();
+      await page.locator("#projector-controls").waitFor({ state: "visible" });
+      await context.close();
+    });
   }
 });
