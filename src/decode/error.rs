@@ -61,6 +61,9 @@ impl fmt::Display for StepError {
             StepError::NotAnObject { got } => write!(f, "config must be an object, got {got}"),
             StepError::UnknownKey { key } => {
                 write!(f, "unknown key \"{key}\" in config")?;
+                if let Some(instead) = super::suggest::elsewhere_for(key) {
+                    return write!(f, " ({instead})");
+                }
                 match super::suggest::known_key_for(key) {
                     Some(known) => write!(f, "; did you mean \"{known}\"?"),
                     None => Ok(()),

@@ -16,6 +16,36 @@ const ALIASES: &[(&str, &str)] = &[
     ("eos_token_ids", "eos_token_id"),
 ];
 
+/// Keys of a whole generation (HF's, OpenAI's) that a step has elsewhere or has no need of: what
+/// to use instead. `max_new_tokens` was told "did you mean min_new_tokens?".
+const ELSEWHERE: &[(&[&str], &str)] = &[
+    (
+        &["max_new_tokens", "max_tokens", "max_length"],
+        "a step chooses one token; a Generator's limit is setMaxNewTokens",
+    ),
+    (
+        &["stop", "stop_sequences"],
+        "a step chooses one token; a Generator's stop sequences are setStopSequences",
+    ),
+    (
+        &["n", "num_return_sequences"],
+        "a step draws one token; sampleCounts draws many",
+    ),
+    (
+        &["logprobs", "top_logprobs"],
+        "every step returns its candidates' p_raw and p; trace_top sets how many",
+    ),
+];
+
+/// Where a generation's key lives instead, for a key `step` does not take.
+pub(crate) fn elsewhere_for(key: &str) -> Option<&'static str> {
+    let snake = snake_case(key);
+    ELSEWHERE
+        .iter()
+        .find(|(names, _)| names.contains(&snake.as_str()))
+        .map(|&(_, instead)| instead)
+}
+
 /// The known key `key` most likely meant.
 pub(crate) fn known_key_for(key: &str) -> Option<&'static str> {
     let snake = snake_case(key);
@@ -109,5 +139,20 @@ mod tests {
         for nothing in ["k0", "xyz", "max_tokens", "stream", "", "🙂🙂🙂🙂"] {
             assert_eq!(known_key_for(nothing), None, "{nothing}");
         }
+    }
+
+    #[test]
+    fn a_generations_key_says_where_it_lives() {
+        use super::elsewhere_for;
+        for key in ["max_new_tokens", "maxNewTokens", "max_tokens", "max_length"] {
+            assert!(
+                elsewhere_for(key).unwrap().contains("setMaxNewTokens"),
+                "{key}"
+            );
+        }
+        assert!(elsewhere_for("stop").unwrap().contains("setStopSequences"));
+        assert!(elsewhere_for("n").unwrap().contains("sampleCounts"));
+        assert!(elsewhere_for("top_logprobs").unwrap().contains("trace_top"));
+        assert_eq!(elsewhere_for("top_k"), None);
     }
 }

@@ -406,7 +406,9 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     if (typeof v === "string") return other(describe(v));
     if (typeof v !== "object" || v === null) return undefined;
     const tag = tagOf(v);
-    if (!flat && tag !== undefined) return other(describe(v));
+    // (`step(config, logits)`: the arguments the other way round)
+    const swapped = what === "config" && (tag === "Float32Array" || tag === "Float64Array") ? " (logits are step's first argument, the config its second)" : "";
+    if (!flat && tag !== undefined) return other(describe(v) + swapped);
     if (flat && tag === undefined && !isArray(v)) return other(describe_object(v));
     return undefined;
   };

@@ -20,7 +20,7 @@ test("every error names its field and the allowed range, and the next call works
     [chapter, { top_pp: 0.9 }, /^unknown key "top_pp" in config; did you mean "top_p"\?$/],
     [chapter, { topK: 40 }, /^unknown key "topK" in config; did you mean "top_k"\?$/],
     [chapter, { repeat_penalty: 1.1 }, /^unknown key "repeat_penalty" in config; did you mean "repetition_penalty"\?$/],
-    [chapter, { max_tokens: 5 }, /^unknown key "max_tokens" in config$/],
+    [chapter, { max_tokens: 5 }, /^unknown key "max_tokens" in config \(a step chooses one token; a Generator's limit is setMaxNewTokens\)$/],
     [chapter, { top_p: 1.5 }, /top_p must be in \[0, 1\], got 1\.5/],
     [chapter, { top_k: 2.5 }, /top_k must be an integer in \[0, 4294967295\], got 2\.5/],
     [chapter, { temperature: "hot" }, /temperature must be a number: 0 \(greedy\) or in \[1e-38, 1e6\], got string "hot"/],

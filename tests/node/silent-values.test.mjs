@@ -108,3 +108,13 @@ test("a Generator: max_new_tokens at least 1, never passed; history_prompt_len c
   assert.equal(gen.next({ seed: 1, history_prompt_len: gen.promptLength }).token, first[0]);
   gen.free();
 });
+
+test("the ordinary slips are told what to do: arguments swapped, a generation's key given to a step", () => {
+  refuses(() => step({ seed: 1 }, logits), /^config must be an object, got a Float32Array \(logits are step's first argument, the config its second\)$/);
+  refuses(() => step(logits, { max_new_tokens: 8 }), /^unknown key "max_new_tokens" in config \(a step chooses one token; a Generator's limit is setMaxNewTokens\)$/);
+  refuses(() => step(logits, { max_tokens: 8 }), /setMaxNewTokens\)$/);
+  refuses(() => step(logits, { stop: ["。"] }), /^unknown key "stop" in config \(.*setStopSequences\)$/);
+  refuses(() => step(logits, { n: 5 }), /sampleCounts draws many\)$/);
+  refuses(() => step(logits, { top_logprobs: 5 }), /trace_top sets how many\)$/);
+  // (max_new_tokens was told "did you mean min_new_tokens?")
+});
