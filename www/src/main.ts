@@ -18,7 +18,7 @@ import { holdAddress } from "./address";
 import { arrivedQuery } from "./url-arrival";
 import { linkHasState, namedOverLesson } from "./lesson-link";
 import type { Actions } from "./actions";
-import { isLessonId, LESSON_IDS } from "./lessons/catalog";
+import { isLessonId, LESSON_IDS, lessonByName } from "./lessons/catalog";
 import type { LessonId } from "./lessons/catalog";
 import { installShortcuts } from "./keyboard";
 import { createLessons } from "./views/lessons";
@@ -46,6 +46,7 @@ import { apply, applyScenario, snapshot } from "./playground/scenarios";
 const { request: initialUrl, problems: urlProblems } = readUrl(location.search, location.hash, {
   preset: (id) => findPreset(id) !== undefined,
   lessons: LESSON_IDS,
+  lessonNamed: lessonByName,
 });
 // a link holding its state after `#`, opened in a tab already showing the page, changes only the
 // fragment: the browser does not load the page again, so the page does, to read the new link

@@ -107,7 +107,7 @@ const LISTS: ReadonlySet<string> = new Set(["stop", "branch", "table", "set"]);
 export function readUrl(
   search: string,
   hash: string,
-  known: { preset(id: string): boolean; lessons: readonly string[] },
+  known: { preset(id: string): boolean; lessons: readonly string[]; lessonNamed(name: string): string | undefined },
 ): { request: UrlRequest; problems: UrlProblem[] } {
   const request: UrlRequest = { params: {}, projector: false, embed: false };
   if (search.length + hash.length > MAX_LINK_CHARS) {
@@ -259,8 +259,10 @@ export function readUrl(
     }
   }
   if (settings.length > 0) request.settings = settings;
-  // (a wrong one is named with the ids there are; `MYTH3` is myth3, as `strategy=Greedy` is greedy)
-  const lesson = oneOf("lesson", known.lessons);
+  // (a lesson's name as its button says it, `lesson=实验二`, is that lesson; a wrong one is named with
+  // the ids there are; `MYTH3` is myth3, as `strategy=Greedy` is greedy)
+  const named = query.get("lesson");
+  const lesson = (named === null ? undefined : known.lessonNamed(named)) ?? oneOf("lesson", known.lessons);
   if (lesson !== undefined) request.lesson = lesson;
   // only <nexttoken-playground> writes `height`, and only one it could not use (element-attributes.ts)
   const height = query.get("height");

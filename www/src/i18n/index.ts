@@ -26,6 +26,11 @@ export function t(key: MessageKey, vars: Record<string, string | number> = {}): 
   );
 }
 
+/** The text for `key` in `language`, placeholders left as they are (a lesson's name in a link). */
+export function textIn(language: Lang, key: MessageKey): string {
+  return tables[language][key];
+}
+
 /** Fill every `[data-i18n]` element's text, `[data-i18n-label]` element's aria-label and
  * `[data-i18n-placeholder]` input's placeholder. */
 export function translateDocument(root: ParentNode = document): void {
