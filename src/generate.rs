@@ -147,6 +147,20 @@ impl Generator {
         }
     }
 
+    /// `method` may append a token: a prompt is set, generation has not stopped, and the context
+    /// has room (a `rewind(0)` after a context_full stop clears the stop, not the context: the
+    /// next token went past it, and the model with it).
+    fn ready_to_append(&self, method: &'static str) -> Result<(), GenerateError> {
+        self.require_prompt(method)?;
+        if let Some(r) = &self.stopped {
+            return Err(GenerateError::Stopped(r.clone()));
+        }
+        if self.tokens.len() >= self.model.config().seq_len {
+            return Err(GenerateError::Stopped(StopReason::ContextFull));
+        }
+        Ok(())
+    }
+
     /// Generated text (complete characters only).
     pub fn text(&self) -> &str {
         &self.text
@@ -217,10 +231,7 @@ impl Generator {
     /// with a seed, `draw` is the number of tokens generated so far, so a
     /// seeded generation is reproducible token by token.
     pub fn next(&mut self, config: &decode::Config) -> Result<StepOutput, GenerateError> {
-        self.require_prompt("next")?;
-        if let Some(r) = &self.stopped {
-            return Err(GenerateError::Stopped(r.clone()));
-        }
+        self.ready_to_append("next")?;
         let generated = self.tokens.len() - self.prompt_len;
         if generated >= self.max_new_tokens {
             return Err(GenerateError::LimitReached {
@@ -234,9 +245,13 @@ impl Generator {
             // (a caller's own history_prompt_len is checked against these tokens, as step does)
             cfg.history_prompt_len.get_or_insert(self.prompt_len);
         }
-        // min_new_tokens counts from `history` (above) and holds back this model's end token.
-        if cfg.eos_token_id.is_none() {
-            cfg.eos_token_id = self.tokenizer.eos_id().map(|id| vec![id]);
+        // min_new_tokens counts from `history` (above) and holds back this model's end token,
+        // with the caller's own end ids if it names some (this Generator stops at its own either way)
+        if let Some(own) = self.tokenizer.eos_id() {
+            let ids = cfg.eos_token_id.get_or_insert_with(Vec::new);
+            if !ids.contains(&own) {
+                ids.push(own);
+            }
         }
         if cfg.seed.is_some() && cfg.draw.is_none() {
             cfg.draw = Some(generated as u64);
@@ -256,10 +271,7 @@ impl Generator {
 
     /// Appends `token` as if it had been chosen (branching).
     pub fn force(&mut self, token: u32) -> Result<StepOutput, GenerateError> {
-        self.require_prompt("force")?;
-        if let Some(r) = &self.stopped {
-            return Err(GenerateError::Stopped(r.clone()));
-        }
+        self.ready_to_append("force")?;
         let vocab_size = self.model.config().vocab_size;
         if token as usize >= vocab_size {
             return Err(GenerateError::Forward(ForwardError::TokenOutOfRange {
@@ -361,12 +373,17 @@ impl Generator {
             if s.is_empty() {
                 return None;
             }
-            // Start far enough back to catch a match that began earlier.
+            // Start far enough back to catch a match that began earlier; backing up to a
+            // character boundary can take in an old match whole, so one counts only if it ends
+            // in the new text (a rewind(0) after 北京 stopped again at the next "，").
             let mut from = before.saturating_sub(s.len().saturating_sub(1));
             while !self.text.is_char_boundary(from) {
                 from -= 1;
             }
-            self.text[from..].contains(s.as_str()).then(|| s.clone())
+            self.text[from..]
+                .match_indices(s.as_str())
+                .any(|(at, _)| from + at + s.len() > before)
+                .then(|| s.clone())
         })
     }
 }

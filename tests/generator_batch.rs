@@ -172,7 +172,11 @@ fn forced_records_are_step_one_by_one() {
         for (i, record) in records.iter().enumerate() {
             let id = forced[i];
             let mut cfg = config.clone();
-            cfg.draw = config.draw.map(|d| d + i as u64);
+            // (a seed without a draw: the tokens generated so far, as `next` makes it)
+            cfg.draw = match (config.seed, config.draw) {
+                (Some(_), None) => Some(i as u64),
+                (_, draw) => draw.map(|d| d + i as u64),
+            };
             if let Some(history) = cfg.history.as_mut() {
                 history.extend_from_slice(&forced[..i]);
             }

@@ -16,10 +16,7 @@ impl Generator {
         &mut self,
         tokens: &[u32],
     ) -> Result<(Vec<StepOutput>, Vec<f32>), GenerateError> {
-        self.require_prompt("force")?;
-        if let Some(r) = &self.stopped {
-            return Err(GenerateError::Stopped(r.clone()));
-        }
+        self.ready_to_append("forceMany")?;
         let config = self.model.config();
         let vocab_size = config.vocab_size;
         if let Some(&token) = tokens.iter().find(|&&t| t as usize >= vocab_size) {

@@ -4,7 +4,7 @@
 //! of any of them is `step` again on the same logits and config, whenever it is looked at.
 
 use super::{GenerateError, Generator, StepOutput};
-use crate::decode::{Candidate, Config, StepError};
+use crate::decode::{Candidate, Config, StepError, MAX_SAFE_INTEGER};
 use serde::Serialize;
 
 /// What `step` made of one forced token's position.
@@ -28,7 +28,8 @@ pub struct RecordedRun {
 impl Generator {
     /// [`Generator::force_many`], and for each appended token the [`ForcedRecord`] of `step` on
     /// the logits it was forced at under `config` as the next position's config: the first token
-    /// under `config` itself, then `draw` one further per token (when set) and each forced token
+    /// under `config` itself, then `draw` one further per token (with a seed and no draw, the
+    /// tokens generated so far, as `next`) and each forced token
     /// appended to `history` (when set), as a caller stepping token by token would write them.
     /// `trace_ids` is the forced token alone (so it is listed wherever it ranks); `trace_top` is
     /// kept, since the listing's length changes the last bits of `cum`. Refused with nothing
@@ -38,13 +39,36 @@ impl Generator {
         tokens: &[u32],
         config: &Config,
     ) -> Result<RecordedRun, GenerateError> {
+        // With a seed and no draw, the draw is the tokens generated so far at each position, as
+        // `next` makes it (it was 0 at every position); a draw given must stay a safe integer at
+        // the last one, as `sampleCounts` checks it.
+        let generated = (self.tokens.len() - self.prompt_len) as u64;
+        let first_draw = match (config.seed, config.draw) {
+            (Some(_), None) => Some(generated),
+            (_, draw) => draw,
+        };
+        if let Some(d) = config.draw {
+            let last_allowed =
+                (MAX_SAFE_INTEGER as u64).saturating_sub(tokens.len().saturating_sub(1) as u64);
+            if d > last_allowed {
+                return Err(GenerateError::Step(StepError::OutOfRange {
+                    field: "draw".into(),
+                    allowed: format!(
+                        "at most {last_allowed} for {} tokens (the last one's draw at most 2^53 − 1)",
+                        tokens.len()
+                    ),
+                    got: d.to_string(),
+                }));
+            }
+        }
         let (outs, rows) = self.force_many(tokens)?;
         let vocab_size = self.model.config().vocab_size;
         let mut records = Vec::with_capacity(outs.len());
         let mut cfg = config.clone();
+        cfg.draw = first_draw;
         for (i, (out, row)) in outs.iter().zip(rows.chunks_exact(vocab_size)).enumerate() {
             if i > 0 {
-                cfg.draw = config.draw.map(|d| d + i as u64);
+                cfg.draw = first_draw.map(|d| d + i as u64);
                 if let (Some(history), Some(before)) = (cfg.history.as_mut(), outs.get(i - 1)) {
                     history.push(before.token);
                 }

@@ -118,3 +118,49 @@ test("the ordinary slips are told what to do: arguments swapped, a generation's 
   refuses(() => step(logits, { top_logprobs: 5 }), /trace_top sets how many\)$/);
   // (max_new_tokens was told "did you mean min_new_tokens?")
 });
+
+test("a Generator found by a library user's trial: the context, a stop sequence, forceMany's draws, min_new_tokens", () => {
+  const gen = new Generator(weights, tokenizer);
+  // a rewind(0) after a context_full stop clears the stop, not the context: next, force and
+  // forceMany refuse (next went to 129 tokens of a 128-token context, and rewind then failed)
+  let text = "";
+  while (gen.encode(text).length < 127) text += "x ";
+  while (gen.encode(text).length > 127) text = text.slice(0, -1);
+  gen.setPrompt(text);
+  gen.setMaxNewTokens(64);
+  assert.equal(gen.next({ seed: 1 }).stop, "context_full");
+  const full = gen.tokens().length;
+  gen.rewind(0);
+  refuses(() => gen.next({ seed: 1 }), /^generation has stopped \(context_full\)/);
+  refuses(() => gen.force(5), /^generation has stopped \(context_full\)/);
+  refuses(() => gen.forceMany([5]), /^generation has stopped \(context_full\)/);
+  assert.equal(gen.tokens().length, full);
+  gen.rewind(0);
+  gen.rewind(1);
+  assert.equal(gen.next({ seed: 1 }).stop, "context_full", "one back, the last token again");
+  // a stop sequence matches only when it ends in the new text (北京 stopped again at the next ，)
+  gen.setPrompt("中国的首都是");
+  gen.setStopSequences(["北京"]);
+  const first = gen.next({ strategy: "greedy" });
+  assert.equal(first.stop, "stop_sequence");
+  gen.rewind(0);
+  const after = gen.next({ strategy: "greedy" });
+  assert.notEqual(after.stop, "stop_sequence", `"${after.piece}" does not end 北京`);
+  gen.setStopSequences([]);
+  // forceMany without a draw (a seed given): each position's draw is the tokens generated so far,
+  // as next makes it (it was 0 at every position)
+  gen.setPrompt("中国的首都是");
+  const hot = { seed: 9, temperature: 50 };
+  const chosen = [];
+  for (let i = 0; i < 5; i++) chosen.push(gen.next(hot).token);
+  gen.rewind(5);
+  assert.deepEqual(gen.forceMany(chosen, hot).records.map((r) => r.choice), chosen);
+  gen.rewind(5);
+  refuses(() => gen.forceMany(chosen, { seed: 1, draw: 2 ** 53 - 2 }), /^draw must be at most 9007199254740987 for 5 tokens/);
+  assert.equal(gen.tokens().length, gen.promptLength, "nothing appended");
+  // min_new_tokens holds back the Generator's own end token too when the caller names other end ids
+  gen.setPrompt("中国的首都是北京，也是一座有三千多年历史的城市。");
+  const out = gen.next({ min_new_tokens: 5, eos_token_id: 5, seed: 0 });
+  assert.notEqual(out.token, gen.eosId);
+  gen.free();
+});
