@@ -1,6 +1,7 @@
 // A course author's embed frame, in Chromium: an open lesson in a 640×480 frame leaves the frame
 // unscrollable; tabbing out of the Settings drawer closes it; the top row is one row at 800 and 640 px
-// in zh and en with every button named; in projector mode one Settings button.
+// in zh and en with every button named; in projector mode one Settings button, and one header row
+// at 1024×768.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, screenshot } from "./harness.mjs";
@@ -98,6 +99,20 @@ describe("an embed frame in projector mode", () => {
       const visible = [];
       for (const button of await buttons.all()) if (await button.isVisible()) visible.push(await button.getAttribute("id"));
       assert.deepEqual(visible, ["projector-controls-toggle"]);
+      // one header row at 1024×768 ("Open full page ↗" wrapped the language button onto a second),
+      // the settings line showing what fits and the rest on hover
+      const row = await page.evaluate(() => {
+        const top = document.querySelector(".top");
+        const shown = [...top.children].filter((node) => node.checkVisibility()).map((node) => node.getBoundingClientRect());
+        const line = document.querySelector(".projector-settings");
+        // (one row: every item starts above the end of every other)
+        const rows = shown.some((box) => shown.some((other) => box.top >= other.bottom)) ? 2 : 1;
+        return { rows, bottom: Math.max(...shown.map((box) => box.bottom)), right: Math.max(...shown.map((box) => box.right)), line: line.title || line.textContent };
+      });
+      assert.equal(row.rows, 1, `one row (the lowest item ends at ${row.bottom} px)`);
+      assert.ok(row.bottom < 50 && row.right <= 1024, JSON.stringify(row));
+      assert.match(row.line, lang === "zh" ? /种子 84/ : /seed 84/);
+      await screenshot(page, `embed-projector-top-${lang}.png`);
       await page.locator("#projector-controls-toggle").click();
       await page.locator("#projector-controls").waitFor({ state: "visible" });
       await context.close();
