@@ -2,7 +2,7 @@
 // server's 16 KB request line) opens and a changed attribute opens a fresh frame; the element loaded
 // from a module script in a course folder opens the page next to the script; an attribute it does
 // not know, or a height it cannot use, is named in the frame; `height="400px"` and `lang="zh-CN"`
-// are read.
+// are read; a lesson with settings beside it is set up with them on top.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { launch, serveCoursePage, serveDist } from "./harness.mjs";
@@ -94,6 +94,40 @@ describe("<nexttoken-playground> attributes a course author gets wrong", () => {
       assert.ok(Math.abs((await page.locator("#a").boundingBox()).height - 400) < 2, "height=\"400px\" is 400 px");
       assert.ok(Math.abs((await page.locator("#b").boundingBox()).height - 640) < 2, "an unusable height keeps the default");
       assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await server.close();
+      await course.close();
+    }
+  });
+});
+
+describe("<nexttoken-playground> naming a lesson and settings", () => {
+  test("lesson=\"exp2\" temperature=\"0.5\": 实验二 at T 0.5, the notice saying so; lesson=\"myth1\" with a prompt and a seed: 误解一 on them", async () => {
+    const server = await serveDist();
+    const course = await serveCoursePage(`<!doctype html><meta charset="utf-8"><title>Lesson</title>
+        <script src="${server.url}nexttoken-element.js"></script>
+        <nexttoken-playground id="a" lang="zh-CN" lesson="exp2" temperature="0.5"></nexttoken-playground>
+        <nexttoken-playground id="b" lang="en" lesson="myth1" prompt="中国的首都是" seed="3"></nexttoken-playground>`);
+    const browser = await launch();
+    try {
+      const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+      await page.goto(course.url);
+      const idle = "body[data-ready='true'] #lessons[data-open='true']:not([aria-busy])";
+      const a = page.frameLocator("#a iframe");
+      const b = page.frameLocator("#b iframe");
+      await a.locator(idle).waitFor({ timeout: 30_000 });
+      await b.locator(idle).waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(300);
+      assert.match(await a.locator("#lesson-title").textContent(), /实验二/);
+      assert.equal(await a.locator("#prompt").inputValue(), "React 是一个用于构建", "the lesson's prompt");
+      assert.equal(await a.locator("#temperature").inputValue(), "0.5", "the element's temperature (lost to the set-up before)");
+      assert.match(await a.locator("#url-notice").textContent(), /temperature =「0\.5」：已代替实验二自己的 1/);
+      assert.match(await b.locator("#lesson-title").textContent(), /Myth 1/);
+      assert.equal(await b.locator("#prompt").inputValue(), "中国的首都是", "the element's prompt (lost to the set-up before)");
+      assert.equal(await b.locator("#seed").inputValue(), "3");
+      assert.equal(await b.locator("#strategy").inputValue(), "greedy", "the lesson's own strategy");
+      assert.equal(await b.locator("#url-notice").isHidden(), true);
     } finally {
       await browser.close();
       await server.close();

@@ -1,6 +1,8 @@
 // A lesson named alone in a link (or an element's lesson attribute), in Chromium: the link sets the
 // lesson's page up (greedy and the first-token choices for 误解一, the chapter's hand-made table for
-// 误解二); a shared lesson link made with its own page keeps that page.
+// 误解二); a shared lesson link made with its own page keeps that page. A link that also names
+// settings or a prompt gets the lesson set up with those on top; one it sets itself is named in the
+// link notice.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite } from "./harness.mjs";
@@ -60,6 +62,27 @@ describe("a lesson link that also names settings or a prompt: the lesson set up,
     // the rest of 实验二's set-up stands: plain sampling, its seed
     assert.notEqual(params.get("strategy"), "greedy", "sampling, as the lesson sets it");
     assert.equal(params.get("seed"), "1");
+    // its text says 「温度 1」: the notice says the link's 0.5 is used in its place, and how to get 1 back
+    const notice = await page.locator("#url-notice").innerText();
+    assert.match(notice, /这个链接改动了课程自己设定的参数/);
+    assert.match(notice, /temperature =「0\.5」：已代替实验二自己的 1.*「重新开始」/);
+    await context.close();
+  });
+
+  test("en ?lesson=exp1&strategy=sample: a setting the lesson needs is used as the link says, and the notice says so (it was used without a word)", async () => {
+    const { page, context } = await open("?lang=en&lesson=exp1&strategy=sample");
+    const { params } = await settled(page);
+    assert.equal(params.get("strategy"), "sample");
+    assert.equal(await page.locator("#url-notice").isVisible(), true);
+    const notice = await page.locator("#url-notice").innerText();
+    assert.match(notice, /^This link changes settings the lesson sets itself:/);
+    assert.match(notice, /strategy = “sample”: used in place of Exp\. 1's own greedy, which the lesson's text is written for \(“Start over” sets it back\)/);
+    // Start over: the lesson's own greedy
+    await page.locator(".lesson-body").getByRole("button", { name: "Start over" }).click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("strategy") === "greedy");
+    // the other language says it too
+    await page.locator("#lang-toggle").click();
+    assert.match(await page.locator("#url-notice").innerText(), /这个链接改动了课程自己设定的参数：[\s\S]*strategy =「sample」：已代替实验一自己的 greedy/);
     await context.close();
   });
 
@@ -70,6 +93,8 @@ describe("a lesson link that also names settings or a prompt: the lesson set up,
     assert.equal(prompt, own, "the link's prompt, not the lesson's");
     assert.equal(params.get("seed"), "3");
     assert.equal(params.get("strategy"), "greedy", "the lesson's own setting where the link names none");
+    // a seed and a prompt change no setting the lesson's text is written for: nothing to say
+    assert.equal(await page.locator("#url-notice").isHidden(), true);
     await context.close();
   });
 

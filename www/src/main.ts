@@ -34,7 +34,7 @@ import { installDoubleTapGuard } from "./views/double-tap";
 import { installTouchKeys, touchOnly } from "./views/touch-keys";
 import { installTips } from "./charts/tooltip";
 import { installModelAbout } from "./views/model-about";
-import { problemText } from "./views/notice";
+import { fillLinkNotice, overrideText, problemText } from "./views/notice";
 import { createPage, fillPresets } from "./views/page";
 import { wireServer } from "./views/server-wiring";
 import type { ScenarioRequest } from "./scenario";
@@ -61,12 +61,14 @@ const firstPreset: ManualPreset = foundPreset;
 
 const pg = new Playground(firstPreset, initialState(initialLang, firstPreset, initialUrl.params.seed ?? FIRST_VISIT.seed));
 // Connect: the server becomes the source, and a `source=server` link is replayed over it
+/** The settings a lesson link changed in its lesson, for the link notice (views/notice.ts). */
+let lessonNotes: Array<() => string> = [];
 /** A server link's lesson: open but not set up until Connect (then set up over the server). */
 let heldLesson: LessonId | null = null;
 const server = wireServer(
   pg,
   () => {
-    el("url-notice").hidden = pg.linkProblems.length === 0;
+    el("url-notice").hidden = pg.linkProblems.length + lessonNotes.length === 0;
     showNotice();
     if (heldLesson !== null && lessons.current() === heldLesson) lessons.open(heldLesson, !linkHasState(initialUrl, true));
     heldLesson = null;
@@ -115,6 +117,12 @@ const actions: Actions = {
 const settingsDrawer = createSettingsDrawer();
 const lessons = createLessons(actions, {
   reveal: (node) => settingsDrawer.reveal(node),
+  // (`?lesson=exp2&temperature=0.5`: 实验二 at T 0.5, and the notice says its text is for T 1)
+  overridden(id, all) {
+    lessonNotes = all.map((over) => () => overrideText(id, over));
+    el("url-notice").hidden = false;
+    showNotice();
+  },
   onLesson(id) {
     page.modes.lesson = id;
     page.render();
@@ -244,17 +252,9 @@ function markForceError(message: string | null): void {
   }
 }
 
-/** The link's problems (plain text; nothing from a URL is markup), in the current language. */
+/** The link's problems and the lesson settings it changed (plain text), in the current language. */
 function showNotice(): void {
-  const notice = el("url-notice");
-  if (pg.linkProblems.length === 0) notice.hidden = true;
-  el("url-notice-list").replaceChildren(
-    ...pg.linkProblems.map((say) => {
-      const li = document.createElement("li");
-      li.textContent = say();
-      return li;
-    }),
-  );
+  fillLinkNotice(pg.linkProblems, lessonNotes);
 }
 
 /** The loading line: what is loading and, for the model, a progress bar over the bytes received. */

@@ -11,4 +11,7 @@ export const linkEn = {
   "url.rule.cutTokens": "the link was cut off here on its way (it is shorter than the page wrote it): the first {kept} tokens were used, the rest and everything after them are missing; ask for the whole link",
   "url.projectorList": "The list is shown outside projector mode (P).",
   "url.rule.settings": "must be a path, a token and settings like 0_3_temperature:0.8,seed:7 (keys a step reads, each in its range; each place once)",
+  // a lesson link that also names settings: the link's are used over the lesson's own, and said so
+  "url.lessonNotice": "This link changes settings the lesson sets itself:",
+  "url.lessonOwn": "{field} = “{value}”: used in place of {lesson}'s own {own}, which the lesson's text is written for (“{again}” sets it back)",
 } as const;

@@ -12,4 +12,6 @@ export const linkZh: Record<keyof typeof linkEn, string> = {
   "url.rule.cutTokens": "链接在转发途中从这里被截断了（比页面写出时短）：已使用前 {kept} 个 Token，其余部分及其后的内容都丢失了，请索取完整链接",
   "url.projectorList": "具体列表在投影模式之外显示（按 P）。",
   "url.rule.settings": "应为路径、词元序号和设置，如 0_3_temperature:0.8,seed:7（只含单步读取的参数，且都在范围内；同一位置只写一次）",
+  "url.lessonNotice": "这个链接改动了课程自己设定的参数：",
+  "url.lessonOwn": "{field} =「{value}」：已代替{lesson}自己的 {own}，而课程的文字是按 {own} 写的（「{again}」会改回）",
 };

@@ -13,9 +13,10 @@ import type { Lesson, LessonEnv } from "../lessons/kit";
 import { logitsNotProbabilities } from "../lessons/myth-logits";
 import { greedyNotAlwaysBest, noPlan, paramsDoNotFixFacts, temperatureNotSmarter, topKIsNotTopP } from "../lessons/myths";
 import { selfTest } from "../lessons/quiz";
+import { withNamed } from "../lesson-link";
+import type { LessonOverride, LinkNamed } from "../lesson-link";
 import { findPreset } from "../presets";
 import type { Scenario } from "../scenario";
-import type { Params } from "../state";
 import { markHanRuns } from "../token-lang";
 import { el } from "./controls";
 import { lessonServer } from "./lesson-server";
@@ -33,27 +34,6 @@ export interface Lessons {
   dismiss(): boolean;
 }
 
-/** What a lesson link or element names besides the lesson: each wins over the lesson's set-up. */
-export interface LinkNamed {
-  presetId?: string;
-  prompt?: string;
-  params: Partial<Params>;
-}
-
-/** `actions` whose `apply` lays `named` over each scenario a lesson's set-up asks for. */
-function withNamed(actions: Actions, named: LinkNamed): Actions {
-  return {
-    ...actions,
-    apply: (scenario) =>
-      actions.apply({
-        ...scenario,
-        presetId: named.presetId ?? scenario.presetId,
-        prompt: named.prompt ?? scenario.prompt,
-        params: { ...scenario.params, ...named.params },
-      }),
-  };
-}
-
 const title = (id: LessonId): MessageKey => `lesson.${id}.title` as MessageKey;
 const short = (id: LessonId): MessageKey => `lesson.${id}.short` as MessageKey;
 
@@ -66,6 +46,8 @@ export function createLessons(
     onLesson(id: LessonId | null): void;
     /** Bring a control the lesson lights onto the screen first (embed mode's folded settings drawer). */
     reveal?(node: Element): void;
+    /** A link's setting used over one the lesson sets itself (the page's link notice names them). */
+    overridden?(id: LessonId, all: readonly LessonOverride[]): void;
   },
 ): Lessons {
   const section = el<HTMLElement>("lessons");
@@ -327,7 +309,7 @@ export function createLessons(
     if (id === null || !settingUp) return;
     const on = server.sourceFor(lessons[id]);
     enqueue(async () => {
-      await lessons[id].setUp(named === undefined ? actions : withNamed(actions, named), on);
+      await lessons[id].setUp(named === undefined ? actions : withNamed(actions, named, (all) => handlers.overridden?.(id, all)), on);
       server.settled();
       // the lesson's own state was reset: draw it afresh
       builtFor = "";

@@ -1,7 +1,12 @@
-// The link notice's words: one line per problem of the opening link. Everything in it came from a
-// URL, so it is plain text and every invisible or direction-changing character is spelled out.
+// The link notice's words: one line per problem of the opening link (and per setting it changed in
+// its lesson). Everything in it came from a URL, so it is plain text and every invisible or
+// direction-changing character is spelled out.
 import { t } from "../i18n/index";
+import type { MessageKey } from "../i18n/index";
+import type { LessonOverride } from "../lesson-link";
+import type { LessonId } from "../lessons/catalog";
 import type { UrlProblem } from "../url";
+import { el } from "./controls";
 
 /**
  * `text` with control, format (bidi overrides and isolates, zero-width marks), separator and lone
@@ -64,4 +69,29 @@ export function problemText(problem: UrlProblem): string {
       return t("url.more", { count: rule.count });
   }
   return t("url.ignored", { field: escapeControls(problem.field), value: escapeControls(problem.value), rule: because });
+}
+
+/** A link's setting used over one its lesson sets itself, in words (parsed values: nothing to spell out). */
+export function overrideText(id: LessonId, over: LessonOverride): string {
+  const lesson = t(`lesson.${id}.short` as MessageKey);
+  return t("url.lessonOwn", { field: over.key, value: over.value, own: over.own, lesson, again: t("lesson.again") });
+}
+
+/**
+ * The link notice's heading and lines, in the current language: the link's problems, then the
+ * settings it changed in its lesson (`notes`); a link with only the latter was used as written, and
+ * its heading says what it did instead. Hidden when there is nothing to say.
+ */
+export function fillLinkNotice(problems: ReadonlyArray<() => string>, notes: ReadonlyArray<() => string>): void {
+  const head = el("url-notice-head");
+  head.dataset["i18n"] = problems.length === 0 && notes.length > 0 ? "url.lessonNotice" : "url.notice";
+  head.textContent = t(head.dataset["i18n"] as MessageKey);
+  if (problems.length + notes.length === 0) el("url-notice").hidden = true;
+  el("url-notice-list").replaceChildren(
+    ...[...problems, ...notes].map((say) => {
+      const li = document.createElement("li");
+      li.textContent = say();
+      return li;
+    }),
+  );
 }
