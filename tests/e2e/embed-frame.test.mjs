@@ -107,11 +107,13 @@ describe("an embed frame in projector mode", () => {
         const line = document.querySelector(".projector-settings");
         // (one row: every item starts above the end of every other)
         const rows = shown.some((box) => shown.some((other) => box.top >= other.bottom)) ? 2 : 1;
-        return { rows, bottom: Math.max(...shown.map((box) => box.bottom)), right: Math.max(...shown.map((box) => box.right)), line: line.title || line.textContent };
+        return { rows, bottom: Math.max(...shown.map((box) => box.bottom)), right: Math.max(...shown.map((box) => box.right)), line: line.title || line.textContent, cut: line.title !== "" };
       });
       assert.equal(row.rows, 1, `one row (the lowest item ends at ${row.bottom} px)`);
       assert.ok(row.bottom < 50 && row.right <= 1024, JSON.stringify(row));
       assert.match(row.line, lang === "zh" ? /种子 84/ : /seed 84/);
+      // (in Chinese all of it: T, top-p and the seed)
+      if (lang === "zh") assert.equal(row.cut, false, "the whole settings line");
       await screenshot(page, `embed-projector-top-${lang}.png`);
       await page.locator("#projector-controls-toggle").click();
       await page.locator("#projector-controls").waitFor({ state: "visible" });
