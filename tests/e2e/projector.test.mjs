@@ -388,7 +388,14 @@ describe("keyboard shortcuts", () => {
     assert.equal(await page.evaluate(() => document.activeElement?.id), "help-open");
     // opened by ? from the page itself (focus on no control), Esc gives the page back: Space then
     // plays (focus went to the overlay's button, and Space opened the overlay again)
-    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    // (blurred until it stays so: under load the Close button's own focus return can land after
+    // one blur, and the overlay then rightly went back to the button — ci-30f)
+    await page.waitForFunction(() => {
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+      return document.activeElement === document.body;
+    });
+    await page.waitForTimeout(100);
+    await page.waitForFunction(() => document.activeElement === document.body);
     await page.keyboard.press("?");
     await dialog.waitFor();
     await page.keyboard.press("Escape");
