@@ -38,6 +38,23 @@ pub fn draws_arg(n: Result<f64, String>) -> Result<u32, StepError> {
     }
 }
 
+/// `count` draws from `first` on stay safe integers (JavaScript reads each exactly): the last at
+/// most 2^53 − 1. `many` names the count (`with n = 5`), `last` the last draw in the message.
+///
+/// # Errors
+/// `OutOfRange` naming `draw` and the largest first draw allowed.
+pub fn draws_fit(first: u64, count: u64, many: &str, last: &str) -> Result<(), StepError> {
+    let last_allowed = (MAX_SAFE_INTEGER as u64).saturating_sub(count.saturating_sub(1));
+    if first <= last_allowed {
+        return Ok(());
+    }
+    Err(StepError::OutOfRange {
+        field: "draw".into(),
+        allowed: format!("at most {last_allowed} {many} ({last} at most 2^53 − 1)"),
+        got: first.to_string(),
+    })
+}
+
 fn bad_n(got: String) -> StepError {
     StepError::OutOfRange {
         field: "n".into(),
@@ -63,16 +80,12 @@ impl Decoder {
             return Err(bad_n(n.to_string()));
         }
         let first = config.draw.unwrap_or(0);
-        let last_allowed = MAX_SAFE_INTEGER as u64 - u64::from(n - 1);
-        if first > last_allowed {
-            return Err(StepError::OutOfRange {
-                field: "draw".into(),
-                allowed: format!(
-                    "at most {last_allowed} with n = {n} (the last draw at most 2^53 − 1)"
-                ),
-                got: first.to_string(),
-            });
-        }
+        draws_fit(
+            first,
+            u64::from(n),
+            &format!("with n = {n}"),
+            "the last draw",
+        )?;
         let seed = match config.seed {
             Some(seed) => seed,
             None => fresh_seed()?,

@@ -41,9 +41,7 @@ mod value;
 pub use config::{Config, Strategy, KEYS};
 pub use engine::Engine;
 pub use error::StepError;
-pub use many::{draws_arg, Counts, MAX_DRAWS};
-/// The largest integer a JavaScript number holds exactly: the last draw a caller may name.
-pub use ranges::MAX_SAFE_INTEGER;
+pub use many::{draws_arg, draws_fit, Counts, MAX_DRAWS};
 pub use rest::Rest;
 pub use softmax::{checked_log_sum_exp, log_sum_exp};
 pub use trace::{Candidate, Columns, StageKind, StageTrace, Trace};

@@ -87,7 +87,7 @@ pub(crate) fn number_rule(field: &str, engine: Engine) -> String {
 }
 
 /// The largest integer a JavaScript number holds exactly.
-pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+pub(crate) const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// The bounds of an integer-valued key, or of each id in a list of token ids (`history[]`).
 pub(crate) fn integer_bounds(field: &str) -> Option<(f64, f64)> {

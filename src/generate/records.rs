@@ -4,7 +4,7 @@
 //! of any of them is `step` again on the same logits and config, whenever it is looked at.
 
 use super::{GenerateError, Generator, StepOutput};
-use crate::decode::{Candidate, Config, StepError, MAX_SAFE_INTEGER};
+use crate::decode::{draws_fit, Candidate, Config, StepError};
 use serde::Serialize;
 
 /// What `step` made of one forced token's position.
@@ -48,18 +48,13 @@ impl Generator {
             (_, draw) => draw,
         };
         if let Some(d) = config.draw {
-            let last_allowed =
-                (MAX_SAFE_INTEGER as u64).saturating_sub(tokens.len().saturating_sub(1) as u64);
-            if d > last_allowed {
-                return Err(GenerateError::Step(StepError::OutOfRange {
-                    field: "draw".into(),
-                    allowed: format!(
-                        "at most {last_allowed} for {} tokens (the last one's draw at most 2^53 − 1)",
-                        tokens.len()
-                    ),
-                    got: d.to_string(),
-                }));
-            }
+            let n = tokens.len();
+            draws_fit(
+                d,
+                n as u64,
+                &format!("for {n} tokens"),
+                "the last one's draw",
+            )?;
         }
         let (outs, rows) = self.force_many(tokens)?;
         let vocab_size = self.model.config().vocab_size;
