@@ -91,4 +91,26 @@ describe("long links", () => {
     assert.deepEqual(problems.console, []);
     await context.close();
   });
+
+  test("a new link pasted while the page still writes its old state into the address bar opens the new link", async () => {
+    // ci run 39: the page, still busy with a 32-path link, wrote that link back into the address
+    // bar between the paste and the browser's hashchange event, and the page reloaded the old link.
+    // The same order, made certain: the fragment moves, then the old state is written over it.
+    const { page, context, problems } = await open(`#${manyPaths()}`);
+    const old = page.url();
+    const pasted = new URLSearchParams({ lang: "en", source: "model", prompt: "pasted", temperature: "0.7" });
+    await page.evaluate(
+      ([base, query]) => {
+        location.hash = query;
+        history.replaceState(null, "", base);
+      },
+      [old, pasted.toString()],
+    );
+    await page.waitForFunction(() => document.querySelector("#prompt")?.value === "pasted");
+    await page.waitForSelector("body[data-ready='true']");
+    assert.equal(await page.locator("#temperature").inputValue(), "0.7");
+    assert.equal(await page.locator("#tree button").count(), 0);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
 });

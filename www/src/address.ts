@@ -41,8 +41,24 @@ export function linkWithState(base: string | URL, query: URLSearchParams): URL {
   return url;
 }
 
+/** Set once a new link has arrived in the fragment: the page is leaving to open it. */
+let leaving = false;
+
+/**
+ * Open the link that arrived after `#` in a tab already showing the page (the browser only moved
+ * to the fragment). The new address is taken from the event, not the address bar: a write of the
+ * page's old state still queued when the link arrived (the page busy replaying a long link) would
+ * otherwise replace the new link before the reload read it, and the page reopened the old one.
+ */
+export function openArrivedLink(newUrl: string): void {
+  leaving = true;
+  history.replaceState(null, "", newUrl);
+  location.reload();
+}
+
 /** Keep the address bar in step with the page (no history entry per change). */
 export function writeUrl(query: URLSearchParams): void {
+  if (leaving) return;
   if (held !== null && stateOf(query) === held) return;
   held = null;
   const url = linkWithState(location.href, query);

@@ -14,7 +14,7 @@ import type { LoadProgress } from "./sources/load";
 import { FIRST_VISIT, initialState } from "./state";
 import type { SourceKind } from "./state";
 import { browserLang, readUrl } from "./url";
-import { holdAddress } from "./address";
+import { holdAddress, openArrivedLink } from "./address";
 import { arrivedQuery } from "./url-arrival";
 import { linkHasState, namedOverLesson } from "./lesson-link";
 import type { Actions } from "./actions";
@@ -50,7 +50,7 @@ const { request: initialUrl, problems: urlProblems } = readUrl(location.search, 
 });
 // a link holding its state after `#`, opened in a tab already showing the page, changes only the
 // fragment: the browser does not load the page again, so the page does, to read the new link
-addEventListener("hashchange", () => location.reload());
+addEventListener("hashchange", (event) => openArrivedLink(event.newURL));
 const initialLang: Lang = initialUrl.lang ?? browserLang();
 // embed mode (?embed=1 or #embed): minimal chrome for an iframe, set before the first paint
 if (initialUrl.embed) document.body.dataset["embed"] = "true";
