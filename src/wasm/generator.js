@@ -88,7 +88,8 @@ function check(classState, className, method, self, freedIsFine) {
     const again = className === "Generator" ? "new Generator(weights, tokenizerJson), or spawn() on a live one" : `new ${className}(…)`;
     return `${className}.${method}: this ${className} was freed (free() was called); create a new one (${again})`;
   }
-  if (typeof ptr !== "number" || !Number.isInteger(ptr) || ptr < 0) {
+  // (negative is genuine too: the glue keeps the i32 Rust returned, negative past 2 GiB of memory)
+  if (typeof ptr !== "number" || !Number.isInteger(ptr)) {
     return `${className}.${method}: called on ${describe(self)}, which is not a ${className}; its wasm handle is ${describe(ptr)}`;
   }
   const ref = apply(mapGet, owners, [ptr]);
@@ -180,7 +181,7 @@ export function guard_class(instance, className) {
       const genuine = born;
       born = false;
       defineProperty(this, "__wbg_ptr", { value: ptr, writable: true, enumerable: true, configurable: true });
-      if (genuine && typeof ptr === "number" && ptr > 0) apply(mapSet, classState.owners, [ptr, new WeakRefCtor(this)]);
+      if (genuine && typeof ptr === "number" && ptr !== 0) apply(mapSet, classState.owners, [ptr, new WeakRefCtor(this)]);
     },
     enumerable: false,
     configurable: false,

@@ -174,3 +174,28 @@ test("a getter that re-prompts the same Generator runs before the call touches i
   assert.equal(gen.next({ strategy: "greedy", repetition_penalty: 1.3, seed: 1, history: [3, 1] }).token, a);
   gen.free();
 });
+
+test("past 2 GiB of wasm memory a Generator's handle is negative (the glue keeps an i32) and it works: next, spawn, free", async () => {
+  // A page that spawned ~2,250 Generators had its next ones refused ("its wasm handle is
+  // -2144992960") and unfreeable. Growing the memory first puts new allocations past 2 GiB at once.
+  const high = await freshInstance();
+  const pages = high.wasm.memory.buffer.byteLength / 65536;
+  high.wasm.memory.grow(32768 - pages);
+  const parent = new high.Generator(weights, tokenizer);
+  const kept = [parent];
+  let gen = parent;
+  while (gen.__wbg_ptr > 0 && kept.length < 64) {
+    gen = parent.spawn();
+    kept.push(gen);
+  }
+  assert.ok(gen.__wbg_ptr < 0, `a handle past 2 GiB (got ${gen.__wbg_ptr} after ${kept.length} Generators)`);
+  assert.deepEqual(run(gen), fresh);
+  const child = gen.spawn();
+  assert.deepEqual(run(child), fresh);
+  child.free();
+  for (const each of kept) each.free();
+  assert.throws(() => gen.next(), /this Generator was freed/);
+  // the rest of the instance is unharmed: the step's columns are read from memory past 2 GiB
+  const logits = new Float32Array(1000).map((_, i) => Math.sin(i));
+  assert.equal(high.step(logits, { strategy: "greedy" }).token, api.step(logits, { strategy: "greedy" }).token);
+});
