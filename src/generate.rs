@@ -225,11 +225,9 @@ impl Generator {
         self.stopped = Some(StopReason::User);
     }
 
-    /// Chooses the next token with `decode::step` and appends it. Unless the
-    /// config sets them, `history` is the tokens so far (for penalties and
-    /// min_new_tokens), `eos_token_id` is the tokenizer's end token and,
-    /// with a seed, `draw` is the number of tokens generated so far, so a
-    /// seeded generation is reproducible token by token.
+    /// Chooses the next token with `decode::step` and appends it, under `config` with this
+    /// Generator's defaults ([`Generator::with_own_defaults`]): a seeded generation is
+    /// reproducible token by token.
     pub fn next(&mut self, config: &decode::Config) -> Result<StepOutput, GenerateError> {
         self.ready_to_append("next")?;
         let generated = self.tokens.len() - self.prompt_len;
@@ -239,6 +237,16 @@ impl Generator {
                 generated,
             });
         }
+        let cfg = self.with_own_defaults(config);
+        let trace = self.decoder.step(&self.logits, &cfg)?;
+        self.append(trace.token, Some(trace))
+    }
+
+    /// `config` with what this Generator knows filled in where the caller left it out (`next`'s
+    /// config, and `force_many_recorded`'s at its first position): `history` is the tokens so far
+    /// (for penalties and min_new_tokens), the end ids include this model's and, with a seed,
+    /// `draw` is the number of tokens generated so far.
+    fn with_own_defaults(&self, config: &decode::Config) -> decode::Config {
         let mut cfg = config.clone();
         if cfg.history.is_none() {
             cfg.history = Some(self.tokens.clone());
@@ -254,10 +262,9 @@ impl Generator {
             }
         }
         if cfg.seed.is_some() && cfg.draw.is_none() {
-            cfg.draw = Some(generated as u64);
+            cfg.draw = Some((self.tokens.len() - self.prompt_len) as u64);
         }
-        let trace = self.decoder.step(&self.logits, &cfg)?;
-        self.append(trace.token, Some(trace))
+        cfg
     }
 
     /// Replaces the stop sequences by a caller's list, checked by [`stop_sequences_arg`].

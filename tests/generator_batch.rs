@@ -205,3 +205,66 @@ fn forced_records_are_step_one_by_one() {
     assert!(g.stopped().is_none());
     assert_eq!(g.text(), "");
 }
+
+/// Without `history`, end ids or a draw in the config, `force_many_recorded` fills them in as
+/// `next` does (the tokens so far, the model's end id, the tokens generated so far): at each
+/// position its choice and the forced token's record are those of `next` there. (They were
+/// `step`'s under the bare config: a repetition penalty penalised nothing and min_new_tokens held
+/// back no end token, so a replayed link's records disagreed with the generation they replay.)
+#[test]
+fn forced_records_without_history_are_next_one_by_one() {
+    use nexttoken::decode::Engine;
+    let mut probe = generator();
+    probe.set_prompt("中国的首都是").unwrap();
+    let eos = probe.tokenizer().eos_id().unwrap();
+    // the prompt's own tokens again and again: a penalty over the history changes every position
+    let prompt = probe.tokens().to_vec();
+    let forced: Vec<u32> = prompt.iter().cycle().take(24).copied().collect();
+    let base = StepConfig {
+        seed: Some(7),
+        temperature: Some(0.9),
+        ..StepConfig::default()
+    };
+    let configs = [
+        StepConfig {
+            repetition_penalty: Some(1.5),
+            presence_penalty: Some(0.8),
+            engine: Some(Engine::LlamaCpp),
+            ..base.clone()
+        },
+        StepConfig {
+            min_new_tokens: Some(30),
+            ..base.clone()
+        },
+    ];
+    for config in configs {
+        let mut g = generator();
+        g.set_prompt("中国的首都是").unwrap();
+        g.max_new_tokens = 1000;
+        let run = g.force_many_recorded(&forced, &config).unwrap();
+        assert_eq!(run.records.len(), forced.len());
+        let mut one = generator();
+        one.set_prompt("中国的首都是").unwrap();
+        one.max_new_tokens = 1000;
+        for (i, record) in run.records.iter().enumerate() {
+            let id = forced[i];
+            let cfg = StepConfig {
+                trace_ids: Some(vec![id, eos]),
+                ..config.clone()
+            };
+            let out = one.next(&cfg).unwrap();
+            let trace = out.trace.unwrap();
+            assert_eq!(record.choice, trace.token, "{config:?} at {i}");
+            let listed = trace.candidates.iter().find(|c| c.id == id).unwrap();
+            assert_eq!(record.candidate.p, listed.p, "{config:?} at {i}");
+            assert_eq!(record.candidate.logit, listed.logit, "{config:?} at {i}");
+            if config.min_new_tokens.is_some() {
+                let end = trace.candidates.iter().find(|c| c.id == eos).unwrap();
+                assert_eq!(end.p, 0.0, "the end token is held back at {i}");
+            }
+            one.rewind(1).unwrap();
+            one.force(id).unwrap();
+        }
+        assert_eq!(one.tokens(), g.tokens());
+    }
+}

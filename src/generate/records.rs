@@ -27,10 +27,10 @@ pub struct RecordedRun {
 
 impl Generator {
     /// [`Generator::force_many`], and for each appended token the [`ForcedRecord`] of `step` on
-    /// the logits it was forced at under `config` as the next position's config: the first token
-    /// under `config` itself, then `draw` one further per token (with a seed and no draw, the
-    /// tokens generated so far, as `next`) and each forced token
-    /// appended to `history` (when set), as a caller stepping token by token would write them.
+    /// the logits it was forced at under that position's config: the first token under `config`
+    /// with what `next` fills in where it is left out (`history` the tokens so far, this model's
+    /// end id, with a seed the draw), then `draw` one further per token and each forced token
+    /// appended to `history`, as `next` at each position would step.
     /// `trace_ids` is the forced token alone (so it is listed wherever it ranks); `trace_top` is
     /// kept, since the listing's length changes the last bits of `cum`. Refused with nothing
     /// changed if `step` refuses the config (its message names the field).
@@ -39,14 +39,10 @@ impl Generator {
         tokens: &[u32],
         config: &Config,
     ) -> Result<RecordedRun, GenerateError> {
-        // With a seed and no draw, the draw is the tokens generated so far at each position, as
-        // `next` makes it (it was 0 at every position); a draw given must stay a safe integer at
-        // the last one, as `sampleCounts` checks it.
-        let generated = (self.tokens.len() - self.prompt_len) as u64;
-        let first_draw = match (config.seed, config.draw) {
-            (Some(_), None) => Some(generated),
-            (_, draw) => draw,
-        };
+        // At the first position the config `next` would step with (history, end ids, draw);
+        // a draw given must stay a safe integer at the last one, as `sampleCounts` checks it.
+        let first = self.with_own_defaults(config);
+        let first_draw = first.draw;
         if let Some(d) = config.draw {
             let n = tokens.len();
             draws_fit(
@@ -59,8 +55,7 @@ impl Generator {
         let (outs, rows) = self.force_many(tokens)?;
         let vocab_size = self.model.config().vocab_size;
         let mut records = Vec::with_capacity(outs.len());
-        let mut cfg = config.clone();
-        cfg.draw = first_draw;
+        let mut cfg = first;
         for (i, (out, row)) in outs.iter().zip(rows.chunks_exact(vocab_size)).enumerate() {
             if i > 0 {
                 cfg.draw = first_draw.map(|d| d + i as u64);

@@ -174,10 +174,10 @@ impl JsGenerator {
     /// first that stops generation: `{ tokens, logits }`, each appended token as `force` gives it
     /// and, row after row (`vocab_size` each), the logits each one was forced at (the first row
     /// is what `logits()` gave before the call). The same state as forcing them one by one.
-    /// With a `config` (the first token's `step` config), also `records`: at each position the
-    /// token `step` chooses and the forced token's candidate record, `draw` one further and the
-    /// forced tokens appended to `history` (when given) per token; refused, with nothing changed,
-    /// for a config `step` refuses.
+    /// With a `config` (the first token's, filled in as `next` fills it), also `records`: at each
+    /// position the token `next` would choose and the forced token's candidate record, `draw` one
+    /// further and the forced tokens appended to `history` per token; refused, with nothing
+    /// changed, for a config `step` refuses.
     #[wasm_bindgen(js_name = forceMany, unchecked_return_type = "ForcedTokens")]
     pub fn force_many(
         &self,

@@ -241,13 +241,13 @@ export interface ForcedTokens {
   tokens: GeneratedToken[];
   /** `tokens.length` rows of `vocab_size`: the logits each token was forced at. */
   logits: Float32Array;
-  /** With a config: what `step` made of each position (`tokens.length` of them). */
+  /** With a config: what `next(config)` would make of each position (`tokens.length` of them). */
   records?: ForcedRecord[];
 }
 
-/** What `step` made of one forced token's position (`forceMany` with a config). */
+/** What `next(config)` would make of one forced token's position (`forceMany` with a config). */
 export interface ForcedRecord {
-  /** The token `step` chooses there (the forced one or another). */
+  /** The token `next` would choose there (the forced one or another). */
   choice: number;
   /** The forced token's candidate record there (its true rank and cum, as `trace_ids` lists it). */
   candidate: Candidate;
