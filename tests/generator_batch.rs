@@ -107,6 +107,14 @@ fn force_many_is_force_one_by_one() {
     assert_eq!(g.logits(), &logits[..]);
 }
 
+/// The shipped model's Generator on `prompt`, with room for a long forced path.
+fn prompted(prompt: &str) -> nexttoken::generate::Generator {
+    let mut g = generator();
+    g.set_prompt(prompt).unwrap();
+    g.max_new_tokens = 1000;
+    g
+}
+
 /// `force_many_recorded` (a link replayed): at each position, the token `step` chooses and the
 /// forced token's record are those of `step` one by one on the same logits under that position's
 /// config (`draw` one further, the forced tokens in `history`), listing 24 as the page does; a
@@ -160,9 +168,7 @@ fn forced_records_are_step_one_by_one() {
         },
     ];
     for config in configs {
-        let mut g = generator();
-        g.set_prompt("a").unwrap();
-        g.max_new_tokens = 1000;
+        let mut g = prompted("a");
         let run = g.force_many_recorded(&forced, &config).unwrap();
         let (outs, rows, records) = (run.outputs, run.logits, run.records);
         assert_eq!(records.len(), outs.len());
@@ -238,14 +244,10 @@ fn forced_records_without_history_are_next_one_by_one() {
         },
     ];
     for config in configs {
-        let mut g = generator();
-        g.set_prompt("中国的首都是").unwrap();
-        g.max_new_tokens = 1000;
+        let mut g = prompted("中国的首都是");
         let run = g.force_many_recorded(&forced, &config).unwrap();
         assert_eq!(run.records.len(), forced.len());
-        let mut one = generator();
-        one.set_prompt("中国的首都是").unwrap();
-        one.max_new_tokens = 1000;
+        let mut one = prompted("中国的首都是");
         for (i, record) in run.records.iter().enumerate() {
             let id = forced[i];
             let cfg = StepConfig {
