@@ -27,8 +27,9 @@ pub enum StepError {
     },
     /// More logits than one call accepts ([`super::limits::MAX_LOGITS`]).
     TooManyLogits { len: usize },
-    /// A penalty pushed a logit past float32's range.
-    Overflow { index: usize, stage: &'static str },
+    /// A penalty pushed a logit past float32's range; `penalties` names the ones set, as given
+    /// (`repetition_penalty 1e-30`).
+    Overflow { index: usize, penalties: String },
     /// A stage (a −inf logit_bias, say) left no token to choose from.
     NothingLeft { stage: &'static str },
     /// No seed was given and the platform's entropy source failed.
@@ -83,8 +84,8 @@ impl fmt::Display for StepError {
                     super::limits::MAX_LOGITS
                 )
             }
-            StepError::Overflow { index, stage } => {
-                write!(f, "logits[{index}] overflows float32 after {stage}; use a penalty closer to its off value")
+            StepError::Overflow { index, penalties } => {
+                write!(f, "logits[{index}] overflows float32 after {penalties}; use a penalty closer to its off value")
             }
             StepError::NothingLeft { stage } => {
                 write!(

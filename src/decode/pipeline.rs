@@ -6,6 +6,7 @@ use super::config::Settings;
 use super::error::StepError;
 use super::stages::{self, Applied};
 use super::trace::StageKind;
+use super::value::format_number;
 
 /// A stage's input distribution, remembered so the trace can show each candidate's probability
 /// as that stage saw it: p = e^((l − max)·inv_t) / z over the tokens alive at `code`.
@@ -103,7 +104,7 @@ pub(crate) fn apply(
             StageKind::Penalties => {
                 stages::penalties::apply(w, s, code).map_err(|id| StepError::Overflow {
                     index: id as usize,
-                    stage: "penalties",
+                    penalties: penalties_set(s),
                 })?
             }
             StageKind::Greedy => {
@@ -193,4 +194,26 @@ pub(crate) fn stage_active(kind: StageKind, s: &Settings) -> bool {
         StageKind::EpsilonCutoff => s.epsilon_cutoff > 0.0,
         StageKind::EtaCutoff => s.eta_cutoff > 0.0,
     }
+}
+
+/// The penalties `s` sets, as given, for an overflow's message: "repetition_penalty 1e-30".
+fn penalties_set(s: &Settings) -> String {
+    let mut set = Vec::new();
+    if s.repetition_penalty != 1.0 {
+        set.push(format!(
+            "repetition_penalty {}",
+            format_number(s.repetition_penalty_given)
+        ));
+    }
+    for (key, value) in [
+        ("frequency_penalty", s.frequency_penalty),
+        ("presence_penalty", s.presence_penalty),
+    ] {
+        if value != 0.0 {
+            // (float32's shortest digits: 0.1, not 0.10000000149011612)
+            let shortest = value.to_string().parse().unwrap_or(f64::from(value));
+            set.push(format!("{key} {}", format_number(shortest)));
+        }
+    }
+    set.join(", ")
 }

@@ -119,7 +119,10 @@ impl Config {
             return Err(StepError::OutOfRange {
                 field: "eos_token_id".into(),
                 allowed: "set (a token id or an array of them) when min_new_tokens > 0".into(),
-                got: "none".into(),
+                got: match self.eos_token_id {
+                    Some(_) => "an empty array".into(),
+                    None => "none".into(),
+                },
             });
         }
         let mut trace_ids = self.trace_ids.clone().unwrap_or_default();

@@ -29,7 +29,7 @@ const ELSEWHERE: &[(&[&str], &str)] = &[
     ),
     (
         &["n", "num_return_sequences"],
-        "a step draws one token; sampleCounts draws many",
+        "a step draws one token; the number of draws is sampleCounts' third argument: sampleCounts(logits, config, n)",
     ),
     (
         &["logprobs", "top_logprobs"],

@@ -407,7 +407,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     if (typeof v !== "object" || v === null) return undefined;
     const tag = tagOf(v);
     // (`step(config, logits)`: the arguments the other way round)
-    const swapped = what === "config" && (tag === "Float32Array" || tag === "Float64Array") ? " (logits are step's first argument, the config its second)" : "";
+    const swapped = what === "config" && (tag === "Float32Array" || tag === "Float64Array") ? " (the logits go before the config: step(logits, config), sampleCounts(logits, config, n))" : "";
     if (!flat && tag !== undefined) return other(describe(v) + swapped);
     if (flat && tag === undefined && !isArray(v)) return other(describe_object(v));
     return undefined;

@@ -247,7 +247,7 @@ test("what each refusal says: the field, and the rule it broke (not one it did n
   // a typed array where the settings belong is named, not read by its indices (an empty
   // BigInt64Array was the defaults; a BigInt64Array of biases was a logit_bias of {0: 1})
   says(() => step(chapter, new BigInt64Array(0)), /^config must be an object, got a BigInt64Array$/);
-  says(() => gen.next(new Float32Array([1])), /^config must be an object, got a Float32Array \(logits are step's first argument, the config its second\)$/);
+  says(() => gen.next(new Float32Array([1])), /^config must be an object, got a Float32Array \(the logits go before the config: step\(logits, config\), sampleCounts\(logits, config, n\)\)$/);
   says(() => step(chapter, { logit_bias: new BigInt64Array([5n]) }), /^logit_bias must be an object mapping token ids to biases .*, got an array$/);
   // …and a list of BigInts is a list of numbers, as [3n, 1n] is
   const history = { repetition_penalty: 1.3, seed: 2, trace_top: 5 };

@@ -5,7 +5,7 @@
 // the next valid call gives the same answer as before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Generator, step, tokenizer, weights } from "./load.mjs";
+import { Generator, sampleCounts, step, tokenizer, weights } from "./load.mjs";
 import { refusesAndRecovers as refuses } from "./refuses.mjs";
 
 const logits = Float32Array.from({ length: 300 }, (_, i) => Math.sin(i * 0.37) * 4);
@@ -110,12 +110,26 @@ test("a Generator: max_new_tokens at least 1, never passed; history_prompt_len c
 });
 
 test("the ordinary slips are told what to do: arguments swapped, a generation's key given to a step", () => {
-  refuses(() => step({ seed: 1 }, logits), /^config must be an object, got a Float32Array \(logits are step's first argument, the config its second\)$/);
+  refuses(() => step({ seed: 1 }, logits), /^config must be an object, got a Float32Array \(the logits go before the config: step\(logits, config\), sampleCounts\(logits, config, n\)\)$/);
   refuses(() => step(logits, { max_new_tokens: 8 }), /^unknown key "max_new_tokens" in config \(a step chooses one token; a Generator's limit is setMaxNewTokens\)$/);
   refuses(() => step(logits, { max_tokens: 8 }), /setMaxNewTokens\)$/);
   refuses(() => step(logits, { stop: ["。"] }), /^unknown key "stop" in config \(.*setStopSequences\)$/);
-  refuses(() => step(logits, { n: 5 }), /sampleCounts draws many\)$/);
+  refuses(() => step(logits, { n: 5 }), /the number of draws is sampleCounts' third argument: sampleCounts\(logits, config, n\)\)$/);
   refuses(() => step(logits, { top_logprobs: 5 }), /trace_top sets how many\)$/);
+  // the same slips under sampleCounts are told the same, in words that fit it too
+  refuses(() => sampleCounts({ seed: 1 }, logits, 10), /^config must be an object, got a Float32Array \(the logits go before the config: step\(logits, config\), sampleCounts\(logits, config, n\)\)$/);
+  refuses(() => sampleCounts(logits, { n: 10 }, 10), /^unknown key "n" in config \(a step draws one token; the number of draws is sampleCounts' third argument: sampleCounts\(logits, config, n\)\)$/);
+  // an empty list of end ids is said as such, not "none"
+  refuses(() => step(logits, { min_new_tokens: 2, eos_token_id: [] }), /^eos_token_id must be set \(a token id or an array of them\) when min_new_tokens > 0, got an empty array$/);
+  refuses(() => step(logits, { min_new_tokens: 2 }), /^eos_token_id must be set \(a token id or an array of them\) when min_new_tokens > 0, got none$/);
+  // a penalty that overflows float32 is named with its value (it said only "after penalties")
+  const huge = new Float32Array([3e38, 1, 2]);
+  refuses(() => step(huge, { repetition_penalty: 1e-30, history: [0] }), /^logits\[0\] overflows float32 after repetition_penalty 1e-30; use a penalty closer to its off value$/);
+  refuses(
+    () => step(huge, { repetition_penalty: 1e-30, presence_penalty: 0.1, engine: "llama.cpp", history: [0, 0] }),
+    /^logits\[0\] overflows float32 after repetition_penalty 1e-30, presence_penalty 0\.1; use a penalty closer to its off value$/,
+  );
+  assert.equal(step(huge, { repetition_penalty: 1.5, history: [0] }).token, 0);
   // (max_new_tokens was told "did you mean min_new_tokens?")
 });
 
