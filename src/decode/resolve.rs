@@ -191,6 +191,16 @@ impl Config {
         if engine != Engine::LlamaCpp {
             off("dynatemp_exponent", dynatemp_exponent == 1.0, "1")?;
         }
+        // a penalty acts on the tokens in `history`: set without one, it silently did nothing
+        if self.history.is_none() {
+            for (field, value, off) in [
+                ("repetition_penalty", repetition_penalty, 1.0),
+                ("frequency_penalty", frequency_penalty, 0.0),
+                ("presence_penalty", presence_penalty, 0.0),
+            ] {
+                check(field, value, value == off, &format!("{off} (off) without a history (it penalises the tokens in history: pass the token ids so far, [] for none yet)"))?;
+            }
+        }
 
         let strategy = self.strategy.unwrap_or_default();
         let temperature32 = temperature as f32;

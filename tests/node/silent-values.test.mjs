@@ -178,3 +178,30 @@ test("a Generator found by a library user's trial: the context, a stop sequence,
   assert.notEqual(out.token, gen.eosId);
   gen.free();
 });
+
+test("a penalty without a history is refused by name (it penalised nothing, without a word); [] and next's own history work", () => {
+  const repeated = new Float32Array([2, 1, 0.5, 0.25]);
+  for (const [key, value, engine, off] of [
+    ["repetition_penalty", 1.3, "hf", 1],
+    ["frequency_penalty", 0.5, "llama.cpp", 0],
+    ["presence_penalty", 0.5, "vllm", 0],
+  ]) {
+    const said = new RegExp(`^${key} must be ${off} \\(off\\) without a history \\(it penalises the tokens in history: pass the token ids so far, \\[\\] for none yet\\), got ${value}$`);
+    refuses(() => step(repeated, { [key]: value, engine, seed: 1 }), said);
+    refuses(() => sampleCounts(repeated, { [key]: value, engine, seed: 1 }, 10), said);
+    // with the ids so far it acts: token 0, in the history, is less likely than without the penalty
+    const plain = step(repeated, { engine, seed: 1, history: [0] }).columns;
+    const penalised = step(repeated, { [key]: value, engine, seed: 1, history: [0] }).columns;
+    assert.ok(penalised.p[penalised.id.indexOf(0)] < plain.p[plain.id.indexOf(0)], key);
+    // an empty history is a history: nothing to penalise yet, said so by the caller
+    assert.equal(step(repeated, { [key]: value, engine, seed: 1, history: [] }).token, step(repeated, { engine, seed: 1 }).token);
+    // at its off value no history is needed
+    assert.equal(step(repeated, { [key]: off, engine, seed: 1 }).token, step(repeated, { engine, seed: 1 }).token);
+  }
+  // a Generator's next fills in its own tokens as the history
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  assert.equal(typeof gen.next({ repetition_penalty: 1.3, seed: 1 }).token, "number");
+  assert.equal(gen.forceMany([5], { repetition_penalty: 1.3, seed: 1 }).records.length, 1);
+  gen.free();
+});
