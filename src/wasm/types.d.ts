@@ -28,11 +28,11 @@ export interface StepConfig {
   /** In [0, 1); 0 = off. hf only (EtaLogitsWarper): removes tokens below
    *  min(eta_cutoff, √eta_cutoff · e^(−H)), H the entropy (nats) of its input; runs last. */
   eta_cutoff?: number;
-  /** > 0; 1 = off. */
+  /** > 0; 1 = off. Penalises the ids in `history`, which it needs (refused without one). */
   repetition_penalty?: number;
-  /** Finite; 0 = off. llama.cpp and vllm only. */
+  /** Finite; 0 = off. llama.cpp and vllm only. Needs `history`, as repetition_penalty. */
   frequency_penalty?: number;
-  /** Finite; 0 = off. llama.cpp and vllm only. */
+  /** Finite; 0 = off. llama.cpp and vllm only. Needs `history`, as repetition_penalty. */
   presence_penalty?: number;
   /** Token ids seen so far (prompt then generated), oldest first; each < vocabulary size;
    *  at most 1,048,576 (2^20) ids. */
