@@ -125,12 +125,20 @@ impl Generator {
     }
 
     /// The scores for the next token, refused before a prompt (they would be all zero: a uniform
-    /// distribution nobody asked for).
+    /// distribution nobody asked for) and at a full context (the model never ran over the last
+    /// token: they were the scores that token was chosen from, taken for the next one's).
     ///
     /// # Errors
-    /// `NoPrompt`.
+    /// `NoPrompt`, `ContextFull`.
     pub fn next_logits(&self) -> Result<&[f32], GenerateError> {
         self.require_prompt("logits")?;
+        let context = self.model.config().seq_len;
+        if self.tokens.len() >= context {
+            return Err(GenerateError::ContextFull {
+                method: "logits",
+                context,
+            });
+        }
         Ok(&self.logits)
     }
 

@@ -43,6 +43,11 @@ pub enum GenerateError {
     NoPrompt {
         method: &'static str,
     },
+    /// `logits` when the context is full: no next token fits, so none has scores.
+    ContextFull {
+        method: &'static str,
+        context: usize,
+    },
     /// An argument outside its allowed range or of the wrong type:
     /// `force token must be an integer in [0, 7999], got 7999.9`.
     Argument {
@@ -90,6 +95,10 @@ impl fmt::Display for GenerateError {
             GenerateError::NoPrompt { method } => write!(
                 f,
                 "{method} needs a prompt: call setPrompt first (the Generator has none yet)"
+            ),
+            GenerateError::ContextFull { method, context } => write!(
+                f,
+                "{method} needs room for a next token, but the context is full ({context} of {context} tokens); rewind first"
             ),
             GenerateError::Argument { name, allowed, got } => {
                 write!(f, "{name} must be {allowed}, got {got}")

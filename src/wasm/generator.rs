@@ -250,7 +250,7 @@ impl JsGenerator {
     }
 
     /// The model's scores for the next token (a copy), for `step` with other settings. Throws
-    /// before a prompt is set.
+    /// before a prompt is set, and when the context is full (no next token fits).
     pub fn logits(&self) -> Result<Vec<f32>, JsError> {
         let state = self.state("logits")?;
         state

@@ -142,8 +142,14 @@ test("a Generator found by a library user's trial: the context, a stop sequence,
   while (gen.encode(text).length > 127) text = text.slice(0, -1);
   gen.setPrompt(text);
   gen.setMaxNewTokens(64);
+  const last = gen.logits();
   assert.equal(gen.next({ seed: 1 }).stop, "context_full");
   const full = gen.tokens().length;
+  // no next token fits, so none has scores (logits() gave the last token's own, unchanged)
+  refuses(() => gen.logits(), /^logits needs room for a next token, but the context is full \(128 of 128 tokens\); rewind first$/);
+  gen.rewind(1);
+  assert.deepEqual(gen.logits(), last);
+  assert.equal(gen.next({ seed: 1 }).stop, "context_full");
   gen.rewind(0);
   refuses(() => gen.next({ seed: 1 }), /^generation has stopped \(context_full\)/);
   refuses(() => gen.force(5), /^generation has stopped \(context_full\)/);
