@@ -4,7 +4,8 @@
 // band of the final strip redraws the charts for the next step, and the focused bar went with its
 // step; Stop during Play disabled the focused Stop. A band of the strip shows the keyboard's focus
 // (it looked the same focused or not). Enter on a path of the path tree switched to it and dropped
-// focus to the page (the tree is drawn afresh), as did × on a row of the hand-made logits table.
+// focus to the page (the tree is drawn afresh), as did × on a row of the hand-made logits table, and
+// Close on an open lesson (the panel is drawn afresh).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { browserSuite, installWcag } from "./harness.mjs";
@@ -182,6 +183,34 @@ for (const lang of ["en", "zh"]) {
       await page.keyboard.press("Enter");
       await page.waitForFunction((n) => document.querySelectorAll("#logit-table tbody tr").length === n, before - 2);
       assert.equal(await on(), tokens.at(-2));
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+const LESSON = {
+  en: { list: "Exp. 2", close: "Close the lesson", title: "Experiment 2 · Sampling by hand" },
+  zh: { list: "实验二", close: "关闭这一课", title: "实验二：手动做一次 sampling" },
+};
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: Close on an open lesson, from the keyboard: focus goes to that lesson's button in the list, and Enter opens it again`, async () => {
+    const { page, context, problems } = await open(`?lang=${lang}`);
+    try {
+      const words = LESSON[lang];
+      await page.getByRole("button", { name: words.list, exact: true }).focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("heading", { name: words.title }).waitFor();
+      await page.getByRole("button", { name: words.close }).focus();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => document.querySelector("#lesson-title") === null);
+      assert.match(await focused(page), new RegExp(`^button#\\.[^:]*: ${words.list}$`));
+      // the next key does what it says: the lesson opens again, its heading focused
+      await page.keyboard.press("Enter");
+      await page.getByRole("heading", { name: words.title }).waitFor();
+      await page.waitForFunction(() => document.activeElement?.id === "lesson-title");
+      assert.deepEqual(problems.console, []);
     } finally {
       await context.close();
     }

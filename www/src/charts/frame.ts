@@ -11,6 +11,8 @@ import { rove, setTip, tipName, viewTips } from "./tooltip";
 import { placeValues, tallestNumbered, valueRoom } from "./value-labels";
 import type { Box, PlacedValue } from "./value-labels";
 import { valueScale, watchValueScale } from "./value-scale";
+import { notePlace, plotTop } from "./notes";
+import type { NotePlace } from "./notes";
 import { axisReach, axisTicks, barsAcross, barsAllowed, LABEL_STEP, labelReach, labelWidth, MAX_BARS, shortLabel } from "./bar-room";
 
 export const WIDTH = 400;
@@ -192,6 +194,7 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
         bandwidth: x.bandwidth(),
         y,
         y0: y(0),
+        ceiling: plotTop(y),
         left: axisX,
         right: WIDTH,
         lines,
@@ -265,20 +268,22 @@ export function createBarChart(svgNode: SVGSVGElement, options: BarChartOptions)
       .attr("x2", (p) => p.leader?.x2 ?? 0)
       .attr("y2", (p) => p.leader?.y2 ?? 0);
 
-    // removed bars say which stage removed them, written upwards above the bar (not on a small
-    // projector screen: there the long notes crossed the labels and the line's; the bar's style and
-    // its name say it)
+    // removed bars say which stage removed them, written upwards above the bar, or inside it where
+    // that would leave the plot (notes.ts; not on a small projector screen: there the long notes
+    // crossed the labels and the line's; the bar's style and its name say it)
+    const ceiling = plotTop(y);
+    const noted = few ? [] : items.flatMap((d) => {
+      const place = d.note === null ? null : notePlace(d.note, (x(key(d)) ?? 0) + x.bandwidth() / 2, barY(d.value), y0, ceiling, k);
+      return place === null ? [] : [{ d, place }];
+    });
     notes
-      .selectAll<SVGTextElement, BarItem>("text")
-      .data(items.filter((d) => d.note !== null && !few), key)
+      .selectAll<SVGTextElement, { d: BarItem; place: NotePlace }>("text")
+      .data(noted, (n) => key(n.d))
       .join("text")
-      .attr("class", (d) => `note ${d.state}`)
+      .attr("class", (n) => `note ${n.d.state}`)
       .attr("text-anchor", "start")
-      .text((d) => d.note ?? "")
-      .attr("transform", (d) => {
-        const cx = (x(key(d)) ?? 0) + x.bandwidth() / 2 + 3.5;
-        return `translate(${cx},${Math.min(barY(d.value), y0) - 3}) rotate(-90)`;
-      });
+      .text((n) => n.d.note ?? "")
+      .attr("transform", (n) => `translate(${n.place.x},${n.place.start}) rotate(-90)`);
 
     // axes: token labels under the bars (rotated when crowded), values on the left
     // (the labels grow with the numbers: projector mode's --pj-k, a narrow chart's --value-k)

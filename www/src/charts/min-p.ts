@@ -4,7 +4,8 @@ import { percent } from "../format";
 import { createBarChart, duration, MARGIN, stageItems } from "./frame";
 import { valueScale } from "./value-scale";
 import type { BarItem, StepView } from "./frame";
-import { lineLabelBox, noteBoxes, overlaps } from "./value-labels";
+import { noteBoxes } from "./notes";
+import { lineLabelBox, overlaps } from "./value-labels";
 import type { Box } from "./value-labels";
 
 /** Also draws epsilon and eta cutoff, whose thresholds are probabilities too. */

@@ -6,7 +6,8 @@ import { percent } from "../format";
 import { createBarChart, drawable, duration, MARGIN, stageItems } from "./frame";
 import { valueScale } from "./value-scale";
 import type { BarItem, StepView } from "./frame";
-import { lineLabelBox, noteBoxes, overlaps } from "./value-labels";
+import { noteBoxes } from "./notes";
+import { lineLabelBox, overlaps } from "./value-labels";
 import type { Box } from "./value-labels";
 
 export function createTopPChart(svg: SVGSVGElement, lineLabel: (p: number) => string): { update(view: StepView, stage: StageTrace): void } {

@@ -7,6 +7,7 @@
 // that near is left out, unless it is the chosen token's, one of the five tallest bars', or a kept
 // token's in a chart that removes some (those are written higher with a leader line down to their bar).
 import type { BarItem } from "./frame";
+import { notePlace } from "./notes";
 import { textUnits } from "./text-units";
 
 /** A stretch of the chart's height a number must not touch, [top, bottom] (viewBox units, top ≤ bottom): a horizontal line is [y, y]. */
@@ -27,6 +28,8 @@ export interface ValueLayout {
   bandwidth: number;
   /** The y of a value on the chart's scale. */
   y: (v: number) => number;
+  /** The top of the plot (the value axis's highest value): a removed bar's note stays under it (notes.ts). */
+  ceiling: number;
   /** The baseline (value 0): numbers stay above it. */
   y0: number;
   /** Numbers start right of this x (the value axis's labels end left of it) and end left of `right`. */
@@ -105,7 +108,8 @@ export function placeValues(items: readonly BarItem[], layout: ValueLayout): Pla
       const edge = v === d.ghost && hollow(d);
       obstacles.push({ left, right: left + bandwidth, top: Math.min(y(v), y0), bottom: edge ? y(v) : Math.max(y(v), y0) });
     }
-    if (d.note !== null) obstacles.push(noteBox(d.note, left + bandwidth / 2, Math.min(y(d.value), y0), layout.scale));
+    const note = d.note === null ? null : notePlace(d.note, left + bandwidth / 2, Math.min(y(d.value), y0), y0, layout.ceiling, layout.scale);
+    if (note !== null) obstacles.push(note.box);
   }
   obstacles.push(...layout.avoid);
   const lineBands: Band[] = layout.lines.map((v) => [y(v) - LINE_GAP, y(v) + LINE_GAP]);
@@ -212,20 +216,6 @@ export function lineLabelBox(label: string, x: number, baseline: number, scale: 
   const size = 11.5 * scale;
   const width = textUnits(label, 1, 0.6) * size;
   return { left: anchor === "start" ? x : x - width, right: anchor === "start" ? x + width : x, top: baseline - 0.95 * size, bottom: baseline + 0.3 * size };
-}
-
-/** The boxes of the notes on the removed bars among `items`, each over its bar's `centre`. */
-export function noteBoxes(items: readonly BarItem[], centre: (d: BarItem) => number, y: (v: number) => number, scale: number): Box[] {
-  return items.filter((d) => d.note !== null).map((d) => noteBox(d.note ?? "", centre(d), y(d.value), scale));
-}
-
-/** The box of a note written upwards above a removed bar whose top is at `top` (frame.ts: rotated −90° at x + 3.5, 3 above the bar). */
-export function noteBox(note: string, centre: number, top: number, scale: number): Box {
-  const size = 11 * scale;
-  const length = textUnits(note, 11 * scale, 6.2 * scale);
-  const x = centre + 3.5;
-  // (turned −90°, the glyphs' ascent, 0.9 em as drawn, lies left of the line the note is written on)
-  return { left: x - 0.92 * size, right: x + 0.25 * size, top: top - 3 - length, bottom: top - 3 };
 }
 
 /**

@@ -88,6 +88,8 @@ export function createLessons(
   let navLang = "";
   /** Move focus to the lesson's heading after the next build (its button was inside the old body). */
   let focusTitle = false;
+  /** The lesson just closed from a button inside it: its button in the list takes the focus. */
+  let closedFrom: LessonId | null = null;
   /** The button the lesson was opened from (a lesson button in the list); null = elsewhere. */
   let returnTo: HTMLElement | null = null;
   /**
@@ -240,7 +242,8 @@ export function createLessons(
         focusTitle = false;
         const heading = document.getElementById("lesson-title");
         heading?.setAttribute("tabindex", "-1");
-        (heading ?? list.querySelector("button"))?.focus();
+        const listed = closedFrom === null ? null : list.querySelector<HTMLElement>(`button[data-lesson="${closedFrom}"]`);
+        (heading ?? listed ?? list.querySelector("button"))?.focus();
       }
     }
     section.dataset["open"] = String(current !== null);
@@ -297,14 +300,17 @@ export function createLessons(
     current = id;
     waiting = null;
     if (id !== null && collapsed === true) collapsed = false;
-    handlers.onLesson(id);
     // a link to a lesson whose page is on another prompt (e.g. a hand-written ?lesson=exp1) is set up
     const wanted = id === null ? undefined : lessons[id].prompts;
     const settingUp = id !== null && setUp !== "never" && (setUp || !(wanted === undefined || wanted.includes(actions.state().prompt)));
+    // (a lesson being set up is drawn again once it is: its heading takes focus then, once). Set
+    // before onLesson, whose render draws the panel anew: set after it, Close pressed from the
+    // keyboard left the focus on the page (its button gone) and the next lesson's build took it
+    focusTitle = toTitle && !settingUp;
+    closedFrom = id === null ? previous : null;
+    handlers.onLesson(id);
     // (a lesson opened after another was closed over the learner's text keeps that text)
     if (id !== null && settingUp && previous === null && !(before !== null && lessonPrompts.has(actions.state().prompt))) before = ownText(actions.snapshot());
-    // (a lesson being set up is drawn again once it is: its heading takes focus then, once)
-    focusTitle = toTitle && !settingUp;
     render();
     if (id === null || !settingUp) return;
     const on = server.sourceFor(lessons[id]);

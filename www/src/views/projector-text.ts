@@ -2,13 +2,17 @@
 // 4:3 screen, one beside an open lesson); when the prompt and the tokens outgrow them, the oldest
 // generated chips fold away behind "…" and the newest stay, and a prompt still too long for what is
 // left keeps its start, cut with "…". So the class always reads what it was asked and what was just
-// written. Nothing is folded outside projector mode (the classes act only under body[data-projector]).
+// written. Before the first token the hint ("Press Step…") gives way first: in a wide screen's
+// narrow column it took the prompt's room. Nothing is folded outside projector mode (the classes act
+// only under body[data-projector]).
 
 const FOLDED = "pj-folded";
 /** The shortest start of a prompt worth showing (「中国的首都是」 whole, "TypeScri…"). */
 const MIN_PROMPT = 8;
 /** The first chip shown after folded ones: it carries the "…" (styles/teach.css). */
 const AFTER_FOLD = "pj-after-fold";
+/** On the chip list: the empty text's hint hidden, so the prompt keeps the room (styles/teach.css). */
+const NO_HINT = "pj-no-hint";
 
 /**
  * The strip as last fitted: its chips and their text, the prompt, the page's language (the prompt
@@ -23,9 +27,11 @@ let lastFit: { chips: HTMLLIElement[]; texts: string[]; prompt: string; lang: st
 export function fitProjectorText(on: boolean, prompt: string): void {
   const box = document.getElementById("generated");
   const echo = document.getElementById("prompt-echo");
+  const list = document.getElementById("chips");
   const before = lastFit;
   lastFit = null;
   if (box === null || echo === null) return;
+  list?.classList.remove(NO_HINT);
   const chips = Array.from(document.querySelectorAll<HTMLLIElement>("#chips > li"));
   const fold = (n: number): void =>
     chips.forEach((li, i) => {
@@ -45,7 +51,10 @@ export function fitProjectorText(on: boolean, prompt: string): void {
   if (height === 0) return fold(0);
   // (a box of another size: searched from none folded)
   if (from > 0 && (width !== before?.width || height !== before.height)) return fitProjectorText(on, prompt);
-  const fits = (): boolean => box.scrollHeight <= box.clientHeight + 1;
+  // a box squeezed under one line (a wide screen's column when "Undo reset" wraps the buttons) still
+  // shows a line, scrolled to it: a line's text fits there, and a prompt that fits the line stays whole
+  const room = Math.max(height, Math.ceil(parseFloat(getComputedStyle(box).lineHeight) || 0));
+  const fits = (): boolean => box.scrollHeight <= room + 1;
   const done = (folded: number): void => {
     fold(folded);
     lastFit = { chips, texts, prompt, lang, width, height, folded };
@@ -73,6 +82,12 @@ export function fitProjectorText(on: boolean, prompt: string): void {
       else lo = mid + 1;
     }
     return done(lo);
+  }
+
+  // no token yet: the hint goes before any of the prompt does
+  if (chips.length === 0 && list !== null) {
+    list.classList.add(NO_HINT);
+    if (fits()) return done(0);
   }
 
   // still too long: the longest start of the prompt that fits, then "…" (never under MIN_PROMPT

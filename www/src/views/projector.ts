@@ -190,7 +190,11 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     const showing = `${on} ${focus} ${innerWidth}×${innerHeight} ${[...(stages?.children ?? [])].map((f) => (f instanceof HTMLElement && f.hidden ? 0 : 1)).join("")}`;
     if (showing !== fitFor) fitChartText();
     fitFor = showing;
-    // the prompt and the newest tokens stay in view when the text outgrows its box (projector-text.ts)
+    fitText();
+  }
+
+  /** The prompt and the newest tokens stay in view when the text outgrows its box (projector-text.ts). */
+  function fitText(): void {
     fitProjectorText(on, actions.state().prompt);
     if (on) {
       const text = document.getElementById("generated");
@@ -303,6 +307,19 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
     const node = document.getElementById(id);
     if (node !== null) boxes.observe(node);
   }
+  // the text's box changes size after a render too (a wide screen's column settles once the key
+  // numbers and the chart are drawn; "Undo reset" wraps the buttons onto a second line): refitted then,
+  // or the prompt was scrolled out of its box and the hint cut off
+  let textSize = "";
+  const textBox = new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1]?.contentRect;
+    const size = box === undefined ? "" : `${box.width}×${box.height}`;
+    if (size === textSize) return;
+    textSize = size;
+    if (on) fitText();
+  });
+  const generated = document.getElementById("generated");
+  if (generated !== null) textBox.observe(generated);
   actions.onRender(render);
 
   return {
