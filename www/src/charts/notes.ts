@@ -42,8 +42,9 @@ export function notePlace(note: string, centre: number, top: number, foot: numbe
 /** The boxes of the notes on the removed bars among `items`, each over its bar's `centre`, on the scale `y`. */
 export function noteBoxes(items: readonly BarItem[], centre: (d: BarItem) => number, y: NoteScale, scale: number): Box[] {
   const boxes: Box[] = [];
+  const [foot, ceiling] = [y(0), plotTop(y)];
   for (const d of items) {
-    const place = d.note === null ? null : notePlace(d.note, centre(d), Math.min(y(d.value), y(0)), y(0), plotTop(y), scale);
+    const place = d.note === null ? null : notePlace(d.note, centre(d), Math.min(y(d.value), foot), foot, ceiling, scale);
     if (place !== null) boxes.push(place.box);
   }
   return boxes;

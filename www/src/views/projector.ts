@@ -310,14 +310,8 @@ export function createProjector(actions: Actions, handlers: { onChange(on: boole
   // the text's box changes size after a render too (a wide screen's column settles once the key
   // numbers and the chart are drawn; "Undo reset" wraps the buttons onto a second line): refitted then,
   // or the prompt was scrolled out of its box and the hint cut off
-  let textSize = "";
-  const textBox = new ResizeObserver((entries) => {
-    const box = entries[entries.length - 1]?.contentRect;
-    const size = box === undefined ? "" : `${box.width}×${box.height}`;
-    if (size === textSize) return;
-    textSize = size;
-    if (on) fitText();
-  });
+  // (an observer is called only when the size changes, and fitting changes what the box holds, not its size)
+  const textBox = new ResizeObserver(() => on && fitText());
   const generated = document.getElementById("generated");
   if (generated !== null) textBox.observe(generated);
   actions.onRender(render);
