@@ -1,0 +1,61 @@
+// A TypeScript user's program against the package (typed-usage.fixture.ts): what the runtime
+// accepts, the types accept too, and what the runtime returns is what the types say.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Generator, step, sampleCounts, weights, tokenizer } from "./load.mjs";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const fixture = fileURLToPath(new URL("./typed-usage.fixture.ts", import.meta.url));
+
+/** `tsc --strict` over the fixture (a demanding user's settings); its complaints, or "". */
+function typeErrors() {
+  const args = [fixture, "--noEmit", "--strict", "--exactOptionalPropertyTypes", "--noUncheckedIndexedAccess",
+    "--target", "ES2022", "--module", "ESNext", "--moduleResolution", "bundler",
+    "--lib", "ES2022,DOM,ESNext.Disposable", "--types", "", "--skipLibCheck", "false"];
+  try {
+    execFileSync(`${root}www/node_modules/.bin/tsc`, args, { cwd: fileURLToPath(new URL(".", import.meta.url)), encoding: "utf8" });
+    return "";
+  } catch (e) {
+    return String(e.stdout || e.message);
+  }
+}
+
+/** The fixture with its types stripped (esbuild, Vite's own), imported. */
+async function fixtureModule() {
+  const esbuild = createRequire(`${root}www/package.json`)("esbuild");
+  const out = await esbuild.build({ entryPoints: [fixture], bundle: false, format: "esm", write: false, logLevel: "silent" });
+  mkdirSync(`${root}target/node-ts`, { recursive: true });
+  const file = `${root}target/node-ts/typed-usage-fixture.mjs`;
+  writeFileSync(file, out.outputFiles[0].contents);
+  return import(`${pathToFileURL(file).href}?t=${Date.now()}`);
+}
+
+test("a TypeScript program written as the runtime allows type-checks under tsc --strict and runs as its types say", async () => {
+  // It was refused: next() and step(logits) needed a config argument (`undefined` written out),
+  // history/trace_ids/eos_token_id took only number[] (not the Uint32Array tokens() and encode()
+  // return), setStopSequences no readonly list, and `stopped` was a bare string said to be null.
+  assert.equal(typeErrors(), "");
+  const { usage } = await fixtureModule();
+  const u = usage({ Generator, step, sampleCounts }, weights, tokenizer);
+  assert.equal(u.runningStopped, undefined, "stopped is undefined (not null) while generation may go on");
+  assert.equal(u.texts.length, 2);
+  for (const t of u.texts) {
+    assert.ok(t.stop !== null, `${t.prompt}: the loop ended on a stop`);
+    assert.equal(t.stopped, t.stop, `${t.prompt}: the getter says what the token said`);
+    assert.ok(t.text.length > 0);
+  }
+  assert.equal(u.texts[1].text.startsWith("北京"), true, u.texts[1].text);
+  assert.equal(typeof u.bareNext, "number");
+  assert.equal(typeof u.bareStep, "number");
+  // the Uint32Arrays were read as the lists they are: the penalty ran over the tokens so far, and
+  // 北京's id is listed wherever it ranks
+  const pen = u.penalised.stages.find((s) => s.name === "penalties");
+  assert.equal(pen.active, true);
+  assert.ok(u.penalised.candidates.some((c) => c.id === 2218));
+  assert.equal(u.beams.length, 3);
+  assert.equal([...u.histogram.values()].reduce((a, b) => a + b, 0), 500);
+});
