@@ -67,7 +67,8 @@ export interface StepConfig {
    *  size, 65,536), so nothing is allocated by the number asked for. */
   trace_top?: number;
   /** While fewer than this many new tokens exist (history.length − history_prompt_len), the
-   *  eos_token_id tokens are removed (HF min_new_tokens, vLLM min_tokens); 0 = off. */
+   *  eos_token_id tokens are removed (HF min_new_tokens, vLLM min_tokens); 0 = off. Needs
+   *  `history` ([] for none yet; refused without one), as the penalties do. */
   min_new_tokens?: number;
   /** End-of-sequence id, or ids (at most 64), each < vocabulary size; required when
    *  min_new_tokens > 0 (the Generator supplies its own). */

@@ -59,3 +59,34 @@ test("a TypeScript program written as the runtime allows type-checks under tsc -
   assert.equal(u.beams.length, 3);
   assert.equal([...u.histogram.values()].reduce((a, b) => a + b, 0), 500);
 });
+
+test("min_new_tokens without a history is refused by name: no new token could ever be counted, so the end token was held back forever", () => {
+  const gen = new Generator(weights, tokenizer);
+  const eos = gen.eosId;
+  /** A user's own loop: step over the Generator's logits, then force the choice. */
+  const loop = (withHistory) => {
+    gen.setPrompt("中国的首都是");
+    gen.setMaxNewTokens(40);
+    let t;
+    do {
+      const config = { strategy: "greedy", min_new_tokens: 2, eos_token_id: eos };
+      if (withHistory) Object.assign(config, { history: gen.tokens(), history_prompt_len: gen.promptLength });
+      t = gen.force(step(gen.logits(), config).token);
+    } while (t.stop === null);
+    return { stop: t.stop, text: gen.text() };
+  };
+  // It ran past 。 to the 40-token limit ("…城市。\n给一个代码编辑器插件起名…"): the end token never came.
+  const refusal = /^min_new_tokens must be 0 \(off\) without a history \(it counts the new tokens in history: pass the token ids so far and history_prompt_len, \[\] for none yet\), got 2$/;
+  assert.throws(() => loop(false), { message: refusal });
+  assert.throws(() => sampleCounts(gen.logits(), { seed: 1, min_new_tokens: 2, eos_token_id: eos }, 10), { message: refusal });
+  assert.deepEqual(loop(true), { stop: "eos", text: "北京，也是一座有三千多年历史的城市。" });
+  // [] is a history (no new token yet: the end token held back), and the Generator fills in its own
+  gen.setPrompt("中国的首都是");
+  const held = step(gen.logits(), { seed: 1, min_new_tokens: 1, eos_token_id: eos, history: [], trace_ids: [eos] });
+  assert.equal(held.candidates.find((c) => c.id === eos).removed_by, "min_new_tokens");
+  const next = gen.next({ seed: 1, min_new_tokens: 1, trace_ids: [eos] });
+  assert.equal(next.trace.candidates.find((c) => c.id === eos).removed_by, "min_new_tokens");
+  const forced = gen.forceMany([gen.tokens()[0]], { seed: 1, min_new_tokens: 1 });
+  assert.equal(forced.records.length, 1);
+  gen.free();
+});
