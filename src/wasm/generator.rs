@@ -314,7 +314,8 @@ impl JsGenerator {
     }
 
     /// Stop after this many generated tokens (an integer in [1, 2^32 − 1]; default 64). Lowered
-    /// below the tokens already generated, `next` refuses until it is raised or the text rewound.
+    /// below the tokens already generated, `next` refuses until it is raised or the text rewound;
+    /// raised after a `max_new_tokens` stop, generation goes on from where it stopped.
     #[wasm_bindgen(js_name = setMaxNewTokens)]
     pub fn set_max_new_tokens(
         &self,

@@ -90,3 +90,38 @@ test("min_new_tokens without a history is refused by name: no new token could ev
   assert.equal(forced.records.length, 1);
   gen.free();
 });
+
+test("raising max_new_tokens after its stop lets generation go on, as if the limit had been higher all along", () => {
+  const gen = new Generator(weights, tokenizer);
+  const config = { seed: 11, temperature: 0.9 };
+  const run = (limit) => {
+    gen.setPrompt("TypeScript 是 JavaScript 的");
+    gen.setMaxNewTokens(limit);
+    let t;
+    do t = gen.next(config); while (t.stop === null);
+    return t.stop;
+  };
+  const wholeStop = run(8);
+  const whole = Array.from(gen.tokens());
+  assert.ok(whole.length - gen.promptLength > 3, "the whole run is longer than the first limit");
+  assert.equal(run(3), "max_new_tokens");
+  assert.equal(gen.stopped, "max_new_tokens");
+  // "5 more": it was refused, 'generation has stopped (max_new_tokens); rewind or set a new prompt'
+  gen.setMaxNewTokens(8);
+  assert.equal(gen.stopped, undefined);
+  let t;
+  do t = gen.next(config); while (t.stop === null);
+  assert.equal(t.stop, wholeStop);
+  assert.deepEqual(Array.from(gen.tokens()), whole, "the same tokens as a limit of 8 from the start");
+  // a limit not above the tokens generated keeps the stop; other stops are not the limit's to lift
+  assert.equal(run(3), "max_new_tokens");
+  gen.setMaxNewTokens(2);
+  assert.throws(() => gen.next(config), { message: /^generation has stopped \(max_new_tokens\)/ });
+  gen.stop();
+  gen.setMaxNewTokens(20);
+  assert.equal(gen.stopped, "user");
+  assert.throws(() => gen.next(config), { message: /^generation has stopped \(user\)/ });
+  gen.rewind(0);
+  assert.equal(gen.next(config).token, gen.tokens().at(-1));
+  gen.free();
+});
