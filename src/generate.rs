@@ -7,7 +7,8 @@
 //! so branching is exact: the same tokens give bit-identical logits.
 //!
 //! States: *no prompt* (after construction) → *ready* (a prompt, perhaps generated tokens) ⇄
-//! *stopped* (a stop condition; `rewind` or `set_prompt` leave it). A refused `set_prompt` keeps
+//! *stopped* (a stop condition; `rewind` or `set_prompt` leave it, and a `max_new_tokens` stop
+//! lasts only while the limit does: raised above the tokens generated, generation goes on). A refused `set_prompt` keeps
 //! the state it found (should the model fail midway through a prompt, it is left with none). Without a prompt only `set_prompt` (and the read-only views) are allowed: `next`,
 //! `force`, `rewind` and `next_logits` are refused with `NoPrompt`. Every method checks its input
 //! before changing anything, so a refused call leaves the state as it was.
@@ -160,7 +161,7 @@ impl Generator {
     /// next token went past it, and the model with it).
     fn ready_to_append(&self, method: &'static str) -> Result<(), GenerateError> {
         self.require_prompt(method)?;
-        if let Some(r) = &self.stopped {
+        if let Some(r) = self.stopped() {
             return Err(GenerateError::Stopped(r.clone()));
         }
         if self.tokens.len() >= self.model.config().seq_len {
@@ -174,8 +175,18 @@ impl Generator {
         &self.text
     }
 
+    /// Why generation stopped, if it has. A `max_new_tokens` stop holds only while the limit is
+    /// reached: a limit raised since lets generation go on (a user's "10 more tokens" was refused,
+    /// "rewind or set a new prompt", with nothing in those words about the limit).
     pub fn stopped(&self) -> Option<&StopReason> {
-        self.stopped.as_ref()
+        match &self.stopped {
+            Some(StopReason::MaxNewTokens)
+                if self.tokens.len() - self.prompt_len < self.max_new_tokens =>
+            {
+                None
+            }
+            r => r.as_ref(),
+        }
     }
 
     /// Starts over with `prompt`, running the model over all its tokens.

@@ -200,6 +200,8 @@ impl Config {
             ] {
                 check(field, value, value == off, &format!("{off} (off) without a history (it penalises the tokens in history: pass the token ids so far, [] for none yet)"))?;
             }
+            // it counts the new tokens in `history`: without one it held the end back forever
+            check("min_new_tokens", min_new_tokens as f64, min_new_tokens == 0, "0 (off) without a history (it counts the new tokens in history: pass the token ids so far and history_prompt_len, [] for none yet)")?;
         }
 
         let strategy = self.strategy.unwrap_or_default();

@@ -148,7 +148,7 @@ impl JsGenerator {
     #[wasm_bindgen(unchecked_return_type = "GeneratedToken")]
     pub fn next(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "StepConfig | undefined")] config: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "StepConfig")] config: JsValue,
     ) -> Result<JsValue, JsError> {
         let config = read::config(&config)?;
         let out = self.state("next")?.next(&config).map_err(to_js_error)?;
@@ -181,7 +181,7 @@ impl JsGenerator {
     #[wasm_bindgen(js_name = forceMany, unchecked_return_type = "ForcedTokens")]
     pub fn force_many(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "Uint32Array | number[]")] tokens: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TokenIds")] tokens: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "StepConfig")] config: JsValue,
     ) -> Result<JsValue, JsError> {
         let max = {
@@ -314,7 +314,8 @@ impl JsGenerator {
     }
 
     /// Stop after this many generated tokens (an integer in [1, 2^32 − 1]; default 64). Lowered
-    /// below the tokens already generated, `next` refuses until it is raised or the text rewound.
+    /// below the tokens already generated, `next` refuses until it is raised or the text rewound;
+    /// raised after a `max_new_tokens` stop, generation goes on from where it stopped.
     #[wasm_bindgen(js_name = setMaxNewTokens)]
     pub fn set_max_new_tokens(
         &self,
@@ -331,15 +332,15 @@ impl JsGenerator {
     #[wasm_bindgen(js_name = setStopSequences)]
     pub fn set_stop_sequences(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string[]")] sequences: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "readonly string[]")] sequences: JsValue,
     ) -> Result<(), JsError> {
         let sequences = read::stop_sequences(&sequences)?;
         self.state("setStopSequences")?.stop_sequences = sequences;
         Ok(())
     }
 
-    /// Why generation stopped, or null.
-    #[wasm_bindgen(getter)]
+    /// Why generation stopped (as `GeneratedToken.stop` said it), or undefined while it may go on.
+    #[wasm_bindgen(getter, unchecked_return_type = "StopReason | undefined")]
     pub fn stopped(&self) -> Result<Option<String>, JsError> {
         Ok(self
             .state("stopped")?

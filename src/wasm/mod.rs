@@ -48,7 +48,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 #[wasm_bindgen(unchecked_return_type = "StepResult")]
 pub fn step(
     #[wasm_bindgen(unchecked_param_type = "Logits")] logits: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "StepConfig | undefined")] config: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "StepConfig")] config: JsValue,
 ) -> Result<JsValue, JsError> {
     let config = read::config(&config)?;
     let logits = read::logits(&logits)?;

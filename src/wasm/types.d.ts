@@ -1,6 +1,13 @@
 /** Engine whose stage order and tie rules a step follows. */
 export type Engine = "hf" | "llama.cpp" | "vllm";
 
+/** Token ids: an array of numbers, or a Uint32Array as `Generator.tokens()` and `encode()` return
+ *  them (so `history: gen.tokens()` and `trace_ids: gen.encode("北京")` need no copy). */
+export type TokenIds = readonly number[] | Uint32Array;
+
+/** Why a Generator stopped: `GeneratedToken.stop` and `Generator.stopped`. */
+export type StopReason = "eos" | "max_new_tokens" | "stop_sequence" | "user" | "context_full";
+
 /**
  * Config for `step`. Every key is optional; an unknown key throws an Error naming it, whatever it
  * holds (`undefined` and `null` too). Keys are read like `for…in` (own and inherited enumerable),
@@ -36,7 +43,7 @@ export interface StepConfig {
   presence_penalty?: number;
   /** Token ids seen so far (prompt then generated), oldest first; each < vocabulary size;
    *  at most 1,048,576 (2^20) ids. */
-  history?: number[];
+  history?: TokenIds;
   /** How many leading history ids are prompt (vllm's frequency/presence skip them); ≤ history length. */
   history_prompt_len?: number;
   /** llama.cpp's penalty window; -1 = all (the only value other engines accept), 0 = none. */
@@ -60,14 +67,15 @@ export interface StepConfig {
    *  size, 65,536), so nothing is allocated by the number asked for. */
   trace_top?: number;
   /** While fewer than this many new tokens exist (history.length − history_prompt_len), the
-   *  eos_token_id tokens are removed (HF min_new_tokens, vLLM min_tokens); 0 = off. */
+   *  eos_token_id tokens are removed (HF min_new_tokens, vLLM min_tokens); 0 = off. Needs
+   *  `history` ([] for none yet; refused without one), as the penalties do. */
   min_new_tokens?: number;
   /** End-of-sequence id, or ids (at most 64), each < vocabulary size; required when
    *  min_new_tokens > 0 (the Generator supplies its own). */
-  eos_token_id?: number | number[];
+  eos_token_id?: number | TokenIds;
   /** Token ids the trace lists too, with their rank, wherever they rank (a forced token, "find a
    *  token"): at most 1024 integer ids, each < vocabulary size; duplicates are ignored. */
-  trace_ids?: number[];
+  trace_ids?: TokenIds;
   /** In [0, 1): the logits are log-probabilities of the top of the vocabulary only (a model
    *  server's top N; unknown ids −inf) and the other tokens together hold this probability.
    *  `p_raw` is then each token's probability over the whole vocabulary, and the trace's `rest`
@@ -171,7 +179,7 @@ export interface CandidateColumns {
  * 1,048,576 (2^20) entries, each finite or -Infinity, at least one finite. A typed array whose
  * buffer was detached (transferred, or a view of wasm memory that has grown) is refused by name.
  */
-export type Logits = Float32Array | Float64Array | number[];
+export type Logits = Float32Array | Float64Array | readonly number[];
 
 /** Result of `sampleCounts`: how often each token came up in n draws. */
 export interface SampleCounts {
@@ -231,7 +239,7 @@ export interface GeneratedToken {
   /** The step's trace; null for a forced token. */
   trace: StepResult | null;
   /** Set when this token ended generation. */
-  stop: "eos" | "max_new_tokens" | "stop_sequence" | "user" | "context_full" | null;
+  stop: StopReason | null;
   stop_sequence: string | null;
 }
 

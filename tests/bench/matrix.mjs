@@ -36,7 +36,7 @@ export function matrix(n) {
     },
     { name: "llama.cpp dynatemp 0.8 ± 0.5", config: { engine: "llama.cpp", temperature: 0.8, dynatemp_range: 0.5 } },
     { name: "logit_bias 32 ids (8 bans)", config: { logit_bias: bias } },
-    { name: "min_new_tokens 8 (eos 0)", config: { min_new_tokens: 8, eos_token_id: [0] } },
+    { name: "min_new_tokens 8 (eos 0)", config: { min_new_tokens: 8, eos_token_id: [0], history: [] } },
     {
       name: "llama.cpp typical 0.9 rep/freq/pres (last 64) min_new 8 T 0.8",
       config: {

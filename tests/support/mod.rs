@@ -184,6 +184,7 @@ pub fn more_stages(n: usize) -> Vec<(&'static str, Config)> {
             Config {
                 min_new_tokens: Some(8),
                 eos_token_id: Some(vec![0]),
+                history: Some(vec![]),
                 ..base
             },
         ),

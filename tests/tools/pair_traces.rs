@@ -138,6 +138,8 @@ fn config(r: &mut R, n: usize, extreme: &[(u32, u64)]) -> Config {
     if r.chance(0.1) {
         c.min_new_tokens = Some(r.pick(&[1, 5]));
         c.eos_token_id = Some(vec![r.below(n as u64) as u32, 0]);
+        // no new token yet without one (as before it was refused), so the same trace
+        c.history.get_or_insert_with(Vec::new);
     }
     if r.chance(0.1) {
         c.dynatemp_range = Some(r.pick(&[0.2, 0.5]));

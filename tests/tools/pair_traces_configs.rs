@@ -50,6 +50,7 @@ pub(crate) fn early_config(r: &mut R, n: usize) -> Config {
             c.history_prompt_len = Some(0);
             c.history = Some((0..len).map(|i| i % n as u32).collect());
         }
+        c.history.get_or_insert_with(Vec::new);
     }
     match r.below(10) {
         0 => c.temperature = Some(r.pick(&[0.0, 0.7, 1.5])),

@@ -78,6 +78,7 @@ fn min_new_tokens_needs_an_end_token_and_something_left() {
         &Config {
             min_new_tokens: Some(3),
             eos_token_id: Some(vec![0]),
+            history: Some(vec![]),
             ..cfg()
         },
     )
@@ -85,6 +86,20 @@ fn min_new_tokens_needs_an_end_token_and_something_left() {
     assert_eq!(
         e.to_string(),
         "min_new_tokens must leave at least one token, but removed every remaining one"
+    );
+    // without a history no new token is ever counted: the end token was held back forever
+    let e = step(
+        &[1.0, 2.0],
+        &Config {
+            min_new_tokens: Some(3),
+            eos_token_id: Some(vec![0]),
+            ..cfg()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "min_new_tokens must be 0 (off) without a history (it counts the new tokens in history: pass the token ids so far and history_prompt_len, [] for none yet), got 3"
     );
     let one = Config::from_value(&Value::Object(vec![(
         "eos_token_id".into(),
