@@ -5,7 +5,7 @@
 // memory, into ONE fresh ArrayBuffer per call, of which each column is a view: one allocation
 // instead of fifteen, and a caller who writes into a column changes only that call's result.
 // `candidates` stays available as an array of objects, built from the columns on first read (and
-// cached), so callers who want objects still have them and callers who read columns (a full
+// cached; the chosen token's entry is the `chosen` object itself), so callers who want objects still have them and callers who read columns (a full
 // 8,000-candidate trace) never pay for 8,000 objects.
 
 // Intrinsics captured once, so a caller cannot redirect them by patching prototypes later.
@@ -30,12 +30,23 @@ const weakHas = WeakMap.prototype.has;
 const KEPT = -1;
 const BY_LOGITS = -2;
 
-/** The objects `candidates[i]` has always been, from the columns. */
+/** Each trace's `chosen` as it was built: the chosen token's place in `candidates` holds this very
+ * object, so `r.candidates.includes(r.chosen)` and `indexOf` work as the docs promise. Kept
+ * apart from the trace's own `chosen` property, which a caller may overwrite. */
+const chosenOf = new WeakMapCtor();
+
+/** The objects `candidates[i]` has always been, from the columns; the chosen token's is `chosen`. */
 function candidateObjects(trace) {
   const c = trace.columns;
   const n = c.id.length;
   const out = new ArrayCtor(n);
+  const chosen = weakGet.call(chosenOf, trace);
+  const chosenId = chosen === undefined ? -1 : chosen.id;
   for (let i = 0; i < n; i++) {
+    if (c.id[i] === chosenId) {
+      out[i] = chosen;
+      continue;
+    }
     const by = c.removed_by[i];
     out[i] = {
       id: c.id[i],
@@ -193,6 +204,7 @@ export function columnar_trace(holder, s, names, id, rank, logit, logitProcessed
     };
   }
   head.columns = columns;
+  weakSet.call(chosenOf, head, head.chosen);
   defineProperty(head, "candidates", CANDIDATES);
   if (holder === undefined) return head;
   defineProperty(holder, "trace", { value: head, enumerable: true, writable: true, configurable: true });

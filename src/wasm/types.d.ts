@@ -210,7 +210,8 @@ export interface StepResult {
   /** In rank order: the first trace_top of the candidate order (kept by final p, then the best
    *  removed by raw logit), plus the chosen token and every trace_ids entry wherever they rank.
    *  Ranks may skip; `cum` is always the true cumulative mass through the entry. Built from
-   *  `columns` on first read and cached: a caller that reads only the columns (a full-vocabulary
+   *  `columns` on first read and cached (every read gives the same array and the same objects,
+   *  `chosen` among them): a caller that reads only the columns (a full-vocabulary
    *  trace) never builds these objects. */
   readonly candidates: Candidate[];
   /** The same candidates, one typed array per field. */
@@ -221,7 +222,9 @@ export interface StepResult {
   unlisted_mass: number;
   /** Same as `chosen.rank` (kept for compatibility). */
   chosen_rank: number;
-  /** The chosen token's entry; the same entry is always in `candidates` too. */
+  /** The chosen token's entry: the very object `candidates` holds at its place (always listed),
+   *  so `r.candidates.includes(r.chosen)` is true and `r.candidates.indexOf(r.chosen)` is its
+   *  index. Read without building `candidates`. */
   chosen: Candidate;
   /** Present only when the config gave `rest_mass`. */
   rest?: RestTrace;

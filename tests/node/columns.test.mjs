@@ -155,3 +155,35 @@ test("with rest_mass the columnar trace carries rest, and p_raw in the columns i
   trace.columns.p_raw.forEach((p, i) => close(p, plain.columns.p_raw[i] * 0.75, `p_raw[${i}]`));
   assert.equal(trace.candidates[0].p_raw, trace.columns.p_raw[0]);
 });
+
+// `chosen` is "the chosen token's entry; the same entry is always in `candidates` too": the very
+// object, so includes/indexOf find it (they did not: chosen was a second object with equal fields).
+test("chosen is the object candidates holds at its place, and candidates[i] is the same object on every read", () => {
+  const gen = new Generator(weights, tokenizer);
+  try {
+    gen.setPrompt("中国的首都是");
+    const logits = new Float32Array(8000).map((_, i) => Math.sin(i) * 3);
+    const traces = [
+      ...cases.map(({ logits: l, config }) => step(l(), config)),
+      step(logits, { seed: 4, temperature: 5, trace_top: 0 }), // chosen listed only as the chosen one
+      step(logits, { strategy: "greedy", trace_top: 3, trace_ids: [7, 9] }),
+      gen.next({ seed: 5, trace_top: 2 }).trace,
+    ];
+    for (const r of traces) {
+      const at = r.candidates.indexOf(r.chosen);
+      assert.ok(r.candidates.includes(r.chosen), `chosen ${r.chosen.id} is one of the candidates`);
+      assert.equal(r.candidates[at].rank, r.chosen_rank);
+      assert.equal(r.candidates.filter((c) => c.id === r.chosen.id).length, 1, "listed once");
+      for (let i = 0; i < r.candidates.length; i++) assert.equal(r.candidates[i], r.candidates[i]);
+      // built again (set to null), the chosen entry is still `chosen`; a caller's own `chosen`
+      // property does not find its way into the list
+      const original = r.chosen;
+      r.chosen = { ...original };
+      r.candidates = null;
+      assert.equal(r.candidates[at], original);
+      assert.ok(!r.candidates.includes(r.chosen));
+    }
+  } finally {
+    gen.free();
+  }
+});
