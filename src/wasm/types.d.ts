@@ -1,3 +1,13 @@
+// wasm-bindgen declares `Generator[Symbol.dispose]()`, which only TypeScript's lib
+// `ESNext.Disposable` (or `esnext`) knew: under a target's default lib (ES2020, ES2022) a user's
+// `tsc` failed in this file. The same declaration as that lib's (and @types/node's), which merges
+// with theirs, lets it compile everywhere; `using` still needs the lib's `Disposable` type.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** Engine whose stage order and tie rules a step follows. */
 export type Engine = "hf" | "llama.cpp" | "vllm";
 

@@ -11,11 +11,11 @@ import { Generator, step, sampleCounts, weights, tokenizer } from "./load.mjs";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const fixture = fileURLToPath(new URL("./typed-usage.fixture.ts", import.meta.url));
 
-/** `tsc --strict` over the fixture (a demanding user's settings); its complaints, or "". */
-function typeErrors() {
+/** `tsc --strict` over the fixture (a demanding user's settings, with `libs` for target and
+ * lib); its complaints, or "". */
+function typeErrors(libs = ["--target", "ES2022", "--lib", "ES2022,DOM,ESNext.Disposable"]) {
   const args = [fixture, "--noEmit", "--strict", "--exactOptionalPropertyTypes", "--noUncheckedIndexedAccess",
-    "--target", "ES2022", "--module", "ESNext", "--moduleResolution", "bundler",
-    "--lib", "ES2022,DOM,ESNext.Disposable", "--types", "", "--skipLibCheck", "false"];
+    ...libs, "--module", "ESNext", "--moduleResolution", "bundler", "--types", "", "--skipLibCheck", "false"];
   try {
     execFileSync(`${root}www/node_modules/.bin/tsc`, args, { cwd: fileURLToPath(new URL(".", import.meta.url)), encoding: "utf8" });
     return "";
@@ -58,6 +58,14 @@ test("a TypeScript program written as the runtime allows type-checks under tsc -
   assert.ok(u.penalised.candidates.some((c) => c.id === 2218));
   assert.equal(u.beams.length, 3);
   assert.equal([...u.histogram.values()].reduce((a, b) => a + b, 0), 500);
+});
+
+test("the package's types compile under a target's default libs (ES2020, ES2022), without ESNext.Disposable", () => {
+  // The generated Generator declares [Symbol.dispose](), which only lib ESNext.Disposable (or
+  // esnext) knew: under a default lib tsc failed in our .d.ts, 'Property 'dispose' does not exist
+  // on type 'SymbolConstructor'', and only skipLibCheck hid it.
+  for (const target of ["ES2020", "ES2022"]) assert.equal(typeErrors(["--target", target]), "", `--target ${target}`);
+  assert.equal(typeErrors(["--target", "ESNext"]), "", "and where the lib declares Symbol.dispose itself");
 });
 
 test("min_new_tokens without a history is refused by name: no new token could ever be counted, so the end token was held back forever", () => {
