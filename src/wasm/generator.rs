@@ -145,7 +145,7 @@ impl JsGenerator {
     }
 
     /// Chooses and appends the next token under `config` (same keys as `step`).
-    #[wasm_bindgen(unchecked_return_type = "GeneratedToken")]
+    #[wasm_bindgen(unchecked_return_type = "NextToken")]
     pub fn next(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "StepConfig")] config: JsValue,
@@ -156,7 +156,7 @@ impl JsGenerator {
     }
 
     /// Appends `token` (an integer id in the vocabulary) as if it had been chosen (branching).
-    #[wasm_bindgen(unchecked_return_type = "GeneratedToken")]
+    #[wasm_bindgen(unchecked_return_type = "ForcedToken")]
     pub fn force(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] token: JsValue,

@@ -240,7 +240,8 @@ export interface StepResult {
   rest?: RestTrace;
 }
 
-/** What `Generator.next()` / `force()` returns for one token. */
+/** What `Generator.next()` / `force()` returns for one token: `NextToken` (a trace) or
+ *  `ForcedToken` (none), which those methods are typed as. */
 export interface GeneratedToken {
   token: number;
   /** The vocabulary entry ("北京", "<0xE4>"). */
@@ -256,10 +257,21 @@ export interface GeneratedToken {
   stop_sequence: string | null;
 }
 
+/** What `Generator.next()` returns: its trace is always there. */
+export interface NextToken extends GeneratedToken {
+  /** The step that chose the token. */
+  trace: StepResult;
+}
+
+/** What `Generator.force()` returns (and each of `forceMany`'s tokens): no step chose it. */
+export interface ForcedToken extends GeneratedToken {
+  trace: null;
+}
+
 /** What `Generator.forceMany(tokens)` returns: the tokens appended (up to the first stop). */
 export interface ForcedTokens {
   /** Each appended token, as `force()` returns it. */
-  tokens: GeneratedToken[];
+  tokens: ForcedToken[];
   /** `tokens.length` rows of `vocab_size`: the logits each token was forced at. */
   logits: Float32Array;
   /** With a config: what `next(config)` would make of each position (`tokens.length` of them). */

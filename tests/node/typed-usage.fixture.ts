@@ -18,6 +18,9 @@ export interface Usage {
   penalised: StepResult;
   beams: string[];
   histogram: Map<number, number>;
+  /** next()'s trace read without `!`, and force()'s, which is null. */
+  nextChosenP: number;
+  forcedTrace: null;
 }
 
 const STOP_REASONS: readonly StopReason[] = ["eos", "max_new_tokens", "stop_sequence", "user", "context_full"];
@@ -51,7 +54,11 @@ export function usage(api: Package, weights: Uint8Array, tokenizer: string): Usa
   }
 
   gen.setPrompt("中国的首都是");
-  const bareNext = gen.next().token;
+  const first = gen.next();
+  const bareNext = first.token;
+  const nextChosenP = first.trace.chosen.p;
+  gen.rewind(1);
+  const forcedTrace = gen.force(bareNext).trace;
   gen.rewind(1);
   const logits = gen.logits();
   const bareStep = api.step(logits).token;
@@ -78,5 +85,5 @@ export function usage(api: Package, weights: Uint8Array, tokenizer: string): Usa
   const histogram = new Map<number, number>();
   counts.ids.forEach((id, i) => histogram.set(id, counts.counts[i] ?? 0));
   gen.free();
-  return { texts, runningStopped, bareNext, bareStep, penalised, beams, histogram };
+  return { texts, runningStopped, bareNext, bareStep, penalised, beams, histogram, nextChosenP, forcedTrace };
 }

@@ -51,6 +51,10 @@ test("a TypeScript program written as the runtime allows type-checks under tsc -
   assert.equal(u.texts[1].text.startsWith("北京"), true, u.texts[1].text);
   assert.equal(typeof u.bareNext, "number");
   assert.equal(typeof u.bareStep, "number");
+  // next()'s trace is typed present (it was `StepResult | null`, so `.trace.chosen` needed `!`)
+  // and is; force()'s is typed and is null
+  assert.ok(u.nextChosenP > 0 && u.nextChosenP <= 1);
+  assert.equal(u.forcedTrace, null);
   // the Uint32Arrays were read as the lists they are: the penalty ran over the tokens so far, and
   // 北京's id is listed wherever it ranks
   const pen = u.penalised.stages.find((s) => s.name === "penalties");
