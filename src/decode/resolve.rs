@@ -79,6 +79,15 @@ impl Config {
             });
         }
         let history_prompt_len = self.history_prompt_len.unwrap_or(0);
+        // it says how many of history's ids are the prompt: without a history, "must be in [0, 0]
+        // (the history's length)" named a length the caller never gave
+        if self.history.is_none() && history_prompt_len > 0 {
+            return Err(StepError::OutOfRange {
+                field: "history_prompt_len".into(),
+                allowed: "0 without a history (it says how many of history's ids are the prompt: pass the token ids so far, [] for none yet)".into(),
+                got: history_prompt_len.to_string(),
+            });
+        }
         if history_prompt_len > history.len() {
             return Err(StepError::OutOfRange {
                 field: "history_prompt_len".into(),

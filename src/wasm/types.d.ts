@@ -54,7 +54,8 @@ export interface StepConfig {
   /** Token ids seen so far (prompt then generated), oldest first; each < vocabulary size;
    *  at most 1,048,576 (2^20) ids. */
   history?: TokenIds;
-  /** How many leading history ids are prompt (vllm's frequency/presence skip them); ≤ history length. */
+  /** How many leading history ids are prompt (vllm's frequency/presence skip them); ≤ history
+   *  length, and 0 without a history (`next` fills in its own). */
   history_prompt_len?: number;
   /** llama.cpp's penalty window; -1 = all (the only value other engines accept), 0 = none. */
   penalty_last_n?: number;

@@ -102,3 +102,30 @@ fn engine_ranges_are_said_for_the_engine_in_any_key_order() {
         "top_p must be in (0, 1] for engine \"vllm\", got 0"
     );
 }
+
+/// history_prompt_len counts history's prompt ids: without a history the message says to pass
+/// one (it said "must be in [0, 0] (the history's length)", a length never given); 0 is allowed,
+/// and with a history the range is its length.
+#[test]
+fn history_prompt_len_without_a_history_says_to_pass_one() {
+    let with = |history: Option<Vec<u32>>, len: usize| {
+        step(
+            &[1.0, 2.0],
+            &Config {
+                history,
+                history_prompt_len: Some(len),
+                ..cfg()
+            },
+        )
+    };
+    assert_eq!(
+        with(None, 2).unwrap_err().to_string(),
+        "history_prompt_len must be 0 without a history (it says how many of history's ids are the prompt: pass the token ids so far, [] for none yet), got 2"
+    );
+    assert!(with(None, 0).is_ok());
+    assert_eq!(
+        with(Some(vec![]), 2).unwrap_err().to_string(),
+        "history_prompt_len must be in [0, 0] (the history's length), got 2"
+    );
+    assert!(with(Some(vec![1, 0]), 2).is_ok());
+}
