@@ -339,7 +339,8 @@ impl JsGenerator {
         Ok(())
     }
 
-    /// Why generation stopped (as `GeneratedToken.stop` said it), or undefined while it may go on.
+    /// Why generation stopped (as `GeneratedToken.stop` said it), or undefined while it may go on
+    /// (a getter's "none" is undefined, as `eosId`'s; a returned token's `stop` is null then).
     #[wasm_bindgen(getter, unchecked_return_type = "StopReason | undefined")]
     pub fn stopped(&self) -> Result<Option<String>, JsError> {
         Ok(self

@@ -253,8 +253,12 @@ export interface GeneratedToken {
   pending: number[];
   /** The step's trace; null for a forced token. */
   trace: StepResult | null;
-  /** Set when this token ended generation. */
+  /** Why this token ended generation; null when it did not (a field of a returned record is
+   *  null when it does not apply, as `u`, `trace` and `stop_sequence` are; the Generator's
+   *  getters, `stopped` and `eosId`, give undefined instead: test `t.stop === null` but
+   *  `gen.stopped === undefined`, or `== null` for both). */
   stop: StopReason | null;
+  /** The stop sequence matched, when `stop` is "stop_sequence"; otherwise null. */
   stop_sequence: string | null;
 }
 
