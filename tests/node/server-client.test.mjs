@@ -88,6 +88,56 @@ test("answers without log-probabilities are 'too old'; other shapes are 'bad_res
   assert.throws(() => S.parseLlamaCompletion(badLogprob, 8000), (e) => e.code === "bad_response" && /top_logprobs\[1\]\.logprob/.test(e.vars.detail));
 });
 
+test("an answer that contradicts itself is refused, naming its list and the server: probabilities past 1, a most likely token below 1/V", async () => {
+  // Both were drawn from: a sum past 1 left the rest clamped to 0 and the listed tokens
+  // renormalised; a most likely token below 1/V (or a sum that rounds to 0) gave rest_mass 1,
+  // which the core refused in words about a key the user never wrote.
+  const llama = (logprobs) => {
+    const body = structuredClone(data("llamacpp-completion.json"));
+    body.completion_probabilities[0].top_logprobs.forEach((e, i) => (e.logprob = logprobs[i] ?? logprobs.at(-1)));
+    return body;
+  };
+  const refused = (code, fields) => (e) => {
+    assert.ok(e instanceof S.ServerError, String(e));
+    assert.equal(e.code, code);
+    for (const [k, v] of Object.entries(fields)) assert.equal(e.vars[k], v, k);
+    return true;
+  };
+  const over = llama([-0.1, -0.5, -1, -2, -3]); // Σ p = 2.06437…
+  assert.throws(() => S.parseLlamaCompletion(over, 8000), refused("contradictory_mass", { field: "completion_probabilities[0].top_logprobs", sum: "2.06437", rest: "-1.06437" }));
+  const chat = structuredClone(doc.vllm_chat);
+  for (const e of chat.choices[0].logprobs.content[0].top_logprobs) e.logprob = -0.2;
+  assert.throws(() => S.parseOpenAi(chat, null), refused("contradictory_mass", { field: "logprobs.content[0].top_logprobs" }));
+  const legacy = { choices: [{ logprobs: { top_logprobs: [{ " Paris": -0.05, " the": -0.9 }] } }] };
+  assert.throws(() => S.parseOpenAi(legacy, null), refused("contradictory_mass", { field: "logprobs.top_logprobs[0]" }));
+  // a sum past 1 by rounding only is taken, its rest 0
+  const rounded = S.parseLlamaCompletion(llama([Math.log(0.6), Math.log(0.4004), -Infinity]), 8000);
+  assert.deepEqual(rounded.coverage, { kind: "top", listed: 5, restMass: 0 });
+  // the most likely token below 1/8000: no distribution over 8,000 tokens has that
+  assert.throws(() => S.parseLlamaCompletion(llama([-9.5, -10]), 8000), refused("contradictory_top", { p: "7.49e-5", vocab: 8000 }));
+  assert.equal(S.parseLlamaCompletion(llama([-8.9, -10]), 8000).coverage.kind, "top", "1/8000 < e^-8.9");
+  // without a size, the most the core reads (2^20); a sum that rounds to 0 is below it
+  const tiny = { choices: [{ logprobs: { content: [{ top_logprobs: [{ token: "a", logprob: -800 }, { token: "b", logprob: -801 }] }] } }] };
+  assert.throws(() => S.parseOpenAi(tiny, null), refused("contradictory_top", { field: "logprobs.content[0].top_logprobs", p: "0", vocab: 1048576 }));
+  tiny.choices[0].logprobs.content[0].top_logprobs[0].logprob = -12;
+  assert.ok(S.parseOpenAi(tiny, null).coverage.restMass < 1);
+
+  // through the client, the refusal names the server, in English and Chinese
+  const server = fakeFetch({ "/completion": over });
+  const info = { url: "http://127.0.0.1:8080", api: "llama.cpp", kind: "llama.cpp", model: "m", vocabSize: 8000, hasIds: true, maxTop: null, endpoint: "completion" };
+  const client = new S.ServerClient(info.url, { fetch: server.fetch, page: loopbackPage });
+  const e = await client.next(info, { ids: [5, 6], text: "ab", prompt: "ab", appended: "" }, 5).then(() => assert.fail("resolved"), (x) => x);
+  assert.equal(e.code, "contradictory_mass");
+  S.setLang("en");
+  assert.equal(
+    S.describeServerError(e),
+    "The answer from http://127.0.0.1:8080 contradicts itself: the probabilities of the tokens in completion_probabilities[0].top_logprobs add up to 2.06437, more than 1, which would leave the rest of the vocabulary -1.06437. The page takes no step from it; check how the server computes its log-probabilities.",
+  );
+  S.setLang("zh");
+  assert.match(S.describeServerError(e), /^http:\/\/127\.0\.0\.1:8080 的应答自相矛盾：completion_probabilities\[0\]\.top_logprobs 里各 Token 的概率加起来是 2\.06437，超过 1/);
+  S.setLang("en");
+});
+
 test("requests: ids and n_probs for llama.cpp (whole vocabulary up to 32,000, else top N), text for servers without ids", () => {
   const llama = { url: "http://127.0.0.1:8080", api: "llama.cpp", kind: "llama.cpp", model: "m", vocabSize: 8000, hasIds: true, maxTop: null, endpoint: "completion" };
   const ctx = { ids: [5, 6, 7], text: "ab", prompt: "a", appended: "b" };
@@ -162,8 +212,8 @@ test("failures are classified from what the page can observe", () => {
 });
 
 test("every error is worded in zh and en, with the command that fixes it and no placeholder left", () => {
-  const vars = { url: "http://127.0.0.1:11434", origin: "null", port: "11434", detail: "d", status: 500, server: "Ollama" };
-  const codes = ["bad_address", "blocked_by_page", "no_network", "private_network", "refused", "cors", "ollama_origin", "unauthorized", "not_found", "too_old", "http", "bad_response", "timeout", "loading", "no_model", "cut_off", "too_large", "model_changed", "mixed_content", "logprobs_off", "cancelled", "connect_timeout"];
+  const vars = { url: "http://127.0.0.1:11434", origin: "null", port: "11434", detail: "d", status: 500, server: "Ollama", field: "top_logprobs", sum: "1.5", rest: "-0.5", p: "1e-9", vocab: 8000 };
+  const codes = ["bad_address", "blocked_by_page", "no_network", "private_network", "refused", "cors", "ollama_origin", "unauthorized", "not_found", "too_old", "http", "bad_response", "contradictory_mass", "contradictory_top", "timeout", "loading", "no_model", "cut_off", "too_large", "model_changed", "mixed_content", "logprobs_off", "cancelled", "connect_timeout"];
   const fixes = { refused: /llama-server .*--port 11434|ollama serve/, ollama_origin: /OLLAMA_ORIGINS='\*' ollama serve/, private_network: /https/, blocked_by_page: /ssh -N -L 11434:127\.0\.0\.1:11434/, too_old: /0\.12\.11/ };
   for (const lang of ["en", "zh"]) {
     S.setLang(lang);

@@ -48,6 +48,10 @@ export const serverEn = {
     "This {server} server returns no next-token log-probabilities ({detail}). Update it, or use a server that returns them: llama.cpp from 2025 on, Ollama 0.12.11 or later (ollama --version), vLLM 0.6 or later.",
   "server.error.http": "The server at {url} answered HTTP {status}: {detail}",
   "server.error.bad_response": "The answer from {url} is not in a shape this page knows: {detail}.",
+  "server.error.contradictory_mass":
+    "The answer from {url} contradicts itself: the probabilities of the tokens in {field} add up to {sum}, more than 1, which would leave the rest of the vocabulary {rest}. The page takes no step from it; check how the server computes its log-probabilities.",
+  "server.error.contradictory_top":
+    "The answer from {url} contradicts itself: the most likely token in {field} has probability {p}, less than 1/{vocab}, yet a vocabulary of {vocab} tokens or fewer always has a token at least that likely. The page takes no step from it; check how the server computes its log-probabilities.",
   "server.error.timeout":
     "No answer from {url} in time. A long prompt on a large model can take a while on a CPU: try again, or shorten the prompt.",
   "server.error.loading":

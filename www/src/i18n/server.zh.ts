@@ -49,6 +49,10 @@ export const serverZh: Record<keyof typeof serverEn, string> = {
     "这个 {server} 服务不返回下一个 Token 的对数概率（{detail}）。请升级它，或者换用会返回对数概率的服务：llama.cpp 2025 年以后的版本、Ollama 0.12.11 或更高（ollama --version）、vLLM 0.6 或更高。",
   "server.error.http": "{url} 上的服务返回了 HTTP {status}：{detail}",
   "server.error.bad_response": "{url} 的应答格式这个页面不认识：{detail}。",
+  "server.error.contradictory_mass":
+    "{url} 的应答自相矛盾：{field} 里各 Token 的概率加起来是 {sum}，超过 1，词表其余部分的概率就成了 {rest}。页面不会据此走这一步；请检查服务端如何计算对数概率。",
+  "server.error.contradictory_top":
+    "{url} 的应答自相矛盾：{field} 里最可能的 Token 概率只有 {p}，小于 1/{vocab}；而 {vocab} 个或更少的 Token 里总有一个的概率不小于这个值。页面不会据此走这一步；请检查服务端如何计算对数概率。",
   "server.error.timeout": "{url} 没有及时应答。大模型在 CPU 上处理长提示词可能要一段时间：请重试，或者缩短提示词。",
   "server.error.loading":
     "{url} 上的服务还在加载模型，或者正忙（HTTP 503：{detail}）。请等它准备好（llama-server 会打印 “server is listening”），然后再点击「连接」。",

@@ -44,8 +44,34 @@ function entryFrom(v: Json, where: string): TokenEntry {
   return { id, text: asId ? "" : token, bytes, logprob };
 }
 
-/** Sorted most likely first (ties by id, then text), each id (or, without ids, each text) once. */
-function distribution(entries: TokenEntry[], vocabSize: number | null, keyedByText: boolean): Distribution {
+/** Rounding a server's float32 log-probabilities may move their sum this far past 1 (a true
+ * log-softmax's sum is 1 to ~1e-5 over 151,936 tokens); the rest is then 0, not negative. */
+const MASS_SLACK = 1e-3;
+/** The most tokens the core reads (its logits limit): the bound when the server names no size. */
+const MAX_VOCAB = 2 ** 20;
+
+/**
+ * Refuses a distribution that contradicts itself, instead of drawing from it: listed
+ * probabilities adding up past 1 (the rest of the vocabulary would hold a negative mass; it was
+ * clamped to 0 and the listed tokens renormalised), or a most likely token below 1/V, which no
+ * distribution over V tokens (at most the core's 2^20) has (its rest rounded to 1, a `rest_mass`
+ * the core refuses in words about a key the user never wrote).
+ */
+function checkMass(sorted: readonly TokenEntry[], mass: number, vocabSize: number | null, field: string): void {
+  if (mass > 1 + MASS_SLACK) {
+    throw new ServerError({ code: "contradictory_mass", vars: { field, sum: mass.toPrecision(6), rest: (1 - mass).toPrecision(6) } });
+  }
+  const top = sorted[0];
+  const vocab = vocabSize ?? MAX_VOCAB;
+  if (top !== undefined && Math.exp(top.logprob) * vocab < 1 - MASS_SLACK) {
+    const p = Math.exp(top.logprob);
+    throw new ServerError({ code: "contradictory_top", vars: { field, p: p === 0 ? "0" : p.toExponential(2), vocab } });
+  }
+}
+
+/** Sorted most likely first (ties by id, then text), each id (or, without ids, each text) once;
+ * `field` names the list in the answer for a refusal. */
+function distribution(entries: TokenEntry[], vocabSize: number | null, keyedByText: boolean, field: string): Distribution {
   const seen = new Set<string>();
   const unique: TokenEntry[] = [];
   let collapsed = keyedByText;
@@ -62,6 +88,7 @@ function distribution(entries: TokenEntry[], vocabSize: number | null, keyedByTe
   unique.sort((a, b) => b.logprob - a.logprob || (a.id ?? 0) - (b.id ?? 0) || (a.text < b.text ? -1 : 1));
   let mass = 0;
   for (const e of unique) mass += Math.exp(e.logprob);
+  checkMass(unique, mass, vocabSize, field);
   const full = vocabSize !== null && unique.length >= vocabSize && unique.every((e) => e.id !== null);
   const coverage: Coverage = full
     ? { kind: "full" }
@@ -94,7 +121,7 @@ export function parseLlamaCompletion(body: Json, vocabSize: number | null): Dist
   }
   const entries = top.map((e, i) => entryFrom(e, `top_logprobs[${i}]`));
   if (entries.some((e) => e.id === null)) throw new ServerError({ code: "too_old", vars: { server: "llama.cpp", detail: "id" } });
-  return distribution(entries, vocabSize, false);
+  return distribution(entries, vocabSize, false, "completion_probabilities[0].top_logprobs");
 }
 
 /**
@@ -117,7 +144,7 @@ export function parseOpenAi(body: Json, vocabSize: number | null): Distribution 
     const first = content[0];
     if (!isObject(first) || !Array.isArray(first["top_logprobs"])) throw bad("logprobs.content[0].top_logprobs is missing");
     const entries = (first["top_logprobs"] as Json[]).map((e, i) => entryFrom(e, `top_logprobs[${i}]`));
-    return distribution(entries, vocabSize, false);
+    return distribution(entries, vocabSize, false, "logprobs.content[0].top_logprobs");
   }
   const top = logprobs["top_logprobs"];
   if (Array.isArray(top)) {
@@ -126,7 +153,7 @@ export function parseOpenAi(body: Json, vocabSize: number | null): Distribution 
     const entries = Object.entries(first).map(([token, logprob]) =>
       entryFrom({ token, logprob }, `top_logprobs[0][${JSON.stringify(token)}]`),
     );
-    return distribution(entries, vocabSize, entries.some((e) => e.id === null));
+    return distribution(entries, vocabSize, entries.some((e) => e.id === null), "logprobs.top_logprobs[0]");
   }
   throw bad("logprobs has neither content nor top_logprobs");
 }

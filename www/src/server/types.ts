@@ -68,6 +68,8 @@ export type ServerErrorCode =
   | "too_old" // the server answers without log-probabilities (or without ids where needed)
   | "http" // another HTTP status
   | "bad_response" // not the JSON shape of any supported API
+  | "contradictory_mass" // the listed probabilities add up past 1: no room for the rest (field, sum, rest)
+  | "contradictory_top" // the most likely listed token is below 1/vocabulary: no distribution has that (field, p, vocab)
   | "timeout"
   | "loading" // HTTP 503: the model is still loading (llama.cpp) or the server is busy
   | "no_model" // the server lists no model (Ollama or LM Studio with none loaded)
