@@ -16,7 +16,9 @@ pub enum StepError {
     AllNegativeInfinity,
     /// The config is not a plain object.
     NotAnObject { got: String },
-    /// A config key that does not exist (e.g. the typo `top_pp`).
+    /// A config key that does not exist (e.g. the typo `top_pp`): as written, cut by
+    /// `limits::as_given`; quoted with `limits::short` and matched for a suggestion by what of it
+    /// is visible.
     UnknownKey { key: String },
     /// A config value outside its allowed range, or of another type (a number written as a
     /// string too): `allowed` names the range either way.
@@ -61,11 +63,13 @@ impl fmt::Display for StepError {
             }
             StepError::NotAnObject { got } => write!(f, "config must be an object, got {got}"),
             StepError::UnknownKey { key } => {
-                write!(f, "unknown key \"{key}\" in config")?;
-                if let Some(instead) = super::suggest::elsewhere_for(key) {
+                write!(f, "unknown key \"{}\" in config", super::limits::short(key))?;
+                // what the reader sees of it: `top_k\u200B` most likely meant top_k
+                let seen = super::echo::visible_part(key);
+                if let Some(instead) = super::suggest::elsewhere_for(&seen) {
                     return write!(f, " ({instead})");
                 }
-                match super::suggest::known_key_for(key) {
+                match super::suggest::known_key_for(&seen) {
                     Some(known) => write!(f, "; did you mean \"{known}\"?"),
                     None => Ok(()),
                 }

@@ -23,10 +23,12 @@ pub const MAX_DYNATEMP_RANGE: f64 = 1e6;
 /// Keys and strings echoed in error messages are cut to this many characters.
 pub const ECHO_CHARS: usize = 40;
 
-/// `key` as an error message quotes it: at most [`ECHO_CHARS`] characters, then `…`; a quote and a
-/// control character escaped as JavaScript writes them (a NUL in a key printed raw cut the message
-/// short in a terminal). A backslash stays as it is: boundary.js writes a lone surrogate in a key
-/// as its escape `\uD800`, which must reach the message once.
+/// `key` as an error message quotes it: at most [`ECHO_CHARS`] characters, then `…`; a quote, a
+/// control character and any other invisible one (a bidi control, a zero-width space: `echo.rs`)
+/// escaped as JavaScript writes them (a NUL in a key printed raw cut the message short in a
+/// terminal; `top\u202Ek` printed raw reversed the rest of the line). A backslash stays as it is:
+/// boundary.js writes a lone surrogate in a key as its escape `\uD800`, which must reach the
+/// message once.
 pub fn short(key: &str) -> String {
     let mut out = String::with_capacity(key.len().min(4 * ECHO_CHARS));
     for (i, c) in key.chars().enumerate() {
@@ -36,11 +38,17 @@ pub fn short(key: &str) -> String {
         }
         match c {
             '"' => out.push_str("\\\""),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c if super::echo::invisible(c) => out.push_str(&super::echo::js_escape(c)),
             c => out.push(c),
         }
     }
     out
+}
+
+/// `key` cut to what [`short`] shows of it (one character more, so it still adds `…`): an error
+/// that keeps a caller's key keeps no more than that.
+pub fn as_given(key: &str) -> String {
+    key.chars().take(ECHO_CHARS + 1).collect()
 }
 
 #[cfg(test)]
@@ -188,5 +196,13 @@ mod tests {
         assert_eq!(short("a\0b"), "a\\u0000b");
         assert_eq!(short("say \"hi\"\n"), "say \\\"hi\\\"\\u000A");
         assert_eq!(short("\\uD800"), "\\uD800");
+        // invisible ones too (a bidi control printed raw reversed the rest of the line)
+        assert_eq!(short("top\u{202E}k\u{200B}"), "top\\u202Ek\\u200B");
+        assert_eq!(short("seed\u{E0041}"), "seed\\u{E0041}");
+        let e = parse_error(vec![("top_k\u{200B}", Value::Number(3.0))]);
+        assert_eq!(
+            e,
+            "unknown key \"top_k\\u200B\" in config; did you mean \"top_k\"?"
+        );
     }
 }

@@ -12,6 +12,7 @@ mod candidates;
 mod config;
 mod crossing;
 mod draw;
+mod echo;
 mod engine;
 mod error;
 mod exact_sum;

@@ -5,7 +5,7 @@
 use super::config::{Config, Strategy, KEYS, MAX_EOS_IDS, MAX_TRACE_IDS};
 use super::engine::Engine;
 use super::error::StepError;
-use super::limits::{short, MAX_HISTORY, MAX_LOGIT_BIAS};
+use super::limits::{as_given, short, MAX_HISTORY, MAX_LOGIT_BIAS};
 use super::ranges::{
     eos_rule, id_list_rule, integer_bounds, integer_rule, logit_bias_rule, number_rule,
     top_k_bounds, top_k_rule, ENGINE_RULE, STRATEGY_RULE,
@@ -157,7 +157,7 @@ impl Config {
             // Refused even when null or undefined: `{ temprature: undefined }` is a misspelling
             // whatever it holds, and the typed config says an unknown key throws.
             if !KEYS.contains(&k) {
-                return Err(StepError::UnknownKey { key: short(key) });
+                return Err(StepError::UnknownKey { key: as_given(key) });
             }
             if *v == Value::Null {
                 continue;
@@ -253,7 +253,7 @@ impl Config {
                     }
                     c.logit_bias = Some(biases);
                 }
-                _ => return Err(StepError::UnknownKey { key: short(key) }),
+                _ => return Err(StepError::UnknownKey { key: as_given(key) }),
             }
         }
         Ok(c)

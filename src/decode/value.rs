@@ -31,7 +31,12 @@ impl Value {
             Value::Number(n) => format_number(*n),
             Value::String(s) => {
                 let short: String = s.chars().take(40).collect();
-                format!("string {short:?}")
+                // {:?} escapes controls and most invisible characters, not all (a variation
+                // selector or U+3164 after the first character): echo.rs writes those too
+                format!(
+                    "string {}",
+                    super::echo::debug_visible(&format!("{short:?}"))
+                )
             }
             Value::Array(_) => "an array".into(),
             Value::Object(_) => "an object".into(),

@@ -186,9 +186,66 @@ export function tagOf(value) {
   return typedArrayTag.call(value);
 }
 
+// User text echoed in a message, made visible (the JavaScript half of src/decode/echo.rs): a bidi
+// control (`top\u202Ek` reverses the rest of the line), a zero-width or other default-ignorable
+// character (`top_k\u200B` looks like `top_k`), a control or a line separator is written as
+// JavaScript escapes it (`\u202E`, `\u{E0041}`). The same list as echo.rs's `invisible`; no
+// RegExp (String.prototype.replace would call a RegExp.prototype.exec a caller may have patched).
+const codePointAt = String.prototype.codePointAt;
+const stringSlice = String.prototype.slice;
+const toUpper = String.prototype.toUpperCase;
+
+/** [first, last] code point ranges: Cc, then Default_Ignorable_Code_Point (assigned), U+2028–9. */
+const RANGES = [
+  0x0000, 0x001f, 0x007f, 0x009f, 0x00ad, 0x00ad, 0x034f, 0x034f, 0x061c, 0x061c, 0x115f, 0x1160,
+  0x17b4, 0x17b5, 0x180b, 0x180f, 0x200b, 0x200f, 0x2028, 0x202e, 0x2060, 0x206f, 0x3164, 0x3164,
+  0xfe00, 0xfe0f, 0xfeff, 0xfeff, 0xffa0, 0xffa0, 0xfff0, 0xfffb, 0x1bca0, 0x1bca3, 0x1d173, 0x1d17a,
+  0xe0000, 0xe0fff,
+];
+
+function invisible(c) {
+  for (let i = 0; i < RANGES.length; i += 2) {
+    if (c < RANGES[i]) return false;
+    if (c <= RANGES[i + 1]) return true;
+  }
+  return false;
+}
+
+function escape(c) {
+  const hex = call.call(toUpper, call.call(numberToString, c, 16));
+  return c > 0xffff ? `\\u{${hex}}` : `\\u${call.call(stringSlice, "0000", hex.length)}${hex}`;
+}
+
+/** `text` with each invisible character escaped; `text` itself when it holds none. */
+function visible(text) {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = call.call(codePointAt, text, i);
+    const width = c > 0xffff ? 2 : 1;
+    if (invisible(c)) {
+      out += call.call(stringSlice, text, from, i) + escape(c);
+      from = i + width;
+    }
+    i += width - 1;
+  }
+  return from === 0 ? text : out + call.call(stringSlice, text, from);
+}
+
 /** A key or string cut to ECHO characters for a message. */
-function short(text) {
+function cut(text) {
   return text.length > ECHO ? `${text.slice(0, ECHO)}…` : text;
+}
+
+/** `cut`, its invisible characters escaped (`visible`: a bidi control or zero-width space). */
+function short(text) {
+  return visible(cut(text));
+}
+
+/** `text` cut and quoted as JSON.stringify does (a quote, a control character), then its other
+ * invisible characters escaped: JSON leaves `\u202E` and `\u200B` raw. */
+function quoted(text) {
+  return visible(stringify(cut(text)));
 }
 
 /** What a value is, for a message: `string "hot"`, `1.5`, `an object`, `a function`. */
@@ -197,7 +254,7 @@ export function describe(value) {
     case "number":
       return Object.is(value, -0) ? "0" : String(value);
     case "string":
-      return `string ${stringify(short(value))}`;
+      return `string ${quoted(value)}`;
     case "boolean":
       return `boolean ${value}`;
     case "undefined":
@@ -293,7 +350,7 @@ function whatWasThrown(error) {
   } catch (_) {
     text = "a value that cannot be shown";
   }
-  return `reading it threw ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
+  return `reading it threw ${visible(text.length > 160 ? `${text.slice(0, 160)}…` : text)}`;
 }
 
 /** A length read from an array-like: an integer in [0, max], or a message. */
@@ -552,7 +609,7 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     }
     // a getter on a key the core does not know: that is what is wrong with it
     if (atDepth === 0 && atKey !== undefined && knownKeys.length > 0 && !knownKeys.includes(atKey)) {
-      return `unknown key ${stringify(short(atKey))} in ${what}; ${whatWasThrown(error)}`;
+      return `unknown key ${quoted(atKey)} in ${what}; ${whatWasThrown(error)}`;
     }
     return thrown(reading(), error);
   }

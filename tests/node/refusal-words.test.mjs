@@ -92,3 +92,32 @@ test("vLLM's ranges are said for vLLM: top_p in (0, 1], penalties in [-2, 2], te
   refuses(() => step(chapter, { engine: "vllm", temperature: -1 }), /^temperature must be in \[0, 2\] for engine "vllm" \(below 1e-5: greedy\), got -1$/);
   refuses(() => step(chapter, { temperature: 1e-39 }), /^temperature must be 0 \(greedy\) or in \[1e-38, 1e6\], got 1e-39$/);
 });
+
+test("bidi and zero-width characters a caller wrote are escaped where a message echoes them, and the unknown-key suggestion sees through them", () => {
+  // They were printed raw: `unknown key "top‮k"` reversed the rest of the line, and
+  // `unknown key "top_k​"` named a key that looked like the one the config has, with no suggestion.
+  const RAW = /[\u00AD\u061C\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFE00-\uFE0F\uFEFF]|[\u{E0000}-\u{E0FFF}]/u;
+  const said = (run, exact) => {
+    const m = message(run);
+    assert.ok(!RAW.test(m), `no invisible character raw: ${JSON.stringify(m)}`);
+    assert.equal(m, exact);
+    refuses(run, new RegExp(`^${esc(exact)}$`)); // an Error, and the next call works
+  };
+  said(() => step(chapter, { "top\u202Ek": 1 }), 'unknown key "top\\u202Ek" in config; did you mean "top_k"?');
+  said(() => step(chapter, { "top_k\u200B": 3 }), 'unknown key "top_k\\u200B" in config; did you mean "top_k"?');
+  said(() => step(chapter, { "\u2066temperature\u2069": 1 }), 'unknown key "\\u2066temperature\\u2069" in config; did you mean "temperature"?');
+  said(() => step(chapter, { "seed\u{E0041}": 1 }), 'unknown key "seed\\u{E0041}" in config; did you mean "seed"?');
+  said(() => step(chapter, { "max_tokens\u200D": 5 }), 'unknown key "max_tokens\\u200D" in config (a step chooses one token; a Generator\'s limit is setMaxNewTokens)');
+  said(() => step(chapter, { logit_bias: { "1\u202E": 2 } }), 'logit_bias["1\\u202E"] must be keyed by a token id (an integer ≥ 0), got key "1\\u202E"');
+  // a string value: {:?} escaped the first two, not a variation selector after the first character
+  said(() => step(chapter, { strategy: "gre\u202Edy" }), 'strategy must be "sample" or "greedy", got string "gre\\u{202e}dy"');
+  said(() => step(chapter, { engine: "hf\uFE0F" }), 'engine must be "hf", "llama.cpp" or "vllm", got string "hf\\u{fe0f}"');
+  // the boundary's own messages: a throwing getter on an unknown key, a nested entry, what was thrown
+  said(() => step(chapter, { get ["top\u202Ek"]() { throw new Error("no\u202Epe"); } }), 'unknown key "top\\u202Ek" in config; reading it threw Error: no\\u202Epe');
+  said(() => step(chapter, { logit_bias: { get ["1\u200B"]() { throw new Error("x"); } } }), 'logit_bias["1\\u200B"] could not be read: reading it threw Error: x');
+  // a Generator's config the same way
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  said(() => gen.next({ "top\u202Ek": 1 }), 'unknown key "top\\u202Ek" in config; did you mean "top_k"?');
+  gen.free();
+});
