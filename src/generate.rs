@@ -256,7 +256,7 @@ impl Generator {
                 generated,
             });
         }
-        let cfg = self.with_own_defaults(config);
+        let cfg = self.with_own_defaults(config)?;
         let trace = self.decoder.step(&self.logits, &cfg)?;
         self.append(trace.token, Some(trace))
     }
@@ -265,11 +265,26 @@ impl Generator {
     /// config, and `force_many_recorded`'s at its first position): `history` is the tokens so far
     /// (for penalties and min_new_tokens), the end ids include this model's and, with a seed,
     /// `draw` is the number of tokens generated so far.
-    fn with_own_defaults(&self, config: &decode::Config) -> decode::Config {
+    ///
+    /// # Errors
+    /// A caller's `history_prompt_len` past these tokens, named as such (`step` would call them
+    /// "the history", which this caller never gave).
+    fn with_own_defaults(&self, config: &decode::Config) -> Result<decode::Config, GenerateError> {
         let mut cfg = config.clone();
         if cfg.history.is_none() {
+            let n = self.tokens.len();
+            if let Some(len) = cfg.history_prompt_len.filter(|&len| len > n) {
+                return Err(decode::StepError::OutOfRange {
+                    field: "history_prompt_len".into(),
+                    allowed: format!(
+                        "in [0, {n}] (the tokens this Generator holds, its prompt's {} included: next's own history)",
+                        self.prompt_len
+                    ),
+                    got: len.to_string(),
+                }
+                .into());
+            }
             cfg.history = Some(self.tokens.clone());
-            // (a caller's own history_prompt_len is checked against these tokens, as step does)
             cfg.history_prompt_len.get_or_insert(self.prompt_len);
         }
         // min_new_tokens counts from `history` (above) and holds back this model's end token,
@@ -283,7 +298,7 @@ impl Generator {
         if cfg.seed.is_some() && cfg.draw.is_none() {
             cfg.draw = Some((self.tokens.len() - self.prompt_len) as u64);
         }
-        cfg
+        Ok(cfg)
     }
 
     /// Replaces the stop sequences by a caller's list, checked by [`stop_sequences_arg`].

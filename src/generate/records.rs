@@ -41,7 +41,7 @@ impl Generator {
     ) -> Result<RecordedRun, GenerateError> {
         // At the first position the config `next` would step with (history, end ids, draw);
         // a draw given must stay a safe integer at the last one, as `sampleCounts` checks it.
-        let first = self.with_own_defaults(config);
+        let first = self.with_own_defaults(config)?;
         let first_draw = first.draw;
         if let Some(d) = config.draw {
             let n = tokens.len();

@@ -94,6 +94,23 @@ for (const name of ["WeakRef", "FinalizationRegistry"]) {
 }
 const mapGetOf = Map.prototype.get;
 
+// The package's own objects (a Generator), each named by generator.js when the glue makes it:
+// passed where a config or a list goes, one read as "unknown key \"__wbg_ptr\"" or "an object".
+// A WeakMap lookup runs none of the caller's code, even on a Proxy.
+const namedObjects = new WeakMap();
+const weakMapGet = WeakMap.prototype.get;
+const weakMapSet = WeakMap.prototype.set;
+
+/** Names `object` in messages as `name` ("a Generator"). */
+export function nameObject(object, name) {
+  call.call(weakMapSet, namedObjects, object, name);
+}
+
+/** The name `nameObject` gave `value`, or undefined. */
+function namedOf(value) {
+  return call.call(weakMapGet, namedObjects, value);
+}
+
 /** What built-in `value` descends from (a Promise, an Error, an iterator…), or undefined. */
 function builtInOf(value) {
   // (bounded: a Proxy's getPrototypeOf trap may hand out a new Proxy every time)
@@ -268,6 +285,8 @@ export function describe(value) {
     default:
       if (value === null) return "null";
       try {
+        const named = namedOf(value);
+        if (named !== undefined) return named;
         if (isArray(value)) return "an array";
         const tag = tagOf(value) ?? brandOf(value);
         if (tag !== undefined) return `${/^[AEIO]/.test(tag) ? "an" : "a"} ${tag}`;
@@ -549,6 +568,8 @@ export function snapshot_tree(what, value, known, maxDepth, maxItems, maxTotal, 
     // settings. An object literal with keys (and its own prototype) cannot be one, so it skips
     // the brand checks, a sixth of a small `step`'s time.
     if (keys.length === 0 || getPrototypeOf(v) !== ObjectPrototype) {
+      const named = namedOf(v);
+      if (named !== undefined) return other(named);
       const brand = brandOf(v);
       if (brand !== undefined) return other(`${describe(v)} (its entries are not properties)`);
       const builtIn = builtInOf(v);

@@ -12,7 +12,7 @@
 // placeholder instance at start (`start` in generator.rs); its prototype is guarded in place and
 // the placeholder freed. Every Generator, however made (`new`, `spawn`), shares that prototype.
 
-import { describe, detachedMessage, isDetached, loneSurrogate, tagOf, thrown, typedArrayLength } from "./boundary.js";
+import { describe, detachedMessage, isDetached, loneSurrogate, nameObject, tagOf, thrown, typedArrayLength } from "./boundary.js";
 
 const getPrototypeOf = Object.getPrototypeOf;
 const ownKeys = Reflect.ownKeys;
@@ -181,7 +181,10 @@ export function guard_class(instance, className) {
       const genuine = born;
       born = false;
       defineProperty(this, "__wbg_ptr", { value: ptr, writable: true, enumerable: true, configurable: true });
-      if (genuine && typeof ptr === "number" && ptr !== 0) apply(mapSet, classState.owners, [ptr, new WeakRefCtor(this)]);
+      if (genuine && typeof ptr === "number" && ptr !== 0) {
+        apply(mapSet, classState.owners, [ptr, new WeakRefCtor(this)]);
+        nameObject(this, `a ${className}`);
+      }
     },
     enumerable: false,
     configurable: false,

@@ -157,3 +157,38 @@ test("a wrapped primitive or a built-in passed where a string or a number goes i
   assert.equal(typeof gen.next({ strategy: "greedy" }).token, "number");
   gen.free();
 });
+
+test("a Generator passed where a config, a list, logits or text goes is named as one, not 'unknown key \"__wbg_ptr\"'", () => {
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  const spawned = gen.spawn();
+  for (const g of [gen, spawned]) {
+    const cases = [
+      [() => step(chapter, g), "config must be an object, got a Generator"],
+      [() => gen.next(g), "config must be an object, got a Generator"],
+      [() => step(chapter, { history: g }), "history must be an array of at most 1048576 token ids, got a Generator"],
+      [() => step(g, {}), "logits must be a Float32Array, a Float64Array or an array of numbers, got a Generator"],
+      [() => gen.setPrompt(g), "prompt must be a string, got a Generator"],
+      [() => gen.forceMany(g), "tokens must be an array of at most 65536 token ids, got a Generator"],
+    ];
+    for (const [call, message] of cases) assert.throws(call, { message });
+  }
+  // a plain object copying a Generator's fields is no Generator
+  assert.throws(() => step(chapter, { ...gen }), { message: /^unknown key "__wbg_ptr" in config/ });
+  assert.equal(gen.next({ strategy: "greedy" }).stop, null);
+  spawned.free();
+  gen.free();
+});
+
+test("next's history_prompt_len past the Generator's own tokens names them, not a history the caller never gave", () => {
+  const gen = new Generator(weights, tokenizer);
+  gen.setPrompt("中国的首都是");
+  assert.throws(() => gen.next({ history_prompt_len: 200 }), {
+    message: `history_prompt_len must be in [0, ${gen.tokens().length}] (the tokens this Generator holds, its prompt's ${gen.promptLength} included: next's own history), got 200`,
+  });
+  assert.throws(() => gen.forceMany([1], { history_prompt_len: 200 }), /the tokens this Generator holds/);
+  // within them it is taken; a caller's own history keeps step's wording
+  assert.equal(gen.next({ strategy: "greedy", history_prompt_len: 0 }).stop, null);
+  assert.throws(() => gen.next({ history: [1, 2], history_prompt_len: 3 }), { message: "history_prompt_len must be in [0, 2] (the history's length), got 3" });
+  gen.free();
+});

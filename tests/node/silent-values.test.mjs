@@ -104,7 +104,7 @@ test("a Generator: max_new_tokens at least 1, never passed; history_prompt_len c
   gen.rewind(2);
   // history_prompt_len without history counts in the Generator's own tokens, and is range-checked
   const length = gen.tokens().length;
-  refuses(() => gen.next({ seed: 1, history_prompt_len: 99 }), new RegExp(`^history_prompt_len must be in \\[0, ${length}\\] \\(the history's length\\), got 99$`));
+  refuses(() => gen.next({ seed: 1, history_prompt_len: 99 }), new RegExp(`^history_prompt_len must be in \\[0, ${length}\\] \\(the tokens this Generator holds, its prompt's ${gen.promptLength} included: next's own history\\), got 99$`));
   assert.equal(gen.next({ seed: 1, history_prompt_len: gen.promptLength }).token, first[0]);
   gen.free();
 });
