@@ -34,6 +34,18 @@ describe("embedding", () => {
     });
   }
 
+  test("a bare ?embed and an HTML author's ?embed=true open embed mode as #embed does; false, and a bare ?projector, as written; no notice", async () => {
+    // (?embed opened the full page with a notice: embed = "" must be one of 0, 1)
+    for (const [query, embed, projector] of [["?lang=en&embed", "true", undefined], ["?lang=en&embed=true", "true", undefined], ["?lang=en&embed=TRUE&projector", "true", "true"], ["?lang=en&embed=false", undefined, undefined]]) {
+      const { page, context, problems } = await open(query, { viewport: { width: 480, height: 640 } });
+      assert.equal(await page.evaluate(() => document.body.dataset.embed), embed, query);
+      if (projector !== undefined) assert.equal(await page.evaluate(() => document.body.dataset.projector), projector, query);
+      assert.ok(await page.locator("#url-notice").isHidden(), `${query}: no notice`);
+      assert.deepEqual(problems.console, []);
+      await context.close();
+    }
+  });
+
   test("Share / Embed: the link and the iframe snippet reproduce the tokens; without tokens on request", async () => {
     const { page, context } = await open("?lang=en&preset=react-zh&seed=9&temperature=1.2");
     for (let i = 0; i < 4; i++) await page.getByRole("button", { name: "Step", exact: true }).click();

@@ -141,7 +141,14 @@ export function readUrl(
     bad(field, value, { kind: "oneOf", options });
     return undefined;
   };
-  const flag = (field: string): boolean => oneOf(field, ["0", "1"]) === "1";
+  // a bare flag (`?embed`, as `#embed` is written) is on, and an HTML author's true / false are 1 / 0:
+  // `?embed` opened the full page with a notice that "" is not one of 0, 1
+  const flag = (field: string): boolean => {
+    const value = query.get(field)?.trim().toLowerCase();
+    if (value === "" || value === "true") return true;
+    if (value === "false") return false;
+    return oneOf(field, ["0", "1"]) === "1";
+  };
   // first in the notice: it explains whatever else is missing
   if (cut !== undefined) bad(cut.key, cut.value, { kind: "cut", kept: cut.kept });
 
