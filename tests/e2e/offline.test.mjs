@@ -4,7 +4,8 @@
 // within the 3 MB (gzipped) payload budget.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -80,6 +81,42 @@ describe("single file offline", () => {
     assert.equal(refused.directive, "connect-src");
     assert.notEqual(refused.error, null);
     assert.deepEqual(problems.requests, [], "the refused fetch never reached the network");
+    await context.close();
+  });
+
+  test("a lesson page on disk with <nexttoken-playground> (the Share dialog's snippet from file://) gets a working embed, nothing requested", async () => {
+    // (the element loaded index.html, whose module script, styles, wasm and model a file:// page
+    // may not load: an unstyled, dead form)
+    const dir = mkdtempSync(join(tmpdir(), "nexttoken-lesson-"));
+    const host = join(dir, "lesson.html");
+    const script = pathToFileURL(join(DIST, "nexttoken-element.js")).href;
+    writeFileSync(host, `<!doctype html><meta charset="utf-8"><title>Lesson</title><h1>Lesson</h1>
+<script src="${script}"></script>
+<nexttoken-playground lang="en" prompt="TypeScript 是 JavaScript 的" strategy="greedy" height="700"></nexttoken-playground>`);
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, reducedMotion: "reduce", locale: "en-US" });
+    await context.setOffline(true);
+    const requests = [];
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith("file:")) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    await page.goto(pathToFileURL(host).href);
+    const frame = page.frameLocator("nexttoken-playground iframe");
+    await frame.locator("body[data-ready='true']").waitFor({ timeout: 60_000 });
+    assert.equal(await frame.locator("body").getAttribute("data-embed"), "true");
+    assert.equal(await frame.getByLabel("Prompt", { exact: true }).inputValue(), "TypeScript 是 JavaScript 的");
+    const chips = frame.getByRole("region", { name: "Generated text" }).getByRole("listitem");
+    await frame.getByRole("button", { name: "Step", exact: true }).click();
+    await chips.first().waitFor();
+    assert.equal(await chips.count(), 1, "a Step in the embed adds a token");
+    await screenshot(page, "offline-element-lesson.png");
+    assert.deepEqual(errors, []);
+    assert.deepEqual(requests, []);
     await context.close();
   });
 

@@ -48,7 +48,7 @@ class NextTokenPlayground extends HTMLElement {
   }
 
   private update(): void {
-    const page = new URL("./index.html", scriptUrl);
+    const page = new URL(pageFile(scriptUrl), scriptUrl);
     const src = embedUrl(page, (name) => this.getAttribute(name), this.getAttributeNames()).href;
     if (this.frame.src !== src) {
       // the fields are after `#`: a new src on a loaded frame would only move to another fragment
@@ -64,6 +64,16 @@ class NextTokenPlayground extends HTMLElement {
     this.frame.style.height = `${frameHeight(this.getAttribute("height") ?? "") ?? DEFAULT_HEIGHT}px`;
     this.frame.title = this.getAttribute("title") ?? "nexttoken";
   }
+}
+
+/**
+ * The page beside the script: index.html from a server; from disk (a lesson on a USB stick, the
+ * Share dialog's snippet on a file:// page) the single file, since a file:// page may not load
+ * index.html's module script, stylesheet, wasm or model (each refused as a CORS request) and the
+ * frame stayed an unstyled, dead form.
+ */
+function pageFile(script: string): string {
+  return script.startsWith("file:") ? "./nexttoken.html" : "./index.html";
 }
 
 function newFrame(): HTMLIFrameElement {
